@@ -1,0 +1,95 @@
+package planner
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// SQL types are Arrow types. These are the ones lakesql uses.
+var (
+	TypeBoolean     arrow.DataType = arrow.FixedWidthTypes.Boolean
+	TypeInt         arrow.DataType = arrow.PrimitiveTypes.Int32
+	TypeBigint      arrow.DataType = arrow.PrimitiveTypes.Int64
+	TypeFloat       arrow.DataType = arrow.PrimitiveTypes.Float32
+	TypeDouble      arrow.DataType = arrow.PrimitiveTypes.Float64
+	TypeDate        arrow.DataType = arrow.FixedWidthTypes.Date32
+	TypeTime        arrow.DataType = arrow.FixedWidthTypes.Time64us
+	TypeTimestamp   arrow.DataType = &arrow.TimestampType{Unit: arrow.Microsecond}
+	TypeTimestampTZ arrow.DataType = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	TypeVarchar     arrow.DataType = arrow.BinaryTypes.String
+	TypeBinary      arrow.DataType = arrow.BinaryTypes.Binary
+	TypeNull        arrow.DataType = arrow.Null
+)
+
+// TypeString names an Arrow type the way SQL users know it.
+func TypeString(t arrow.DataType) string {
+	switch t := t.(type) {
+	case *arrow.BooleanType:
+		return "BOOLEAN"
+	case *arrow.Int8Type:
+		return "TINYINT"
+	case *arrow.Int16Type:
+		return "SMALLINT"
+	case *arrow.Int32Type:
+		return "INT"
+	case *arrow.Int64Type:
+		return "BIGINT"
+	case *arrow.Float32Type:
+		return "FLOAT"
+	case *arrow.Float64Type:
+		return "DOUBLE"
+	case *arrow.Decimal128Type:
+		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
+	case *arrow.Date32Type:
+		return "DATE"
+	case *arrow.Time64Type:
+		return "TIME"
+	case *arrow.TimestampType:
+		if t.TimeZone != "" {
+			return "TIMESTAMPTZ"
+		}
+		return "TIMESTAMP"
+	case *arrow.StringType, *arrow.LargeStringType:
+		return "STRING"
+	case *arrow.BinaryType, *arrow.LargeBinaryType:
+		return "BINARY"
+	case *arrow.FixedSizeBinaryType:
+		return fmt.Sprintf("FIXED(%d)", t.ByteWidth)
+	case *arrow.NullType:
+		return "NULL"
+	case arrow.ExtensionType:
+		if t.ExtensionName() == "arrow.uuid" {
+			return "UUID"
+		}
+		return t.ExtensionName()
+	case *arrow.DictionaryType:
+		return TypeString(t.ValueType)
+	}
+	return t.String()
+}
+
+// FormatLiteral prints a Literal's value as SQL text.
+func FormatLiteral(v any, t arrow.DataType) string {
+	if v == nil {
+		return "NULL"
+	}
+	switch t := t.(type) {
+	case *arrow.StringType:
+		return strconv.Quote(v.(string))
+	case *arrow.Date32Type:
+		return "DATE '" + time.Unix(int64(v.(int32))*86400, 0).UTC().Format("2006-01-02") + "'"
+	case *arrow.TimestampType:
+		ts := time.UnixMicro(v.(int64)).UTC().Format("2006-01-02 15:04:05.999999")
+		if t.TimeZone != "" {
+			return "TIMESTAMPTZ '" + ts + "+00:00'"
+		}
+		return "TIMESTAMP '" + ts + "'"
+	case *arrow.Decimal128Type:
+		return v.(decimal128.Num).ToString(t.Scale)
+	}
+	return fmt.Sprint(v)
+}

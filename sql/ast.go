@@ -1,0 +1,653 @@
+// Package sql parses lakesql's SQL dialect into statements.
+//
+// The dialect is standard analytic SQL (as DuckDB, Trino and Spark accept it) plus
+// the Iceberg/Spark extensions: three-part names, PARTITIONED BY transforms,
+// ALTER TABLE … PARTITION FIELD, CALL system.proc(name => value), time travel.
+package sql
+
+// Pos is a 1-based line and column in the statement text.
+type Pos struct {
+	Line, Col int
+}
+
+// Statement is one parsed SQL statement.
+type Statement interface {
+	stmt()
+}
+
+// Expr is a parsed, unbound expression.
+type Expr interface {
+	Position() Pos
+	expr()
+}
+
+// ObjectName is a dotted name such as t, ns.t, catalog.ns.t or ns.t.snapshots.
+type ObjectName struct {
+	Parts []string
+	Pos   Pos
+}
+
+// ---- expressions ----
+
+// ColumnRef is a possibly qualified column: a, t.a, ns.t.a.
+type ColumnRef struct {
+	Parts []string
+	Pos   Pos
+}
+
+// Star is * or t.* in a select list (Table empty for a bare *).
+type Star struct {
+	Table []string
+	Pos   Pos
+}
+
+// LitKind says what a Literal holds.
+type LitKind int
+
+const (
+	LitNull      LitKind = iota
+	LitBool              // Value "true" or "false"
+	LitInteger           // Value is the digits, e.g. "42"
+	LitDecimal           // a number with a point and no exponent, e.g. "1.50"
+	LitFloat             // a number with an exponent, e.g. "1e10"
+	LitString            // Value is the unquoted string
+	LitDate              // DATE '…': Value is the quoted text
+	LitTimestamp         // TIMESTAMP '…'
+	LitTimestampTZ       // TIMESTAMPTZ '…' or TIMESTAMP WITH TIME ZONE '…'
+	LitTime              // TIME '…'
+)
+
+// Literal is a constant written in the SQL text.
+type Literal struct {
+	Kind  LitKind
+	Value string
+	Pos   Pos
+}
+
+// Interval is INTERVAL '1' DAY, INTERVAL 1 DAY or INTERVAL '1 day'.
+// Unit is upper case (YEAR, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, MILLISECOND,
+// MICROSECOND); it is empty when the unit is inside the string ('1 day').
+type Interval struct {
+	Value Expr
+	Unit  string
+	Pos   Pos
+}
+
+// UnaryExpr is -x, +x or NOT x (Op "-", "+", "NOT").
+type UnaryExpr struct {
+	Op  string
+	X   Expr
+	Pos Pos
+}
+
+// BinaryExpr is L Op R with Op one of
+// + - * / % || = <> < <= > >= AND OR (!= is normalized to <>).
+type BinaryExpr struct {
+	Op   string
+	L, R Expr
+	Pos  Pos
+}
+
+// IsNullExpr is X IS [NOT] NULL.
+type IsNullExpr struct {
+	X   Expr
+	Not bool
+	Pos Pos
+}
+
+// IsBoolExpr is X IS [NOT] TRUE|FALSE.
+type IsBoolExpr struct {
+	X     Expr
+	Value bool
+	Not   bool
+	Pos   Pos
+}
+
+// IsDistinctExpr is L IS [NOT] DISTINCT FROM R.
+type IsDistinctExpr struct {
+	L, R Expr
+	Not  bool
+	Pos  Pos
+}
+
+// BetweenExpr is X [NOT] BETWEEN Lo AND Hi.
+type BetweenExpr struct {
+	X, Lo, Hi Expr
+	Not       bool
+	Pos       Pos
+}
+
+// InListExpr is X [NOT] IN (e1, e2, …).
+type InListExpr struct {
+	X    Expr
+	List []Expr
+	Not  bool
+	Pos  Pos
+}
+
+// InSubqueryExpr is X [NOT] IN (SELECT …).
+type InSubqueryExpr struct {
+	X     Expr
+	Query *Query
+	Not   bool
+	Pos   Pos
+}
+
+// ExistsExpr is [NOT] EXISTS (SELECT …).
+type ExistsExpr struct {
+	Query *Query
+	Not   bool
+	Pos   Pos
+}
+
+// SubqueryExpr is a scalar subquery (SELECT …) used as a value.
+type SubqueryExpr struct {
+	Query *Query
+	Pos   Pos
+}
+
+// LikeExpr is X [NOT] LIKE|ILIKE Pattern [ESCAPE Escape].
+type LikeExpr struct {
+	X, Pattern      Expr
+	Escape          Expr // nil when absent
+	Not             bool
+	CaseInsensitive bool // ILIKE
+	Pos             Pos
+}
+
+// When is one WHEN … THEN … arm of a CASE.
+type When struct {
+	Cond, Result Expr
+}
+
+// CaseExpr is CASE [Operand] WHEN … THEN … [ELSE …] END.
+type CaseExpr struct {
+	Operand Expr // nil for a searched CASE
+	Whens   []When
+	Else    Expr // nil when absent
+	Pos     Pos
+}
+
+// CastExpr is CAST(X AS Type), TRY_CAST(X AS Type) or X::Type.
+type CastExpr struct {
+	X   Expr
+	To  TypeName
+	Try bool
+	Pos Pos
+}
+
+// FuncCall is name(args) with optional DISTINCT, count(*) and OVER (…).
+// Name is lower case and may be dotted (system.rewrite_data_files).
+// EXTRACT(field FROM x) is parsed as FuncCall{Name: "extract", Args: [Literal string field (upper case), x]}.
+// SUBSTRING(x FROM a FOR b) becomes FuncCall{Name: "substring", Args: [x, a, b]}.
+// TRIM([BOTH|LEADING|TRAILING] [chars] FROM x) becomes trim/ltrim/rtrim(x [, chars]).
+type FuncCall struct {
+	Name     string
+	Args     []Expr // may hold *NamedArg
+	Distinct bool
+	Star     bool // count(*)
+	Over     *WindowSpec
+	Pos      Pos
+}
+
+// NamedArg is name => value inside a CALL or table function argument list.
+type NamedArg struct {
+	Name  string // lower case
+	Value Expr
+	Pos   Pos
+}
+
+// WindowSpec is the OVER (…) clause.
+type WindowSpec struct {
+	PartitionBy []Expr
+	OrderBy     []OrderItem
+	Frame       *Frame // nil when absent
+}
+
+// Frame is ROWS|RANGE BETWEEN Start AND End (End is CURRENT ROW for a single bound).
+type Frame struct {
+	Unit       string // ROWS or RANGE
+	Start, End FrameBound
+}
+
+// FrameBoundKind is the kind of one end of a window frame.
+type FrameBoundKind int
+
+const (
+	UnboundedPreceding FrameBoundKind = iota
+	Preceding
+	CurrentRow
+	Following
+	UnboundedFollowing
+)
+
+// FrameBound is one end of a frame; Offset is set for Preceding and Following.
+type FrameBound struct {
+	Kind   FrameBoundKind
+	Offset Expr
+}
+
+// TypeName is a SQL type as written, normalized: Name upper case and canonical
+// (INT for INT/INTEGER, BIGINT for BIGINT/LONG, FLOAT for FLOAT/REAL, DOUBLE for
+// DOUBLE/DOUBLE PRECISION, STRING for STRING/VARCHAR/CHAR/TEXT, TIMESTAMPTZ for
+// TIMESTAMPTZ/TIMESTAMP WITH TIME ZONE/TIMESTAMP_LTZ, TIMESTAMP for TIMESTAMP/TIMESTAMP_NTZ
+// /DATETIME, BINARY for BINARY/VARBINARY/BYTEA/BLOB, plus BOOLEAN, SMALLINT, TINYINT,
+// DECIMAL, DATE, TIME, UUID). Params holds (p, s) for DECIMAL, (n) for VARCHAR(n) etc.
+type TypeName struct {
+	Name   string
+	Params []int
+	Pos    Pos
+}
+
+// ---- queries ----
+
+// Query is [WITH …] body [ORDER BY …] [LIMIT …] [OFFSET …].
+type Query struct {
+	With    []CTE
+	Body    SetExpr
+	OrderBy []OrderItem
+	Limit   Expr // nil when absent
+	Offset  Expr // nil when absent
+	Pos     Pos
+}
+
+// CTE is one WITH name [(cols)] AS (query).
+type CTE struct {
+	Name    string
+	Columns []string
+	Query   *Query
+	Pos     Pos
+}
+
+// SetExpr is the body of a query: *Select, *SetOp, *Values or a parenthesized *Query.
+type SetExpr interface {
+	setExpr()
+}
+
+// Select is one SELECT block.
+type Select struct {
+	Distinct bool
+	Items    []SelectItem
+	From     TableExpr // nil for SELECT without FROM
+	Where    Expr
+	GroupBy  []Expr
+	Having   Expr
+	Pos      Pos
+}
+
+// SelectItem is expr [AS alias]; Expr may be *Star.
+type SelectItem struct {
+	Expr  Expr
+	Alias string
+	Pos   Pos
+}
+
+// SetOp is L UNION|INTERSECT|EXCEPT [ALL] R.
+type SetOp struct {
+	Op   string // UNION, INTERSECT, EXCEPT
+	All  bool
+	L, R SetExpr
+	Pos  Pos
+}
+
+// Values is VALUES (…), (…).
+type Values struct {
+	Rows [][]Expr
+	Pos  Pos
+}
+
+// OrderItem is one ORDER BY key.
+type OrderItem struct {
+	Expr       Expr
+	Desc       bool
+	NullsFirst *bool // nil: the default (NULLS LAST for ASC, NULLS FIRST for DESC)
+}
+
+// TableExpr is an item of FROM: *TableName, *TableFunc, *SubqueryTable or *Join.
+type TableExpr interface {
+	tableExpr()
+}
+
+// TableName is a table reference, possibly with time travel and an alias.
+type TableName struct {
+	Name       ObjectName
+	Alias      string
+	TimeTravel *TimeTravel
+	Pos        Pos
+}
+
+// TimeTravel is FOR SYSTEM_VERSION AS OF / VERSION AS OF (Kind "VERSION") or
+// FOR SYSTEM_TIME AS OF / TIMESTAMP AS OF (Kind "TIMESTAMP").
+type TimeTravel struct {
+	Kind  string
+	Value Expr
+}
+
+// TableFunc is name(args) in FROM, such as read_parquet('x/*.parquet', hive_partitioning => true).
+type TableFunc struct {
+	Name       string
+	Args       []Expr // may hold *NamedArg
+	Alias      string
+	ColAliases []string
+	Pos        Pos
+}
+
+// SubqueryTable is (query) [AS] alias [(cols)] in FROM.
+type SubqueryTable struct {
+	Query      *Query
+	Alias      string
+	ColAliases []string
+	Pos        Pos
+}
+
+// JoinType is the kind of a join.
+type JoinType string
+
+const (
+	JoinInner JoinType = "INNER"
+	JoinLeft  JoinType = "LEFT"
+	JoinRight JoinType = "RIGHT"
+	JoinFull  JoinType = "FULL"
+	JoinCross JoinType = "CROSS" // also FROM a, b
+)
+
+// Join is L [type] JOIN R [ON cond | USING (cols)].
+type Join struct {
+	Type  JoinType
+	L, R  TableExpr
+	On    Expr
+	Using []string
+	Pos   Pos
+}
+
+// ---- statements ----
+
+// QueryStmt is a SELECT/WITH/VALUES statement.
+type QueryStmt struct{ Query *Query }
+
+// Explain is EXPLAIN [ANALYZE] statement.
+type Explain struct {
+	Analyze bool
+	Stmt    Statement
+	Pos     Pos
+}
+
+// CreateNamespace is CREATE NAMESPACE|SCHEMA|DATABASE [IF NOT EXISTS] name.
+type CreateNamespace struct {
+	Name        ObjectName
+	IfNotExists bool
+	Pos         Pos
+}
+
+// DropNamespace is DROP NAMESPACE|SCHEMA|DATABASE [IF EXISTS] name [CASCADE].
+type DropNamespace struct {
+	Name     ObjectName
+	IfExists bool
+	Cascade  bool
+	Pos      Pos
+}
+
+// ShowNamespaces is SHOW NAMESPACES|SCHEMAS|DATABASES.
+type ShowNamespaces struct{ Pos Pos }
+
+// Use is USE [catalog.]namespace.
+type Use struct {
+	Name ObjectName
+	Pos  Pos
+}
+
+// ColumnDef is one column of CREATE TABLE or ALTER TABLE ADD COLUMN.
+type ColumnDef struct {
+	Name    string
+	Type    TypeName
+	NotNull bool
+	Comment string
+	Pos     Pos
+}
+
+// PartitionField is one entry of PARTITIONED BY or ADD PARTITION FIELD:
+// Transform is identity, year, month, day, hour, bucket, truncate or void
+// (years/months/days/hours/date_hour are normalized); Param is N for bucket, W for truncate.
+// Name is the AS name, empty when absent.
+type PartitionField struct {
+	Transform string
+	Param     int
+	Column    string
+	Name      string
+	Pos       Pos
+}
+
+// Property is 'key' = 'value' of TBLPROPERTIES.
+type Property struct {
+	Key, Value string
+}
+
+// CreateTable is CREATE TABLE [IF NOT EXISTS] name (cols) [USING iceberg]
+// [PARTITIONED BY (…)] [TBLPROPERTIES (…)] [AS query].
+type CreateTable struct {
+	Name        ObjectName
+	IfNotExists bool
+	Columns     []ColumnDef // empty for CTAS without a column list
+	PartitionBy []PartitionField
+	Properties  []Property
+	AsQuery     *Query
+	Pos         Pos
+}
+
+// DropTable is DROP TABLE [IF EXISTS] name [PURGE].
+type DropTable struct {
+	Name     ObjectName
+	IfExists bool
+	Purge    bool
+	Pos      Pos
+}
+
+// ShowTables is SHOW TABLES [IN|FROM namespace].
+type ShowTables struct {
+	Namespace *ObjectName
+	Pos       Pos
+}
+
+// Describe is DESCRIBE|DESC [TABLE] [EXTENDED] name, DESCRIBE HISTORY name
+// or DESCRIBE DETAIL name (Kind "", "HISTORY", "DETAIL").
+type Describe struct {
+	Name ObjectName
+	Kind string
+	Pos  Pos
+}
+
+// ShowCreateTable is SHOW CREATE TABLE name.
+type ShowCreateTable struct {
+	Name ObjectName
+	Pos  Pos
+}
+
+// ShowPartitions is SHOW PARTITIONS name.
+type ShowPartitions struct {
+	Name ObjectName
+	Pos  Pos
+}
+
+// Insert is INSERT INTO|OVERWRITE [TABLE] name [(cols)] query (VALUES is a query).
+type Insert struct {
+	Table     ObjectName
+	Columns   []string
+	Overwrite bool
+	Source    *Query
+	Pos       Pos
+}
+
+// Delete is DELETE FROM name [WHERE cond].
+type Delete struct {
+	Table ObjectName
+	Where Expr
+	Pos   Pos
+}
+
+// Call is CALL [catalog.]system.name(args); Args may hold *NamedArg.
+type Call struct {
+	Name ObjectName
+	Args []Expr
+	Pos  Pos
+}
+
+// Set is SET name = value, SET name TO value, or SET TIME ZONE 'zone' (Name "timezone").
+// Name is lower case; Value is the literal text (unquoted for strings).
+type Set struct {
+	Name  string
+	Value string
+	Pos   Pos
+}
+
+// AlterTable is ALTER TABLE name action.
+type AlterTable struct {
+	Name   ObjectName
+	Action AlterAction
+	Pos    Pos
+}
+
+// AlterAction is one of the Alter* action types below.
+type AlterAction interface {
+	alterAction()
+}
+
+// AddPartitionField is ADD PARTITION FIELD transform(col) [AS name].
+type AddPartitionField struct{ Field PartitionField }
+
+// DropPartitionField is DROP PARTITION FIELD name | transform(col).
+// When written as a bare name, Field.Transform is "identity" and Field.Column the name.
+type DropPartitionField struct{ Field PartitionField }
+
+// ReplacePartitionField is REPLACE PARTITION FIELD old WITH transform(col) [AS name].
+type ReplacePartitionField struct{ Old, New PartitionField }
+
+// WriteOrderedBy is WRITE [LOCALLY] ORDERED BY keys, or WRITE UNORDERED (Keys empty).
+type WriteOrderedBy struct {
+	Locally bool
+	Keys    []OrderItem
+}
+
+// AddColumns is ADD COLUMN[S] col type, … (or ADD COLUMNS (…)).
+type AddColumns struct{ Columns []ColumnDef }
+
+// DropColumn is DROP COLUMN [IF EXISTS] name.
+type DropColumn struct {
+	Name     string
+	IfExists bool
+}
+
+// RenameColumn is RENAME COLUMN old TO new.
+type RenameColumn struct{ Old, New string }
+
+// AlterColumnType is ALTER COLUMN name [SET DATA] TYPE type.
+type AlterColumnType struct {
+	Name string
+	Type TypeName
+}
+
+// SetProperties is SET TBLPROPERTIES ('k'='v', …).
+type SetProperties struct{ Properties []Property }
+
+// UnsetProperties is UNSET TBLPROPERTIES [IF EXISTS] ('k', …).
+type UnsetProperties struct{ Keys []string }
+
+// RenameTable is RENAME TO name.
+type RenameTable struct{ To ObjectName }
+
+// Optimize is OPTIMIZE name [WHERE cond] [ZORDER BY (cols)].
+type Optimize struct {
+	Table  ObjectName
+	Where  Expr
+	ZOrder []string
+	Pos    Pos
+}
+
+// Vacuum is VACUUM name [RETAIN n HOURS] [DRY RUN].
+type Vacuum struct {
+	Table       ObjectName
+	RetainHours *float64
+	DryRun      bool
+	Pos         Pos
+}
+
+func (QueryStmt) stmt()       {}
+func (Explain) stmt()         {}
+func (CreateNamespace) stmt() {}
+func (DropNamespace) stmt()   {}
+func (ShowNamespaces) stmt()  {}
+func (Use) stmt()             {}
+func (CreateTable) stmt()     {}
+func (DropTable) stmt()       {}
+func (ShowTables) stmt()      {}
+func (Describe) stmt()        {}
+func (ShowCreateTable) stmt() {}
+func (ShowPartitions) stmt()  {}
+func (Insert) stmt()          {}
+func (Delete) stmt()          {}
+func (Call) stmt()            {}
+func (Set) stmt()             {}
+func (AlterTable) stmt()      {}
+func (Optimize) stmt()        {}
+func (Vacuum) stmt()          {}
+
+func (AddPartitionField) alterAction()     {}
+func (DropPartitionField) alterAction()    {}
+func (ReplacePartitionField) alterAction() {}
+func (WriteOrderedBy) alterAction()        {}
+func (AddColumns) alterAction()            {}
+func (DropColumn) alterAction()            {}
+func (RenameColumn) alterAction()          {}
+func (AlterColumnType) alterAction()       {}
+func (SetProperties) alterAction()         {}
+func (UnsetProperties) alterAction()       {}
+func (RenameTable) alterAction()           {}
+
+func (Select) setExpr() {}
+func (SetOp) setExpr()  {}
+func (Values) setExpr() {}
+func (Query) setExpr()  {}
+
+func (TableName) tableExpr()     {}
+func (TableFunc) tableExpr()     {}
+func (SubqueryTable) tableExpr() {}
+func (Join) tableExpr()          {}
+
+func (e *ColumnRef) Position() Pos      { return e.Pos }
+func (e *Star) Position() Pos           { return e.Pos }
+func (e *Literal) Position() Pos        { return e.Pos }
+func (e *Interval) Position() Pos       { return e.Pos }
+func (e *UnaryExpr) Position() Pos      { return e.Pos }
+func (e *BinaryExpr) Position() Pos     { return e.Pos }
+func (e *IsNullExpr) Position() Pos     { return e.Pos }
+func (e *IsBoolExpr) Position() Pos     { return e.Pos }
+func (e *IsDistinctExpr) Position() Pos { return e.Pos }
+func (e *BetweenExpr) Position() Pos    { return e.Pos }
+func (e *InListExpr) Position() Pos     { return e.Pos }
+func (e *InSubqueryExpr) Position() Pos { return e.Pos }
+func (e *ExistsExpr) Position() Pos     { return e.Pos }
+func (e *SubqueryExpr) Position() Pos   { return e.Pos }
+func (e *LikeExpr) Position() Pos       { return e.Pos }
+func (e *CaseExpr) Position() Pos       { return e.Pos }
+func (e *CastExpr) Position() Pos       { return e.Pos }
+func (e *FuncCall) Position() Pos       { return e.Pos }
+func (e *NamedArg) Position() Pos       { return e.Pos }
+
+func (*ColumnRef) expr()      {}
+func (*Star) expr()           {}
+func (*Literal) expr()        {}
+func (*Interval) expr()       {}
+func (*UnaryExpr) expr()      {}
+func (*BinaryExpr) expr()     {}
+func (*IsNullExpr) expr()     {}
+func (*IsBoolExpr) expr()     {}
+func (*IsDistinctExpr) expr() {}
+func (*BetweenExpr) expr()    {}
+func (*InListExpr) expr()     {}
+func (*InSubqueryExpr) expr() {}
+func (*ExistsExpr) expr()     {}
+func (*SubqueryExpr) expr()   {}
+func (*LikeExpr) expr()       {}
+func (*CaseExpr) expr()       {}
+func (*CastExpr) expr()       {}
+func (*FuncCall) expr()       {}
+func (*NamedArg) expr()       {}
