@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // Options configure a session.
@@ -18,6 +19,9 @@ type Options struct {
 	// Catalog is the name the warehouse's catalog answers to in three-part
 	// names (catalog.namespace.table); default "lakesql".
 	Catalog string
+	// Remaps map table locations to local folders for this session, in
+	// addition to those the warehouse records (see CALL system.register_table).
+	Remaps []storage.Remap
 }
 
 // Result is what one statement returns: a stream of record batches with a

@@ -15,7 +15,9 @@ type Statement interface {
 	stmt()
 }
 
-// Expr is a parsed, unbound expression.
+// Expr is a parsed, unbound expression. Position is where an error about the
+// expression belongs: the operator of an operation (the "+" of a + b, the IS of
+// x IS NULL, the "::" of x::INT) and the first token of anything else.
 type Expr interface {
 	Position() Pos
 	expr()
@@ -45,16 +47,16 @@ type Star struct {
 type LitKind int
 
 const (
-	LitNull      LitKind = iota
-	LitBool              // Value "true" or "false"
-	LitInteger           // Value is the digits, e.g. "42"
-	LitDecimal           // a number with a point and no exponent, e.g. "1.50"
-	LitFloat             // a number with an exponent, e.g. "1e10"
-	LitString            // Value is the unquoted string
-	LitDate              // DATE '…': Value is the quoted text
-	LitTimestamp         // TIMESTAMP '…'
-	LitTimestampTZ       // TIMESTAMPTZ '…' or TIMESTAMP WITH TIME ZONE '…'
-	LitTime              // TIME '…'
+	LitNull        LitKind = iota
+	LitBool                // Value "true" or "false"
+	LitInteger             // Value is the digits, e.g. "42"
+	LitDecimal             // a number with a point and no exponent, e.g. "1.50"
+	LitFloat               // a number with an exponent, e.g. "1e10"
+	LitString              // Value is the unquoted string
+	LitDate                // DATE '…': Value is the quoted text
+	LitTimestamp           // TIMESTAMP '…'
+	LitTimestampTZ         // TIMESTAMPTZ '…' or TIMESTAMP WITH TIME ZONE '…'
+	LitTime                // TIME '…'
 )
 
 // Literal is a constant written in the SQL text.
@@ -448,12 +450,14 @@ type ShowTables struct {
 	Pos       Pos
 }
 
-// Describe is DESCRIBE|DESC [TABLE] [EXTENDED] name, DESCRIBE HISTORY name
+// Describe is DESCRIBE|DESC [TABLE] [EXTENDED|FORMATTED] name, DESCRIBE HISTORY name
 // or DESCRIBE DETAIL name (Kind "", "HISTORY", "DETAIL").
+// Extended is set by EXTENDED or FORMATTED, which ask for the table's metadata too.
 type Describe struct {
-	Name ObjectName
-	Kind string
-	Pos  Pos
+	Name     ObjectName
+	Kind     string
+	Extended bool
+	Pos      Pos
 }
 
 // ShowCreateTable is SHOW CREATE TABLE name.

@@ -1,0 +1,284 @@
+// Package catalog holds lakesql's namespaces and tables: a warehouse folder
+// managed through iceberg-go's catalog (the Hadoop-style filesystem catalog by
+// default), with location remaps for tables registered from elsewhere.
+package catalog
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/apache/iceberg-go"
+	icecatalog "github.com/apache/iceberg-go/catalog"
+	"github.com/apache/iceberg-go/catalog/hadoop"
+	icebergio "github.com/apache/iceberg-go/io"
+	"github.com/apache/iceberg-go/table"
+
+	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/storage"
+)
+
+// remapFile, in the warehouse folder, holds the location remaps recorded by
+// register_table, one "FROM=TO" per line, so they survive the session.
+const remapFile = "location-remap.txt"
+
+// Errors callers distinguish.
+var (
+	ErrNoSuchNamespace = icecatalog.ErrNoSuchNamespace
+	ErrNoSuchTable     = icecatalog.ErrNoSuchTable
+	ErrNamespaceExists = icecatalog.ErrNamespaceAlreadyExists
+	ErrTableExists     = icecatalog.ErrTableAlreadyExists
+)
+
+// Warehouse is a folder of Iceberg tables grouped in namespaces.
+type Warehouse struct {
+	dir    string
+	cat    icecatalog.Catalog
+	fs     *storage.RemapIO
+	remaps []storage.Remap // from remapFile; extra session remaps are added to fs only
+}
+
+// Open opens the warehouse in dir, creating the folder if needed. extra adds
+// location remaps for this session only.
+func Open(dir string, extra []storage.Remap) (*Warehouse, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open warehouse %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, fmt.Errorf("open warehouse %s: %w", abs, err)
+	}
+	cat, err := hadoop.NewCatalog("lakesql", abs, nil)
+	if err != nil {
+		return nil, fmt.Errorf("open warehouse %s: %w", abs, err)
+	}
+	w := &Warehouse{dir: abs, cat: cat}
+	if w.remaps, err = readRemaps(filepath.Join(abs, remapFile)); err != nil {
+		return nil, err
+	}
+	w.fs = &storage.RemapIO{Remaps: append(slices.Clone(w.remaps), extra...)}
+	return w, nil
+}
+
+// Dir is the warehouse folder.
+func (w *Warehouse) Dir() string { return w.dir }
+
+// FS is the file system table files are read and written through.
+func (w *Warehouse) FS() *storage.RemapIO { return w.fs }
+
+func readRemaps(path string) ([]storage.Remap, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read location remaps: %w", err)
+	}
+	defer f.Close()
+	var remaps []storage.Remap
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		m, err := storage.ParseRemap(text)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		remaps = append(remaps, m)
+	}
+	return remaps, sc.Err()
+}
+
+// ---- namespaces ----
+
+// CreateNamespace creates a namespace.
+func (w *Warehouse) CreateNamespace(ctx context.Context, ns string, ifNotExists bool) error {
+	exists, err := w.NamespaceExists(ctx, ns)
+	if err != nil {
+		return err
+	}
+	if exists {
+		if ifNotExists {
+			return nil
+		}
+		return fmt.Errorf("namespace %s already exists", ns)
+	}
+	if err := w.cat.CreateNamespace(ctx, table.Identifier{ns}, nil); err != nil {
+		return fmt.Errorf("create namespace %s: %w", ns, err)
+	}
+	return nil
+}
+
+// NamespaceExists reports whether ns exists.
+func (w *Warehouse) NamespaceExists(ctx context.Context, ns string) (bool, error) {
+	ok, err := w.cat.CheckNamespaceExists(ctx, table.Identifier{ns})
+	if err != nil {
+		return false, fmt.Errorf("check namespace %s: %w", ns, err)
+	}
+	return ok, nil
+}
+
+// DropNamespace drops a namespace; with cascade its tables first.
+func (w *Warehouse) DropNamespace(ctx context.Context, ns string, ifExists, cascade bool) error {
+	exists, err := w.NamespaceExists(ctx, ns)
+	if err != nil {
+		return err
+	}
+	if !exists {
+		if ifExists {
+			return nil
+		}
+		return w.noSuchNamespace(ctx, ns)
+	}
+	tables, err := w.Tables(ctx, ns)
+	if err != nil {
+		return err
+	}
+	if len(tables) > 0 && !cascade {
+		return fmt.Errorf("namespace %s is not empty (%d tables); use DROP NAMESPACE %s CASCADE", ns, len(tables), ns)
+	}
+	for _, t := range tables {
+		if err := w.DropTable(ctx, ns, t, true); err != nil {
+			return err
+		}
+	}
+	if err := w.cat.DropNamespace(ctx, table.Identifier{ns}); err != nil {
+		return fmt.Errorf("drop namespace %s: %w", ns, err)
+	}
+	return nil
+}
+
+// Namespaces lists the namespaces, sorted.
+func (w *Warehouse) Namespaces(ctx context.Context) ([]string, error) {
+	ids, err := w.cat.ListNamespaces(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("list namespaces: %w", err)
+	}
+	names := make([]string, 0, len(ids))
+	for _, id := range ids {
+		names = append(names, strings.Join(id, "."))
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+func (w *Warehouse) noSuchNamespace(ctx context.Context, ns string) error {
+	known, _ := w.Namespaces(ctx)
+	if len(known) == 0 {
+		return fmt.Errorf("namespace %s does not exist (the warehouse has none; CREATE NAMESPACE %s)", ns, ns)
+	}
+	return fmt.Errorf("namespace %s does not exist (known: %s)", ns, strings.Join(known, ", "))
+}
+
+// ---- tables ----
+
+// Tables lists the tables of ns, sorted.
+func (w *Warehouse) Tables(ctx context.Context, ns string) ([]string, error) {
+	exists, err := w.NamespaceExists(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	if !exists {
+		return nil, w.noSuchNamespace(ctx, ns)
+	}
+	var names []string
+	for id, err := range w.cat.ListTables(ctx, table.Identifier{ns}) {
+		if err != nil {
+			return nil, fmt.Errorf("list tables of %s: %w", ns, err)
+		}
+		names = append(names, id[len(id)-1])
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// TableExists reports whether ns.name exists.
+func (w *Warehouse) TableExists(ctx context.Context, ns, name string) (bool, error) {
+	ok, err := w.cat.CheckTableExists(ctx, table.Identifier{ns, name})
+	if err != nil {
+		return false, fmt.Errorf("check table %s.%s: %w", ns, name, err)
+	}
+	return ok, nil
+}
+
+// LoadTable loads the current metadata of ns.name. Its file system is the
+// warehouse's, so remapped locations resolve.
+func (w *Warehouse) LoadTable(ctx context.Context, ns, name string) (*table.Table, error) {
+	if exists, err := w.NamespaceExists(ctx, ns); err != nil {
+		return nil, err
+	} else if !exists {
+		return nil, w.noSuchNamespace(ctx, ns)
+	}
+	tbl, err := w.cat.LoadTable(ctx, table.Identifier{ns, name})
+	if errors.Is(err, icecatalog.ErrNoSuchTable) {
+		return nil, w.noSuchTable(ctx, ns, name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load table %s.%s: %w", ns, name, err)
+	}
+	return w.withFS(tbl), nil
+}
+
+func (w *Warehouse) withFS(tbl *table.Table) *table.Table {
+	fsys := w.fs
+	return table.New(tbl.Identifier(), tbl.Metadata(), tbl.MetadataLocation(),
+		func(context.Context) (icebergio.IO, error) { return fsys, nil }, w.cat)
+}
+
+func (w *Warehouse) noSuchTable(ctx context.Context, ns, name string) error {
+	known, _ := w.Tables(ctx, ns)
+	if len(known) == 0 {
+		return fmt.Errorf("table %s.%s does not exist (namespace %s has no tables)", ns, name, ns)
+	}
+	if near := sql.Closest(name, known); near != "" {
+		return fmt.Errorf("table %s.%s does not exist (did you mean %s.%s?)", ns, name, ns, near)
+	}
+	return fmt.Errorf("table %s.%s does not exist (tables in %s: %s)", ns, name, ns, strings.Join(known, ", "))
+}
+
+// CreateTable creates an empty table.
+func (w *Warehouse) CreateTable(ctx context.Context, ns, name string, schema *iceberg.Schema, spec iceberg.PartitionSpec, props iceberg.Properties) (*table.Table, error) {
+	if exists, err := w.NamespaceExists(ctx, ns); err != nil {
+		return nil, err
+	} else if !exists {
+		return nil, w.noSuchNamespace(ctx, ns)
+	}
+	if exists, err := w.TableExists(ctx, ns, name); err != nil {
+		return nil, err
+	} else if exists {
+		return nil, fmt.Errorf("table %s.%s already exists", ns, name)
+	}
+	tbl, err := w.cat.CreateTable(ctx, table.Identifier{ns, name}, schema,
+		icecatalog.WithPartitionSpec(&spec), icecatalog.WithProperties(props))
+	if err != nil {
+		return nil, fmt.Errorf("create table %s.%s: %w", ns, name, err)
+	}
+	return w.withFS(tbl), nil
+}
+
+// DropTable drops ns.name; purge also deletes its files.
+func (w *Warehouse) DropTable(ctx context.Context, ns, name string, purge bool) error {
+	id := table.Identifier{ns, name}
+	var err error
+	if purge {
+		err = w.cat.(interface {
+			PurgeTable(context.Context, table.Identifier) error
+		}).PurgeTable(ctx, id)
+	} else {
+		err = w.cat.DropTable(ctx, id)
+	}
+	if err != nil {
+		return fmt.Errorf("drop table %s.%s: %w", ns, name, err)
+	}
+	return nil
+}
+
+// CommitTable commits updates to a table (used through table.Transaction).
+func (w *Warehouse) Catalog() icecatalog.Catalog { return w.cat }

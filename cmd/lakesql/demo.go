@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/lakesql/lakesql"
+)
+
+// buildDemo generates the demo warehouse. It is to be lakesql.BuildDemo,
+// which has not landed yet; wire it with
+//
+//	var buildDemo = lakesql.BuildDemo
+//
+// Until then it is nil and "lakesql demo" reports that it is unavailable.
+// Tests replace it with a fake.
+var buildDemo func(ctx context.Context, opts lakesql.DemoOptions) error
+
+const demoDateLayout = "2006-01-02"
+
+// runDemo implements "lakesql demo [flags]".
+func runDemo(args []string, warehouse string, stdout, stderr io.Writer) int {
+	opts, err := parseDemoFlags(args, warehouse)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usageText)
+		return exitOK
+	case err != nil:
+		return usageError(stderr, fmt.Errorf("demo: %w", err))
+	}
+	if buildDemo == nil {
+		printError(stderr, errors.New("demo: the demo generator is not available in this build"))
+		return exitError
+	}
+	opts.Progress = stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := buildDemo(ctx, opts); err != nil {
+		printError(stderr, fmt.Errorf("demo: %w", err))
+		return exitError
+	}
+	fmt.Fprintf(stdout, "Demo warehouse ready in %s: %d events over %d days from %s.\n",
+		opts.Warehouse, opts.Days*opts.EventsPerDay, opts.Days, opts.Start.Format(demoDateLayout))
+	return exitOK
+}
+
+// parseDemoFlags parses the demo subcommand's flags; warehouse is the
+// default for --warehouse.
+func parseDemoFlags(args []string, warehouse string) (lakesql.DemoOptions, error) {
+	opts := lakesql.DemoOptions{}
+	fs := flag.NewFlagSet("lakesql demo", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported by runDemo, help by usageText
+	fs.StringVar(&opts.Warehouse, "warehouse", warehouse, "")
+	fs.IntVar(&opts.Days, "days", 7, "")
+	fs.IntVar(&opts.EventsPerDay, "events-per-day", 10000, "")
+	start := fs.String("start", "2026-01-01", "")
+	if err := fs.Parse(args); err != nil {
+		return opts, err
+	}
+	if fs.NArg() > 0 {
+		return opts, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if opts.Days <= 0 {
+		return opts, fmt.Errorf("--days must be positive, got %d", opts.Days)
+	}
+	if opts.EventsPerDay <= 0 {
+		return opts, fmt.Errorf("--events-per-day must be positive, got %d", opts.EventsPerDay)
+	}
+	t, err := time.Parse(demoDateLayout, *start)
+	if err != nil {
+		return opts, fmt.Errorf("--start must be a date like 2026-01-01, got %q", *start)
+	}
+	opts.Start = t
+	return opts, nil
+}

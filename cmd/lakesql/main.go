@@ -1,0 +1,218 @@
+// Command lakesql is the command-line front end of the lakesql engine: an
+// interactive shell, a statement runner (-e, -f, standard input) and the demo
+// warehouse builder.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/chzyer/readline"
+
+	"github.com/lakesql/lakesql"
+)
+
+// version is set at release time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1 // a statement or I/O failed
+	exitUsage = 2 // the command line was wrong
+)
+
+const usageText = `Usage:
+  lakesql [flags]                  open the interactive shell
+  lakesql [flags] -e SQL           run SQL statements and exit
+  lakesql [flags] -f FILE          run a SQL script and exit
+  ... | lakesql [flags]            run the SQL read from standard input
+  lakesql demo [demo flags]        build the demo warehouse
+
+Flags:
+  --warehouse DIR     warehouse folder (default $LAKESQL_WAREHOUSE, else ./warehouse)
+  --catalog NAME      catalog name for three-part names (default lakesql)
+  --format FORMAT     output format: table, csv, json, markdown (default table)
+  -e SQL              run SQL (';'-separated statements); may be repeated
+  -f FILE             run the SQL script in FILE; may be repeated
+  --version           print the version and exit
+  --help              print this help and exit
+
+Demo flags:
+  --warehouse DIR     warehouse folder to build (default as above)
+  --days N            number of days of events (default 7)
+  --events-per-day N  events generated per day (default 10000)
+  --start DATE        first day, YYYY-MM-DD (default 2026-01-01)
+
+Statements run in order and stop at the first error, which is printed as
+"Error: <message>" on standard error with a non-zero exit status.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// cliConfig is the parsed command line.
+type cliConfig struct {
+	warehouse string
+	catalog   string
+	format    outputFormat
+	sources   []sqlSource // -e and -f in command-line order
+	version   bool
+}
+
+// sqlSource is one -e text or -f file.
+type sqlSource struct {
+	text string // for -e
+	file string // for -f
+}
+
+// sourceFlag collects repeated -e or -f flags into one ordered list, so
+// "-f setup.sql -e 'SELECT …'" runs the file first.
+type sourceFlag struct {
+	list   *[]sqlSource
+	isFile bool
+}
+
+func (s sourceFlag) String() string { return "" }
+
+func (s sourceFlag) Set(v string) error {
+	if s.isFile {
+		*s.list = append(*s.list, sqlSource{file: v})
+	} else {
+		*s.list = append(*s.list, sqlSource{text: v})
+	}
+	return nil
+}
+
+// run is the whole program with its environment passed in, so tests can run
+// it in-process. It returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "demo" {
+		return runDemo(args[1:], defaultWarehouse(), stdout, stderr)
+	}
+	cfg, rest, err := parseFlags(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usageText)
+		return exitOK
+	case err != nil:
+		return usageError(stderr, err)
+	case cfg.version:
+		fmt.Fprintf(stdout, "lakesql %s\n", version)
+		return exitOK
+	}
+	if len(rest) > 0 {
+		if rest[0] == "demo" {
+			return runDemo(rest[1:], cfg.warehouse, stdout, stderr)
+		}
+		return usageError(stderr, fmt.Errorf("unexpected argument %q", rest[0]))
+	}
+	return runSQL(cfg, stdin, stdout, stderr)
+}
+
+// parseFlags parses the global flags and returns the remaining arguments.
+func parseFlags(args []string) (cliConfig, []string, error) {
+	cfg := cliConfig{}
+	fs := flag.NewFlagSet("lakesql", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported by run, help by usageText
+	fs.StringVar(&cfg.warehouse, "warehouse", defaultWarehouse(), "")
+	fs.StringVar(&cfg.catalog, "catalog", "lakesql", "")
+	format := fs.String("format", string(formatTable), "")
+	fs.Var(sourceFlag{list: &cfg.sources}, "e", "")
+	fs.Var(sourceFlag{list: &cfg.sources, isFile: true}, "f", "")
+	fs.BoolVar(&cfg.version, "version", false, "")
+	if err := fs.Parse(args); err != nil {
+		return cfg, nil, err
+	}
+	f, err := parseFormat(*format)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("--format: %w", err)
+	}
+	cfg.format = f
+	return cfg, fs.Args(), nil
+}
+
+func defaultWarehouse() string {
+	if dir := os.Getenv("LAKESQL_WAREHOUSE"); dir != "" {
+		return dir
+	}
+	return "./warehouse"
+}
+
+func usageError(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "Error: %s\nRun 'lakesql --help' for usage.\n", err)
+	return exitUsage
+}
+
+// runSQL opens the session and runs the -e/-f sources, standard input, or
+// the interactive shell.
+func runSQL(cfg cliConfig, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx := context.Background()
+	sess, err := openSession(ctx, lakesql.Options{Warehouse: cfg.warehouse, Catalog: cfg.catalog})
+	if err != nil {
+		printError(stderr, fmt.Errorf("opening warehouse %s: %w", cfg.warehouse, err))
+		return exitError
+	}
+	defer sess.Close()
+
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	sh := &shell{sess: sess, format: cfg.format, out: out}
+
+	if tty, ok := terminal(stdin); ok && len(cfg.sources) == 0 {
+		return runREPL(sh, tty, stdout, stderr)
+	}
+	// Ctrl-C cancels the running statement, which then fails like any other
+	// error, instead of killing the process mid-write.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	if err := runSources(ctx, sh, cfg.sources, stdin); err != nil {
+		out.Flush() // results printed so far come before the error
+		printError(stderr, err)
+		return exitError
+	}
+	return exitOK
+}
+
+// runSources runs the -e/-f sources in order, or standard input if there are
+// none, stopping at the first error.
+func runSources(ctx context.Context, sh *shell, sources []sqlSource, stdin io.Reader) error {
+	if len(sources) == 0 {
+		return sh.runScript(ctx, stdin)
+	}
+	for _, src := range sources {
+		if src.file == "" {
+			if err := sh.runScript(ctx, strings.NewReader(src.text)); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := runFile(ctx, sh, src.file); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func runFile(ctx context.Context, sh *shell, name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err // *PathError already names the file
+	}
+	defer f.Close()
+	return sh.runScript(ctx, f)
+}
+
+// terminal returns r as a file if it is an interactive terminal.
+func terminal(r io.Reader) (*os.File, bool) {
+	f, ok := r.(*os.File)
+	return f, ok && readline.IsTerminal(int(f.Fd()))
+}

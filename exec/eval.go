@@ -1,0 +1,245 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	computeexec "github.com/apache/arrow-go/v18/arrow/compute/exec"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/arrow/scalar"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// Eval evaluates the bound expression e over every row of batch and returns an
+// array of batch.NumRows() values. The caller releases the result. Arrays
+// allocated by Eval come from mem.
+func Eval(ctx context.Context, e planner.Expr, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
+	ev := &evaluator{
+		ctx:   computeexec.WithAllocator(ctx, mem),
+		batch: batch,
+		mem:   mem,
+		n:     int(batch.NumRows()),
+	}
+	return ev.eval(e)
+}
+
+// evaluator evaluates expressions over one batch.
+type evaluator struct {
+	ctx   context.Context // carries mem for arrow compute kernels
+	batch arrow.RecordBatch
+	mem   memory.Allocator
+	n     int
+}
+
+func (ev *evaluator) eval(e planner.Expr) (arrow.Array, error) {
+	if err := ev.ctx.Err(); err != nil {
+		return nil, err
+	}
+	switch e := e.(type) {
+	case *planner.ColumnRef:
+		if e.Index < 0 || e.Index >= int(ev.batch.NumCols()) {
+			return nil, fmt.Errorf("column %s: index %d out of range for a batch of %d columns", e.Name, e.Index, ev.batch.NumCols())
+		}
+		col := ev.batch.Column(e.Index)
+		col.Retain()
+		return col, nil
+	case *planner.Literal:
+		return ev.constant(e)
+	case *planner.Call:
+		return ev.call(e)
+	case *planner.Cast:
+		return ev.cast(e)
+	case *planner.Case:
+		return ev.caseWhen(e)
+	}
+	return nil, fmt.Errorf("cannot evaluate expression %s of type %T", e, e)
+}
+
+// constant materializes a literal as an array of n equal values.
+func (ev *evaluator) constant(l *planner.Literal) (arrow.Array, error) {
+	if l.Value == nil {
+		return array.MakeArrayOfNull(ev.mem, l.T, ev.n), nil
+	}
+	sc, err := literalScalar(l)
+	if err != nil {
+		return nil, err
+	}
+	arr, err := scalar.MakeArrayFromScalar(sc, ev.n, ev.mem)
+	if err != nil {
+		return nil, fmt.Errorf("literal %s: %w", l, err)
+	}
+	return arr, nil
+}
+
+// literalScalar converts a non-NULL literal to an arrow scalar.
+func literalScalar(l *planner.Literal) (scalar.Scalar, error) {
+	if ext, ok := l.T.(arrow.ExtensionType); ok {
+		storage, err := literalScalar(&planner.Literal{Value: l.Value, T: ext.StorageType()})
+		if err != nil {
+			return nil, err
+		}
+		return scalar.NewExtensionScalar(storage, ext), nil
+	}
+	var sc scalar.Scalar
+	switch v := l.Value.(type) {
+	case int32:
+		switch l.T.ID() {
+		case arrow.DATE32:
+			sc = scalar.NewDate32Scalar(arrow.Date32(v))
+		default:
+			sc = scalar.NewInt32Scalar(v)
+		}
+	case int64:
+		switch t := l.T.(type) {
+		case *arrow.TimestampType:
+			sc = scalar.NewTimestampScalar(arrow.Timestamp(v), t)
+		case *arrow.Time64Type:
+			sc = scalar.NewTime64Scalar(arrow.Time64(v), t)
+		default:
+			sc = scalar.NewInt64Scalar(v)
+		}
+	default:
+		var err error
+		if sc, err = scalar.MakeScalarParam(l.Value, l.T); err != nil {
+			return nil, fmt.Errorf("literal %s: %w", l, err)
+		}
+	}
+	if !arrow.TypeEqual(sc.DataType(), l.T) {
+		return nil, fmt.Errorf("literal %s: Go value %T does not match type %s", l, l.Value, planner.TypeString(l.T))
+	}
+	return sc, nil
+}
+
+// operand is an evaluated argument: an array of n values, or a literal kept
+// as a single value so that kernels can treat `column <op> constant` without
+// materializing the constant.
+type operand struct {
+	arr arrow.Array      // nil for a literal
+	lit *planner.Literal // non-nil for a literal
+	t   arrow.DataType   // the operand's type
+}
+
+func (o operand) isNullLiteral() bool { return o.lit != nil && o.lit.Value == nil }
+
+func (o operand) release() {
+	if o.arr != nil {
+		o.arr.Release()
+	}
+}
+
+// operand evaluates e, keeping a literal unmaterialized.
+func (ev *evaluator) operand(e planner.Expr) (operand, error) {
+	if l, ok := e.(*planner.Literal); ok {
+		return operand{lit: l, t: l.T}, nil
+	}
+	arr, err := ev.eval(e)
+	if err != nil {
+		return operand{}, err
+	}
+	return operand{arr: arr, t: e.Type()}, nil
+}
+
+// operands evaluates all args; on error it releases what it evaluated.
+func (ev *evaluator) operands(args []planner.Expr) ([]operand, error) {
+	ops := make([]operand, 0, len(args))
+	for _, a := range args {
+		op, err := ev.operand(a)
+		if err != nil {
+			releaseOperands(ops)
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	return ops, nil
+}
+
+func releaseOperands(ops []operand) {
+	for _, o := range ops {
+		o.release()
+	}
+}
+
+// materialize returns o as an array of n values; the caller releases it.
+func (ev *evaluator) materialize(o operand) (arrow.Array, error) {
+	if o.arr != nil {
+		o.arr.Retain()
+		return o.arr, nil
+	}
+	return ev.constant(o.lit)
+}
+
+// validity returns the AND of the operands' validity bitmaps as a new buffer
+// of n bits at offset 0, or nil when no operand has NULLs. Operands must not
+// be NULL literals (strict functions handle those up front).
+func (ev *evaluator) validity(ops ...operand) *memory.Buffer {
+	var out *memory.Buffer
+	for _, o := range ops {
+		if o.arr == nil || o.arr.NullN() == 0 {
+			continue
+		}
+		bm, off := o.arr.NullBitmapBytes(), int64(o.arr.Data().Offset())
+		if out == nil {
+			out = ev.newBitmap()
+			bitutil.CopyBitmap(bm, int(off), ev.n, out.Bytes(), 0)
+			continue
+		}
+		bitutil.BitmapAnd(out.Bytes(), bm, 0, off, out.Bytes(), 0, int64(ev.n))
+	}
+	return out
+}
+
+// newBitmap allocates a zeroed bitmap of n bits.
+func (ev *evaluator) newBitmap() *memory.Buffer {
+	return newBuffer(ev.mem, int(bitutil.BytesForBits(int64(ev.n))))
+}
+
+// newBuffer allocates a zeroed buffer of size bytes.
+func newBuffer(mem memory.Allocator, size int) *memory.Buffer {
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(size)
+	clear(buf.Bytes())
+	return buf
+}
+
+// makeArray wraps buffers into an array of type t and length n and releases
+// the caller's references to them; validity may be nil (no NULLs).
+func makeArray(t arrow.DataType, n int, validity *memory.Buffer, buffers ...*memory.Buffer) arrow.Array {
+	nulls := 0
+	if validity != nil {
+		nulls = array.UnknownNullCount
+	}
+	data := array.NewData(t, n, append([]*memory.Buffer{validity}, buffers...), nil, nulls, 0)
+	defer data.Release()
+	for _, b := range append(buffers, validity) {
+		if b != nil {
+			b.Release()
+		}
+	}
+	return array.MakeFromData(data)
+}
+
+// allNull returns an array of n NULLs of type t.
+func (ev *evaluator) allNull(t arrow.DataType) arrow.Array {
+	return array.MakeArrayOfNull(ev.mem, t, ev.n)
+}
+
+// storage unwraps extension arrays (such as UUID) to their storage array,
+// which is what kernels compute on.
+func storage(arr arrow.Array) arrow.Array {
+	if ext, ok := arr.(array.ExtensionArray); ok {
+		return ext.Storage()
+	}
+	return arr
+}
+
+// storageType unwraps extension types to their storage type.
+func storageType(t arrow.DataType) arrow.DataType {
+	if ext, ok := t.(arrow.ExtensionType); ok {
+		return ext.StorageType()
+	}
+	return t
+}

@@ -1,0 +1,260 @@
+package exec
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// outcome is what an arithmetic kernel reports for one row.
+type outcome uint8
+
+const (
+	valueOK   outcome = iota
+	valueNull         // the row's result is NULL (division or modulo by zero)
+	overflow          // the result does not fit the result type
+)
+
+type signed interface {
+	~int8 | ~int16 | ~int32 | ~int64
+}
+type float interface{ ~float32 | ~float64 }
+
+// minOf returns the smallest value of a signed integer type.
+func minOf[T signed]() T {
+	var z T
+	return T(-1) << (unsafe.Sizeof(z)*8 - 1)
+}
+
+// Integer kernels detect overflow with the sign tricks of two's complement.
+func intAdd[T signed](x, y T) (T, outcome) {
+	s := x + y
+	if (s^x)&(s^y) < 0 {
+		return 0, overflow
+	}
+	return s, valueOK
+}
+
+func intSub[T signed](x, y T) (T, outcome) {
+	d := x - y
+	if (x^y)&(d^x) < 0 {
+		return 0, overflow
+	}
+	return d, valueOK
+}
+
+func intMul[T signed](x, y T) (T, outcome) {
+	if x == 0 || y == 0 {
+		return 0, valueOK
+	}
+	p := x * y
+	if p/y != x || (x == -1 && y == minOf[T]()) || (y == -1 && x == minOf[T]()) {
+		return 0, overflow
+	}
+	return p, valueOK
+}
+
+// intDiv truncates toward zero; division by zero is NULL (SQL engines differ
+// here; lakesql follows DuckDB).
+func intDiv[T signed](x, y T) (T, outcome) {
+	switch {
+	case y == 0:
+		return 0, valueNull
+	case y == -1 && x == minOf[T]():
+		return 0, overflow
+	}
+	return x / y, valueOK
+}
+
+// intMod has the sign of the dividend; modulo by zero is NULL.
+func intMod[T signed](x, y T) (T, outcome) {
+	if y == 0 {
+		return 0, valueNull
+	}
+	return x % y, valueOK
+}
+
+func intNeg[T signed](x T) (T, outcome) {
+	if x == minOf[T]() {
+		return 0, overflow
+	}
+	return -x, valueOK
+}
+
+func floatAdd[T float](x, y T) (T, outcome) { return x + y, valueOK }
+func floatSub[T float](x, y T) (T, outcome) { return x - y, valueOK }
+func floatMul[T float](x, y T) (T, outcome) { return x * y, valueOK }
+func floatNeg[T float](x T) (T, outcome)    { return -x, valueOK }
+
+// floatDiv: division by zero is NULL rather than ±Inf/NaN, as for integers.
+func floatDiv[T float](x, y T) (T, outcome) {
+	if y == 0 {
+		return 0, valueNull
+	}
+	return x / y, valueOK
+}
+
+func floatMod[T float](x, y T) (T, outcome) {
+	if y == 0 {
+		return 0, valueNull
+	}
+	return T(math.Mod(float64(x), float64(y))), valueOK
+}
+
+// arith evaluates add, sub, mul, div and mod.
+func (ev *evaluator) arith(c *planner.Call, a, b operand) (arrow.Array, error) {
+	if a.isNullLiteral() || b.isNullLiteral() {
+		return ev.allNull(c.T), nil
+	}
+	switch kindOf(c.T) {
+	case kindInt8:
+		return binaryKernel(ev, c, a, b, intKernel[int8](c.Fn))
+	case kindInt16:
+		return binaryKernel(ev, c, a, b, intKernel[int16](c.Fn))
+	case kindInt32:
+		return binaryKernel(ev, c, a, b, intKernel[int32](c.Fn))
+	case kindInt64:
+		return binaryKernel(ev, c, a, b, intKernel[int64](c.Fn))
+	case kindFloat32:
+		return binaryKernel(ev, c, a, b, floatKernel[float32](c.Fn))
+	case kindFloat64:
+		return binaryKernel(ev, c, a, b, floatKernel[float64](c.Fn))
+	case kindDecimal:
+		f, err := decimalKernel(c, a.t, b.t)
+		if err != nil {
+			return nil, err
+		}
+		return binaryKernel(ev, c, a, b, f)
+	}
+	return nil, fmt.Errorf("%s: unsupported type %s", c, planner.TypeString(c.T))
+}
+
+func intKernel[T signed](fn string) func(x, y T) (T, outcome) {
+	switch fn {
+	case planner.FnAdd:
+		return intAdd[T]
+	case planner.FnSub:
+		return intSub[T]
+	case planner.FnMul:
+		return intMul[T]
+	case planner.FnDiv:
+		return intDiv[T]
+	}
+	return intMod[T]
+}
+
+func floatKernel[T float](fn string) func(x, y T) (T, outcome) {
+	switch fn {
+	case planner.FnAdd:
+		return floatAdd[T]
+	case planner.FnSub:
+		return floatSub[T]
+	case planner.FnMul:
+		return floatMul[T]
+	case planner.FnDiv:
+		return floatDiv[T]
+	}
+	return floatMod[T]
+}
+
+// binaryKernel applies f to the rows where both operands are valid, into a
+// new array of type c.T. Rows for which f reports valueNull become NULL; an
+// overflow fails the whole evaluation.
+func binaryKernel[T fixedWidth](ev *evaluator, c *planner.Call, a, b operand, f func(x, y T) (T, outcome)) (arrow.Array, error) {
+	x, y := fixedVec[T](a), fixedVec[T](b)
+	return mapRows(ev, c.T, ev.validity(a, b), func(i int) (T, outcome) { return f(x.at(i), y.at(i)) }, overflowError(c))
+}
+
+// negate evaluates unary minus.
+func (ev *evaluator) negate(c *planner.Call, a operand) (arrow.Array, error) {
+	if a.isNullLiteral() {
+		return ev.allNull(c.T), nil
+	}
+	switch kindOf(c.T) {
+	case kindInt8:
+		return unaryKernel(ev, c, a, intNeg[int8])
+	case kindInt16:
+		return unaryKernel(ev, c, a, intNeg[int16])
+	case kindInt32:
+		return unaryKernel(ev, c, a, intNeg[int32])
+	case kindInt64:
+		return unaryKernel(ev, c, a, intNeg[int64])
+	case kindFloat32:
+		return unaryKernel(ev, c, a, floatNeg[float32])
+	case kindFloat64:
+		return unaryKernel(ev, c, a, floatNeg[float64])
+	case kindDecimal:
+		// Negation cannot leave the precision, which is symmetric around zero.
+		return unaryKernel(ev, c, a, func(x decimal128.Num) (decimal128.Num, outcome) { return x.Negate(), valueOK })
+	}
+	return nil, fmt.Errorf("%s: unsupported type %s", c, planner.TypeString(c.T))
+}
+
+func unaryKernel[T fixedWidth](ev *evaluator, c *planner.Call, a operand, f func(x T) (T, outcome)) (arrow.Array, error) {
+	x := fixedVec[T](a)
+	return mapRows(ev, c.T, ev.validity(a), func(i int) (T, outcome) { return f(x.at(i)) }, overflowError(c))
+}
+
+// mapRows builds an array of type t from row(i), computed for each row valid
+// in validity (nil: all rows); it takes ownership of validity. See fillRows.
+func mapRows[T fixedWidth](ev *evaluator, t arrow.DataType, validity *memory.Buffer, row func(i int) (T, outcome), fail func(i int) error) (arrow.Array, error) {
+	vals, validity, err := fillRows(ev, validity, row, fail)
+	if err != nil {
+		return nil, err
+	}
+	return makeArray(t, ev.n, validity, vals), nil
+}
+
+// fillRows computes row(i) for each row valid in validity (nil: all rows)
+// into a new buffer of n values of T, taking ownership of validity. Rows that
+// report valueNull become NULL; a row that reports overflow stops the work
+// with the error fail(i). NULL rows are skipped, so garbage under them can
+// never raise errors.
+func fillRows[T fixedWidth](ev *evaluator, validity *memory.Buffer, row func(i int) (T, outcome), fail func(i int) error) (vals, valid *memory.Buffer, err error) {
+	n := ev.n
+	buf := newBuffer(ev.mem, n*int(unsafe.Sizeof(*new(T))))
+	out := arrow.GetData[T](buf.Bytes())[:n]
+	var bits []byte
+	if validity != nil {
+		bits = validity.Bytes()
+	}
+	for i := 0; i < n; i++ {
+		if bits != nil && !bitutil.BitIsSet(bits, i) {
+			continue
+		}
+		v, o := row(i)
+		switch o {
+		case valueNull:
+			if validity == nil {
+				validity = ev.newBitmap()
+				bits = validity.Bytes()
+				fill(bits, 0xff)
+			}
+			bitutil.ClearBit(bits, i)
+		case overflow:
+			buf.Release()
+			if validity != nil {
+				validity.Release()
+			}
+			return nil, nil, fail(i)
+		}
+		out[i] = v
+	}
+	return buf, validity, nil
+}
+
+// overflowError reports that c's result does not fit its type.
+func overflowError(c *planner.Call) func(int) error {
+	what := "integer"
+	if c.T.ID() == arrow.DECIMAL128 {
+		what = "decimal"
+	}
+	return func(int) error { return fmt.Errorf("%s overflow in %s", what, c) }
+}

@@ -1,0 +1,172 @@
+package exec
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// pow10 holds 10^0 … 10^76: enough to rescale a product of two 38-digit
+// decimals.
+var pow10 = func() []*big.Int {
+	p := make([]*big.Int, 77)
+	p[0] = big.NewInt(1)
+	for i := 1; i < len(p); i++ {
+		p[i] = new(big.Int).Mul(p[i-1], big.NewInt(10))
+	}
+	return p
+}()
+
+// decimalMath evaluates one decimal operation. Operands arrive at scales sa
+// and sb; the result has the scale and precision of the call's type. The
+// big.Ints are scratch space reused across rows.
+type decimalMath struct {
+	sa, sb, s, prec int32
+	x, y, t         big.Int
+}
+
+func decimalParams(t arrow.DataType) (prec, scale int32) {
+	d := t.(*arrow.Decimal128Type)
+	return d.Precision, d.Scale
+}
+
+// decimalKernel returns the row kernel for c over decimal operands of types
+// ta and tb, rescaling them to the result type c.T.
+func decimalKernel(c *planner.Call, ta, tb arrow.DataType) (func(x, y decimal128.Num) (decimal128.Num, outcome), error) {
+	_, sa := decimalParams(ta)
+	_, sb := decimalParams(tb)
+	prec, s := decimalParams(c.T)
+	m := &decimalMath{sa: sa, sb: sb, s: s, prec: prec}
+	switch c.Fn {
+	case planner.FnAdd:
+		return m.add, nil
+	case planner.FnSub:
+		return m.sub, nil
+	case planner.FnMul:
+		return m.mul, nil
+	case planner.FnDiv:
+		return m.div, nil
+	case planner.FnMod:
+		return m.mod, nil
+	}
+	return nil, fmt.Errorf("%s: unsupported decimal operation", c)
+}
+
+func (m *decimalMath) add(x, y decimal128.Num) (decimal128.Num, outcome) {
+	if m.sa == m.s && m.sb == m.s {
+		// Both operands are below 10^38, so the 128-bit sum cannot wrap.
+		return m.fit(x.Add(y))
+	}
+	m.load(x, y, m.s)
+	return m.result(m.x.Add(&m.x, &m.y))
+}
+
+func (m *decimalMath) sub(x, y decimal128.Num) (decimal128.Num, outcome) {
+	if m.sa == m.s && m.sb == m.s {
+		return m.fit(x.Sub(y))
+	}
+	m.load(x, y, m.s)
+	return m.result(m.x.Sub(&m.x, &m.y))
+}
+
+func (m *decimalMath) mul(x, y decimal128.Num) (decimal128.Num, outcome) {
+	toBig(&m.x, x)
+	toBig(&m.y, y)
+	m.x.Mul(&m.x, &m.y)
+	rescaleBig(&m.x, m.sa+m.sb, m.s, &m.t)
+	return m.result(&m.x)
+}
+
+// div rounds the quotient half away from zero at the result scale; division
+// by zero is NULL.
+func (m *decimalMath) div(x, y decimal128.Num) (decimal128.Num, outcome) {
+	if y.Sign() == 0 {
+		return decimal128.Num{}, valueNull
+	}
+	toBig(&m.x, x)
+	toBig(&m.y, y)
+	// x/10^sa ÷ y/10^sb = (x · 10^(s+sb-sa) / y) / 10^s
+	if e := m.s + m.sb - m.sa; e >= 0 {
+		m.x.Mul(&m.x, pow10[e])
+	} else {
+		m.y.Mul(&m.y, pow10[-e])
+	}
+	roundQuo(&m.x, &m.x, &m.y, &m.t)
+	return m.result(&m.x)
+}
+
+// mod is truncated (the result has the sign of x); modulo by zero is NULL.
+func (m *decimalMath) mod(x, y decimal128.Num) (decimal128.Num, outcome) {
+	if y.Sign() == 0 {
+		return decimal128.Num{}, valueNull
+	}
+	m.load(x, y, m.s)
+	if m.y.Sign() == 0 {
+		return decimal128.Num{}, valueNull
+	}
+	return m.result(m.x.Rem(&m.x, &m.y))
+}
+
+// load sets m.x and m.y to x and y rescaled to scale s.
+func (m *decimalMath) load(x, y decimal128.Num, s int32) {
+	rescaleBig(toBig(&m.x, x), m.sa, s, &m.t)
+	rescaleBig(toBig(&m.y, y), m.sb, s, &m.t)
+}
+
+func (m *decimalMath) fit(v decimal128.Num) (decimal128.Num, outcome) {
+	if !v.FitsInPrecision(m.prec) {
+		return decimal128.Num{}, overflow
+	}
+	return v, valueOK
+}
+
+func (m *decimalMath) result(v *big.Int) (decimal128.Num, outcome) {
+	if v.CmpAbs(pow10[m.prec]) >= 0 {
+		return decimal128.Num{}, overflow
+	}
+	return decimal128.FromBigInt(v), valueOK
+}
+
+// toBig sets z to the value of n and returns z.
+func toBig(z *big.Int, n decimal128.Num) *big.Int {
+	neg := n.Sign() < 0
+	if neg {
+		n = n.Negate()
+	}
+	z.SetUint64(uint64(n.HighBits()))
+	z.Lsh(z, 64)
+	z.Or(z, new(big.Int).SetUint64(n.LowBits()))
+	if neg {
+		z.Neg(z)
+	}
+	return z
+}
+
+// rescaleBig changes the scale of z from `from` to `to`, rounding half away
+// from zero when digits are dropped; t is scratch.
+func rescaleBig(z *big.Int, from, to int32, t *big.Int) {
+	switch {
+	case to > from:
+		z.Mul(z, pow10[to-from])
+	case to < from:
+		roundQuo(z, z, pow10[from-to], t)
+	}
+}
+
+// roundQuo sets z to num/den rounded half away from zero; t is scratch and
+// must not alias the arguments.
+func roundQuo(z, num, den, t *big.Int) {
+	sign := num.Sign() * den.Sign()
+	var r big.Int
+	z.QuoRem(num, den, &r)
+	// |r| ≥ |den|/2  ⇔  2|r| ≥ |den|
+	t.Abs(&r)
+	t.Lsh(t, 1)
+	if t.CmpAbs(den) >= 0 {
+		z.Add(z, big.NewInt(int64(sign)))
+	}
+}

@@ -1,0 +1,87 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// filter keeps the rows for which a predicate is TRUE (not FALSE or NULL).
+type filter struct {
+	input Operator
+	pred  planner.Expr
+}
+
+// NewFilter returns an operator passing on the rows of input where pred is
+// TRUE. Batches where no row passes are skipped; batches where all pass are
+// passed on unchanged.
+func NewFilter(input Operator, pred planner.Expr) Operator {
+	return &filter{input: input, pred: pred}
+}
+
+func (f *filter) Schema() *arrow.Schema { return f.input.Schema() }
+
+func (f *filter) Open(ctx context.Context) error { return f.input.Open(ctx) }
+
+func (f *filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		batch, err := f.input.Next(ctx)
+		if err != nil || batch == nil {
+			return nil, err
+		}
+		out, err := f.apply(ctx, batch)
+		batch.Release()
+		if err != nil || out != nil {
+			return out, err
+		}
+	}
+}
+
+// apply filters one batch; it returns nil when no row passes.
+func (f *filter) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error) {
+	mem := allocator(ctx)
+	mask, err := Eval(ctx, f.pred, batch, mem)
+	if err != nil {
+		return nil, fmt.Errorf("WHERE %s: %w", f.pred, err)
+	}
+	defer mask.Release()
+	bools, ok := mask.(*array.Boolean)
+	if !ok {
+		if mask.DataType().ID() == arrow.NULL {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("WHERE %s: predicate is %s, not BOOLEAN", f.pred, planner.TypeString(mask.DataType()))
+	}
+	switch countTrue(bools) {
+	case 0:
+		return nil, nil
+	case int(batch.NumRows()):
+		batch.Retain()
+		return batch, nil
+	}
+	return compute.FilterRecordBatch(WithAllocator(ctx, mem), batch, bools, compute.DefaultFilterOptions())
+}
+
+// countTrue counts the rows that are valid and TRUE.
+func countTrue(b *array.Boolean) int {
+	d := b.Data()
+	values := d.Buffers()[1].Bytes()
+	if b.NullN() == 0 {
+		return bitutil.CountSetBits(values, d.Offset(), d.Len())
+	}
+	valid := alignedBits(d.Buffers()[0].Bytes(), d.Offset(), d.Len())
+	data := alignedBits(values, d.Offset(), d.Len())
+	both := make([]byte, len(data))
+	for j := range both {
+		both[j] = valid[j] & data[j]
+	}
+	return bitutil.CountSetBits(both, 0, d.Len())
+}
+
+func (f *filter) Close() error { return f.input.Close() }

@@ -1,0 +1,51 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// project computes one output column per expression.
+type project struct {
+	input  Operator
+	exprs  []planner.Expr
+	schema *arrow.Schema
+}
+
+// NewProject returns an operator whose column i is exprs[i] evaluated over
+// the rows of input, named names[i].
+func NewProject(input Operator, exprs []planner.Expr, names []string) Operator {
+	fields := make([]arrow.Field, len(exprs))
+	for i, e := range exprs {
+		fields[i] = arrow.Field{Name: names[i], Type: e.Type(), Nullable: true}
+	}
+	return &project{input: input, exprs: exprs, schema: arrow.NewSchema(fields, nil)}
+}
+
+func (p *project) Schema() *arrow.Schema { return p.schema }
+
+func (p *project) Open(ctx context.Context) error { return p.input.Open(ctx) }
+
+func (p *project) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	batch, err := p.input.Next(ctx)
+	if err != nil || batch == nil {
+		return nil, err
+	}
+	defer batch.Release()
+	mem := allocator(ctx)
+	cols := make([]arrow.Array, len(p.exprs))
+	defer releaseArrays(cols)
+	for i, e := range p.exprs {
+		if cols[i], err = Eval(ctx, e, batch, mem); err != nil {
+			return nil, fmt.Errorf("%s: %w", e, err)
+		}
+	}
+	return array.NewRecordBatch(p.schema, cols, batch.NumRows()), nil
+}
+
+func (p *project) Close() error { return p.input.Close() }

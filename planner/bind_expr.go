@@ -1,0 +1,618 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/lakesql/lakesql/sql"
+)
+
+// scope is the set of columns an expression can name: the input plan's schema.
+type scope struct {
+	cols []Column
+}
+
+// resolve finds the column a (possibly qualified) reference names.
+func (s *scope) resolve(ref *sql.ColumnRef) (int, error) {
+	name := ref.Parts[len(ref.Parts)-1]
+	var qualifier string
+	if len(ref.Parts) > 1 {
+		qualifier = ref.Parts[len(ref.Parts)-2]
+	}
+	found := -1
+	for i, c := range s.cols {
+		if !strings.EqualFold(c.Name, name) || qualifier != "" && !strings.EqualFold(c.Table, qualifier) {
+			continue
+		}
+		if found >= 0 {
+			return 0, errorf(ref.Pos, "column reference %q is ambiguous (qualify it with a table name)", strings.Join(ref.Parts, "."))
+		}
+		found = i
+	}
+	if found < 0 {
+		return 0, errorf(ref.Pos, "column %q does not exist%s", strings.Join(ref.Parts, "."), s.hint(name))
+	}
+	return found, nil
+}
+
+// hint suggests the nearest column name for an unknown one.
+func (s *scope) hint(name string) string {
+	names := make([]string, len(s.cols))
+	for i, c := range s.cols {
+		names[i] = c.Name
+	}
+	if best := sql.Closest(name, names); best != "" {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	if len(names) > 0 && len(names) <= 12 {
+		return " (columns: " + strings.Join(names, ", ") + ")"
+	}
+	return ""
+}
+
+// bindExpr binds a scalar expression over the scope's columns.
+func (b *binder) bindExpr(e sql.Expr, s *scope) (Expr, error) {
+	switch e := e.(type) {
+	case *sql.ColumnRef:
+		i, err := s.resolve(e)
+		if err != nil {
+			return nil, err
+		}
+		return &ColumnRef{Index: i, Name: s.cols[i].Name, T: s.cols[i].T}, nil
+	case *sql.Literal:
+		return bindLiteral(e)
+	case *sql.UnaryExpr:
+		return b.bindUnary(e, s)
+	case *sql.BinaryExpr:
+		return b.bindBinary(e, s)
+	case *sql.IsNullExpr:
+		x, err := b.bindExpr(e.X, s)
+		if err != nil {
+			return nil, err
+		}
+		fn := FnIsNull
+		if e.Not {
+			fn = FnIsNotNull
+		}
+		return &Call{Fn: fn, Args: []Expr{x}, T: TypeBoolean}, nil
+	case *sql.IsBoolExpr:
+		return b.bindIsBool(e, s)
+	case *sql.IsDistinctExpr:
+		fn := FnIsDistinct
+		if e.Not {
+			fn = FnIsNotDistinct
+		}
+		return b.bindComparison(fn, e.L, e.R, e.Pos, s)
+	case *sql.BetweenExpr:
+		return b.bindBetween(e, s)
+	case *sql.InListExpr:
+		return b.bindInList(e, s)
+	case *sql.LikeExpr:
+		return b.bindLike(e, s)
+	case *sql.CaseExpr:
+		return b.bindCase(e, s)
+	case *sql.CastExpr:
+		return b.bindCast(e, s)
+	case *sql.FuncCall:
+		return b.bindFunc(e, s)
+	case *sql.Star:
+		return nil, errorf(e.Pos, "* is only allowed in a select list or count(*)")
+	}
+	return nil, errorf(e.Position(), "%s is not supported yet", describeNode(e))
+}
+
+// describeNode names an expression kind for "not supported" errors.
+func describeNode(e sql.Expr) string {
+	switch e.(type) {
+	case *sql.SubqueryExpr, *sql.InSubqueryExpr, *sql.ExistsExpr:
+		return "a subquery"
+	case *sql.Interval:
+		return "INTERVAL"
+	case *sql.NamedArg:
+		return "a named argument (name => value)"
+	}
+	return fmt.Sprintf("expression %T", e)
+}
+
+func bindLiteral(l *sql.Literal) (Expr, error) {
+	var (
+		lit *Literal
+		err error
+	)
+	switch l.Kind {
+	case sql.LitNull:
+		lit = &Literal{T: TypeNull}
+	case sql.LitBool:
+		lit = &Literal{Value: l.Value == "true", T: TypeBoolean}
+	case sql.LitInteger:
+		lit, err = integerLiteral(l.Value)
+	case sql.LitDecimal:
+		lit, err = decimalLiteral(l.Value)
+	case sql.LitFloat:
+		var v any
+		v, err = parseLiteral(l.Value, TypeDouble)
+		lit = &Literal{Value: v, T: TypeDouble}
+	case sql.LitString:
+		lit = &Literal{Value: l.Value, T: TypeVarchar}
+	case sql.LitDate:
+		lit, err = typedLiteral(l.Value, TypeDate)
+	case sql.LitTimestamp:
+		lit, err = typedLiteral(l.Value, TypeTimestamp)
+	case sql.LitTimestampTZ:
+		lit, err = typedLiteral(l.Value, TypeTimestampTZ)
+	case sql.LitTime:
+		lit, err = typedLiteral(l.Value, TypeTime)
+	default:
+		err = fmt.Errorf("unknown literal kind %d", l.Kind)
+	}
+	if err != nil {
+		return nil, errorf(l.Pos, "%v", err)
+	}
+	return lit, nil
+}
+
+func typedLiteral(text string, t arrow.DataType) (*Literal, error) {
+	v, err := parseLiteral(text, t)
+	if err != nil {
+		return nil, err
+	}
+	return &Literal{Value: v, T: t}, nil
+}
+
+func (b *binder) bindUnary(e *sql.UnaryExpr, s *scope) (Expr, error) {
+	x, err := b.bindExpr(e.X, s)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Op {
+	case "NOT":
+		if x, err = requireBoolean(x, e.Pos, "NOT"); err != nil {
+			return nil, err
+		}
+		return &Call{Fn: FnNot, Args: []Expr{x}, T: TypeBoolean}, nil
+	case "+":
+		if !IsNumeric(x.Type()) {
+			return nil, errorf(e.Pos, "unary + needs a number, got %s", TypeString(x.Type()))
+		}
+		return x, nil
+	case "-":
+		if !IsNumeric(x.Type()) {
+			return nil, errorf(e.Pos, "unary - needs a number, got %s", TypeString(x.Type()))
+		}
+		return foldNegation(x), nil
+	}
+	return nil, errorf(e.Pos, "unknown operator %s", e.Op)
+}
+
+// foldNegation turns -<literal> into a negative literal, so -5 is a constant.
+func foldNegation(x Expr) Expr {
+	if lit, ok := x.(*Literal); ok && lit.Value != nil {
+		switch v := lit.Value.(type) {
+		case int32:
+			if v != -v || v == 0 {
+				return &Literal{Value: -v, T: lit.T}
+			}
+		case int64:
+			if v != -v || v == 0 {
+				return &Literal{Value: -v, T: lit.T}
+			}
+		case float64:
+			return &Literal{Value: -v, T: lit.T}
+		case decimal128.Num:
+			return &Literal{Value: v.Negate(), T: lit.T}
+		}
+	}
+	return &Call{Fn: FnNeg, Args: []Expr{x}, T: x.Type()}
+}
+
+func requireBoolean(x Expr, pos sql.Pos, what string) (Expr, error) {
+	switch x.Type().ID() {
+	case arrow.BOOL:
+		return x, nil
+	case arrow.NULL:
+		return castTo(x, TypeBoolean)
+	}
+	return nil, errorf(pos, "%s needs a BOOLEAN, got %s", what, TypeString(x.Type()))
+}
+
+var comparisonFns = map[string]string{"=": FnEq, "<>": FnNe, "<": FnLt, "<=": FnLe, ">": FnGt, ">=": FnGe}
+var arithmeticFns = map[string]string{"+": FnAdd, "-": FnSub, "*": FnMul, "/": FnDiv, "%": FnMod}
+
+func (b *binder) bindBinary(e *sql.BinaryExpr, s *scope) (Expr, error) {
+	if fn, ok := comparisonFns[e.Op]; ok {
+		return b.bindComparison(fn, e.L, e.R, e.Pos, s)
+	}
+	l, err := b.bindExpr(e.L, s)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindExpr(e.R, s)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Op {
+	case "AND", "OR":
+		if l, err = requireBoolean(l, e.Pos, e.Op); err != nil {
+			return nil, err
+		}
+		if r, err = requireBoolean(r, e.Pos, e.Op); err != nil {
+			return nil, err
+		}
+		return &Call{Fn: strings.ToLower(e.Op), Args: []Expr{l, r}, T: TypeBoolean}, nil
+	case "||":
+		return b.bindConcat(l, r)
+	}
+	if fn, ok := arithmeticFns[e.Op]; ok {
+		return bindArithmetic(fn, l, r, e.Pos)
+	}
+	return nil, errorf(e.Pos, "unknown operator %s", e.Op)
+}
+
+func (b *binder) bindConcat(l, r Expr) (Expr, error) {
+	var err error
+	if l, err = castTo(l, TypeVarchar); err != nil {
+		return nil, err
+	}
+	if r, err = castTo(r, TypeVarchar); err != nil {
+		return nil, err
+	}
+	return &Call{Fn: FnConcat, Args: []Expr{l, r}, T: TypeVarchar}, nil
+}
+
+// bindArithmetic types + - * / %. Integer division yields DOUBLE (as in Spark
+// and DuckDB's / operator); decimal division also yields DOUBLE.
+func bindArithmetic(fn string, l, r Expr, pos sql.Pos) (Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	if lt.ID() == arrow.NULL {
+		lt = rt
+	}
+	if rt.ID() == arrow.NULL {
+		rt = lt
+	}
+	// A string literal next to a number is read as that number type ('2' + 1).
+	if _, ok := l.(*Literal); ok && isString(lt) && IsNumeric(rt) {
+		lt = rt
+	}
+	if _, ok := r.(*Literal); ok && isString(rt) && IsNumeric(lt) {
+		rt = lt
+	}
+	if !IsNumeric(lt) || !IsNumeric(rt) {
+		return nil, errorf(pos, "operator %s needs numbers, got %s and %s", infixOps[fn], TypeString(l.Type()), TypeString(r.Type()))
+	}
+	t := commonNumeric(lt, rt)
+	if fn == FnDiv && numericRank(t) <= 5 {
+		t = TypeDouble
+	}
+	resultType := t
+	if t.ID() == arrow.DECIMAL128 {
+		resultType = decimalResultType(fn, asDecimal(lt), asDecimal(rt))
+		t = resultType
+		if fn == FnMul {
+			// Operands keep their own scales; the executor multiplies unscaled values.
+			t = nil
+		}
+	}
+	args := []Expr{l, r}
+	for i, a := range args {
+		target := t
+		if target == nil {
+			target = asDecimal(a.Type())
+			if a.Type().ID() == arrow.NULL {
+				target = resultType
+			}
+		}
+		c, err := castTo(a, target)
+		if err != nil {
+			return nil, errorf(pos, "%v", err)
+		}
+		args[i] = c
+	}
+	return &Call{Fn: fn, Args: args, T: resultType}, nil
+}
+
+// decimalResultType follows the SQL Server / Spark rules for decimal results,
+// capped at precision 38.
+func decimalResultType(fn string, a, b *arrow.Decimal128Type) *arrow.Decimal128Type {
+	var p, s int32
+	switch fn {
+	case FnAdd, FnSub:
+		s = max(a.Scale, b.Scale)
+		p = max(a.Precision-a.Scale, b.Precision-b.Scale) + s + 1
+	case FnMul:
+		s = a.Scale + b.Scale
+		p = a.Precision + b.Precision + 1
+	default: // mod
+		s = max(a.Scale, b.Scale)
+		p = min(a.Precision-a.Scale, b.Precision-b.Scale) + s
+	}
+	return &arrow.Decimal128Type{Precision: min(p, 38), Scale: min(s, 38)}
+}
+
+// bindComparison brings both sides to a common type. A string literal compared
+// with a typed column is converted to the column's type (ts >= '2026-01-15').
+func (b *binder) bindComparison(fn string, le, re sql.Expr, pos sql.Pos, s *scope) (Expr, error) {
+	l, err := b.bindExpr(le, s)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindExpr(re, s)
+	if err != nil {
+		return nil, err
+	}
+	args, err := unify(pos, l, r)
+	if err != nil {
+		return nil, err
+	}
+	return &Call{Fn: fn, Args: args, T: TypeBoolean}, nil
+}
+
+// unify casts the operands of a comparison to one common type.
+func unify(pos sql.Pos, exprs ...Expr) ([]Expr, error) {
+	return unifyTypes(pos, "cannot compare %s with %s", exprs)
+}
+
+// unifyTypes casts exprs to one common type. String literals take the type of
+// the other expressions (ts >= '2026-01-15'), as untyped literals do in SQL.
+func unifyTypes(pos sql.Pos, mismatch string, exprs []Expr) ([]Expr, error) {
+	var t arrow.DataType = TypeNull
+	for _, e := range exprs {
+		if _, isLit := e.(*Literal); isLit && isString(e.Type()) {
+			continue // string literals take the other operands' type
+		}
+		next := commonType(t, e.Type())
+		if next == nil {
+			return nil, errorf(pos, mismatch, TypeString(t), TypeString(e.Type()))
+		}
+		t = next
+	}
+	if t.ID() == arrow.NULL {
+		t = TypeVarchar
+		for _, e := range exprs {
+			if e.Type().ID() != arrow.NULL {
+				t = e.Type()
+			}
+		}
+	}
+	out := make([]Expr, len(exprs))
+	for i, e := range exprs {
+		c, err := castTo(e, t)
+		if err != nil {
+			return nil, errorf(pos, "%v", err)
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+func (b *binder) bindIsBool(e *sql.IsBoolExpr, s *scope) (Expr, error) {
+	x, err := b.bindExpr(e.X, s)
+	if err != nil {
+		return nil, err
+	}
+	if x, err = requireBoolean(x, e.Pos, "IS TRUE/FALSE"); err != nil {
+		return nil, err
+	}
+	fn := FnIsTrue
+	if !e.Value {
+		fn = FnIsFalse
+	}
+	var out Expr = &Call{Fn: fn, Args: []Expr{x}, T: TypeBoolean}
+	if e.Not {
+		out = &Call{Fn: FnNot, Args: []Expr{out}, T: TypeBoolean}
+	}
+	return out, nil
+}
+
+// bindBetween binds x BETWEEN lo AND hi as x >= lo AND x <= hi.
+func (b *binder) bindBetween(e *sql.BetweenExpr, s *scope) (Expr, error) {
+	x, err := b.bindExpr(e.X, s)
+	if err != nil {
+		return nil, err
+	}
+	lo, err := b.bindExpr(e.Lo, s)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := b.bindExpr(e.Hi, s)
+	if err != nil {
+		return nil, err
+	}
+	args, err := unify(e.Pos, x, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	var out Expr = &Call{Fn: FnAnd, T: TypeBoolean, Args: []Expr{
+		&Call{Fn: FnGe, Args: []Expr{args[0], args[1]}, T: TypeBoolean},
+		&Call{Fn: FnLe, Args: []Expr{args[0], args[2]}, T: TypeBoolean},
+	}}
+	if e.Not {
+		out = &Call{Fn: FnNot, Args: []Expr{out}, T: TypeBoolean}
+	}
+	return out, nil
+}
+
+func (b *binder) bindInList(e *sql.InListExpr, s *scope) (Expr, error) {
+	exprs := make([]Expr, 0, len(e.List)+1)
+	for _, item := range append([]sql.Expr{e.X}, e.List...) {
+		x, err := b.bindExpr(item, s)
+		if err != nil {
+			return nil, err
+		}
+		exprs = append(exprs, x)
+	}
+	args, err := unify(e.Pos, exprs...)
+	if err != nil {
+		return nil, err
+	}
+	var out Expr = &Call{Fn: FnIn, Args: args, T: TypeBoolean}
+	if e.Not {
+		out = &Call{Fn: FnNot, Args: []Expr{out}, T: TypeBoolean}
+	}
+	return out, nil
+}
+
+func (b *binder) bindLike(e *sql.LikeExpr, s *scope) (Expr, error) {
+	parts := []sql.Expr{e.X, e.Pattern}
+	if e.Escape != nil {
+		parts = append(parts, e.Escape)
+	}
+	args := make([]Expr, len(parts))
+	for i, p := range parts {
+		x, err := b.bindExpr(p, s)
+		if err != nil {
+			return nil, err
+		}
+		if !isString(x.Type()) && x.Type().ID() != arrow.NULL {
+			return nil, errorf(e.Pos, "LIKE needs strings, got %s", TypeString(x.Type()))
+		}
+		if args[i], err = castTo(x, TypeVarchar); err != nil {
+			return nil, err
+		}
+	}
+	fn := FnLike
+	if e.CaseInsensitive {
+		fn = FnILike
+	}
+	var out Expr = &Call{Fn: fn, Args: args, T: TypeBoolean}
+	if e.Not {
+		out = &Call{Fn: FnNot, Args: []Expr{out}, T: TypeBoolean}
+	}
+	return out, nil
+}
+
+func (b *binder) bindCase(e *sql.CaseExpr, s *scope) (Expr, error) {
+	var operand Expr
+	if e.Operand != nil {
+		var err error
+		if operand, err = b.bindExpr(e.Operand, s); err != nil {
+			return nil, err
+		}
+	}
+	results := make([]Expr, 0, len(e.Whens)+1)
+	conds := make([]Expr, 0, len(e.Whens))
+	for _, w := range e.Whens {
+		var cond Expr
+		var err error
+		if operand != nil {
+			cmp, err := b.bindExpr(w.Cond, s)
+			if err != nil {
+				return nil, err
+			}
+			args, err := unify(e.Pos, operand, cmp)
+			if err != nil {
+				return nil, err
+			}
+			cond = &Call{Fn: FnEq, Args: args, T: TypeBoolean}
+		} else {
+			if cond, err = b.bindExpr(w.Cond, s); err != nil {
+				return nil, err
+			}
+			if cond, err = requireBoolean(cond, e.Pos, "WHEN"); err != nil {
+				return nil, err
+			}
+		}
+		r, err := b.bindExpr(w.Result, s)
+		if err != nil {
+			return nil, err
+		}
+		conds = append(conds, cond)
+		results = append(results, r)
+	}
+	var elseExpr Expr = &Literal{T: TypeNull}
+	if e.Else != nil {
+		var err error
+		if elseExpr, err = b.bindExpr(e.Else, s); err != nil {
+			return nil, err
+		}
+	}
+	unified, err := unifyResults(e.Pos, append(results, elseExpr)...)
+	if err != nil {
+		return nil, err
+	}
+	c := &Case{Else: unified[len(unified)-1], T: unified[0].Type()}
+	for i, cond := range conds {
+		c.Whens = append(c.Whens, CaseWhen{Cond: cond, Result: unified[i]})
+	}
+	return c, nil
+}
+
+// unifyResults brings CASE/COALESCE/VALUES results to one type.
+func unifyResults(pos sql.Pos, exprs ...Expr) ([]Expr, error) {
+	return unifyTypes(pos, "cannot combine %s and %s in one result", exprs)
+}
+
+func (b *binder) bindCast(e *sql.CastExpr, s *scope) (Expr, error) {
+	x, err := b.bindExpr(e.X, s)
+	if err != nil {
+		return nil, err
+	}
+	t, err := ArrowType(e.To)
+	if err != nil {
+		return nil, err
+	}
+	if arrow.TypeEqual(x.Type(), t) {
+		return x, nil
+	}
+	if lit, ok := x.(*Literal); ok {
+		v, err := ConvertLiteral(lit.Value, lit.T, t)
+		if err == nil {
+			return &Literal{Value: v, T: t}, nil
+		}
+		if e.Try {
+			return &Literal{T: t}, nil
+		}
+		return nil, errorf(e.Pos, "%v", err)
+	}
+	return &Cast{X: x, T: t, Try: e.Try}, nil
+}
+
+// bindFunc binds the scalar functions of this version.
+func (b *binder) bindFunc(e *sql.FuncCall, s *scope) (Expr, error) {
+	if e.Over != nil || e.Star || e.Distinct {
+		return nil, errorf(e.Pos, "%s(…) with OVER, * or DISTINCT is not supported yet", e.Name)
+	}
+	args := make([]Expr, len(e.Args))
+	for i, a := range e.Args {
+		x, err := b.bindExpr(a, s)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = x
+	}
+	switch e.Name {
+	case "coalesce":
+		if len(args) == 0 {
+			return nil, errorf(e.Pos, "coalesce needs at least one argument")
+		}
+		unified, err := unifyResults(e.Pos, args...)
+		if err != nil {
+			return nil, err
+		}
+		return &Call{Fn: FnCoalesce, Args: unified, T: unified[0].Type()}, nil
+	case "nullif":
+		if len(args) != 2 {
+			return nil, errorf(e.Pos, "nullif needs 2 arguments, got %d", len(args))
+		}
+		unified, err := unify(e.Pos, args...)
+		if err != nil {
+			return nil, err
+		}
+		return &Call{Fn: FnNullIf, Args: unified, T: unified[0].Type()}, nil
+	case "concat":
+		var out Expr = &Literal{Value: "", T: TypeVarchar}
+		for _, a := range args {
+			// concat() skips NULLs, unlike ||.
+			str, err := castTo(a, TypeVarchar)
+			if err != nil {
+				return nil, err
+			}
+			str = &Call{Fn: FnCoalesce, Args: []Expr{str, &Literal{Value: "", T: TypeVarchar}}, T: TypeVarchar}
+			out = &Call{Fn: FnConcat, Args: []Expr{out, str}, T: TypeVarchar}
+		}
+		return out, nil
+	}
+	return nil, errorf(e.Pos, "unknown function %s", e.Name)
+}

@@ -1,0 +1,354 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// numericRank orders numeric types for implicit widening; 0 means not numeric.
+func numericRank(t arrow.DataType) int {
+	switch t.ID() {
+	case arrow.INT8:
+		return 1
+	case arrow.INT16:
+		return 2
+	case arrow.INT32:
+		return 3
+	case arrow.INT64:
+		return 4
+	case arrow.DECIMAL128:
+		return 5
+	case arrow.FLOAT32:
+		return 6
+	case arrow.FLOAT64:
+		return 7
+	}
+	return 0
+}
+
+// IsNumeric reports whether t is an integer, decimal or floating-point type.
+func IsNumeric(t arrow.DataType) bool { return numericRank(t) > 0 }
+
+// IsInteger reports whether t is an integer type.
+func IsInteger(t arrow.DataType) bool {
+	r := numericRank(t)
+	return r >= 1 && r <= 4
+}
+
+// asDecimal gives the decimal type that holds every value of an integer or decimal type.
+func asDecimal(t arrow.DataType) *arrow.Decimal128Type {
+	switch t.ID() {
+	case arrow.INT8:
+		return &arrow.Decimal128Type{Precision: 3}
+	case arrow.INT16:
+		return &arrow.Decimal128Type{Precision: 5}
+	case arrow.INT32:
+		return &arrow.Decimal128Type{Precision: 10}
+	case arrow.INT64:
+		return &arrow.Decimal128Type{Precision: 19}
+	}
+	return t.(*arrow.Decimal128Type)
+}
+
+// commonNumeric is the type both a and b widen to.
+func commonNumeric(a, b arrow.DataType) arrow.DataType {
+	ra, rb := numericRank(a), numericRank(b)
+	switch {
+	case ra >= 6 || rb >= 6:
+		if ra == 6 && rb <= 6 && rb != 5 || rb == 6 && ra <= 6 && ra != 5 {
+			return TypeFloat
+		}
+		return TypeDouble
+	case ra == 5 || rb == 5:
+		da, db := asDecimal(a), asDecimal(b)
+		scale := max(da.Scale, db.Scale)
+		intDigits := max(da.Precision-da.Scale, db.Precision-db.Scale)
+		return &arrow.Decimal128Type{Precision: min(intDigits+scale, 38), Scale: scale}
+	case ra >= rb:
+		return a
+	default:
+		return b
+	}
+}
+
+// commonType is the type two operands of a comparison, CASE, IN, COALESCE or
+// set operation are brought to, or nil when they cannot be.
+func commonType(a, b arrow.DataType) arrow.DataType {
+	switch {
+	case arrow.TypeEqual(a, b):
+		return a
+	case a.ID() == arrow.NULL:
+		return b
+	case b.ID() == arrow.NULL:
+		return a
+	case IsNumeric(a) && IsNumeric(b):
+		return commonNumeric(a, b)
+	case isTemporal(a) && isTemporal(b):
+		// DATE < TIMESTAMP < TIMESTAMPTZ: the wider keeps every instant.
+		if a.ID() == arrow.DATE32 {
+			return b
+		}
+		if b.ID() == arrow.DATE32 {
+			return a
+		}
+		return TypeTimestampTZ
+	}
+	return nil
+}
+
+func isTemporal(t arrow.DataType) bool {
+	return t.ID() == arrow.DATE32 || t.ID() == arrow.TIMESTAMP
+}
+
+func isString(t arrow.DataType) bool {
+	return t.ID() == arrow.STRING || t.ID() == arrow.LARGE_STRING
+}
+
+// castTo wraps e in a cast to t, folding the cast when e is a literal that
+// converts exactly, so that filters keep a plain column-versus-constant shape
+// the pruner understands.
+func castTo(e Expr, t arrow.DataType) (Expr, error) {
+	if arrow.TypeEqual(e.Type(), t) {
+		return e, nil
+	}
+	if lit, ok := e.(*Literal); ok {
+		v, err := ConvertLiteral(lit.Value, lit.T, t)
+		if err != nil {
+			return nil, err
+		}
+		return &Literal{Value: v, T: t}, nil
+	}
+	return &Cast{X: e, T: t}, nil
+}
+
+// ConvertLiteral converts a constant between types at plan time. It returns an
+// error when the value does not convert (a malformed date string, an integer
+// out of range).
+func ConvertLiteral(v any, from, to arrow.DataType) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if isString(from) {
+		return parseLiteral(v.(string), to)
+	}
+	switch to.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64:
+		i, ok := literalInt(v)
+		if !ok {
+			break
+		}
+		if !intFits(i, to) {
+			return nil, fmt.Errorf("%d is out of range for %s", i, TypeString(to))
+		}
+		return intOfType(i, to), nil
+	case arrow.FLOAT32, arrow.FLOAT64:
+		f, ok := literalFloat(v, from)
+		if !ok {
+			break
+		}
+		if to.ID() == arrow.FLOAT32 {
+			return float32(f), nil
+		}
+		return f, nil
+	case arrow.DECIMAL128:
+		dt := to.(*arrow.Decimal128Type)
+		if i, ok := literalInt(v); ok {
+			n := decimal128.FromI64(i)
+			return rescaleDecimal(n, 0, dt)
+		}
+		if d, ok := v.(decimal128.Num); ok {
+			return rescaleDecimal(d, from.(*arrow.Decimal128Type).Scale, dt)
+		}
+	case arrow.TIMESTAMP:
+		if from.ID() == arrow.DATE32 {
+			return int64(v.(int32)) * 86400e6, nil
+		}
+		if from.ID() == arrow.TIMESTAMP {
+			return v, nil
+		}
+	case arrow.DATE32:
+		if from.ID() == arrow.TIMESTAMP {
+			return int32(floorDiv(v.(int64), 86400e6)), nil
+		}
+	case arrow.STRING:
+		return FormatValue(v, from), nil
+	}
+	return nil, fmt.Errorf("cannot convert %s to %s", FormatLiteral(v, from), TypeString(to))
+}
+
+// rescaleDecimal changes a decimal's scale to dt's, failing if digits would be
+// lost or the precision exceeded.
+func rescaleDecimal(n decimal128.Num, scale int32, dt *arrow.Decimal128Type) (any, error) {
+	out := n
+	if dt.Scale >= scale {
+		out = n.IncreaseScaleBy(dt.Scale - scale)
+	} else {
+		var rem decimal128.Num
+		out, rem = n.Div(decimal128.GetScaleMultiplier(int(scale - dt.Scale)))
+		if rem != (decimal128.Num{}) {
+			return nil, fmt.Errorf("%s does not fit DECIMAL(%d,%d) exactly", n.ToString(scale), dt.Precision, dt.Scale)
+		}
+	}
+	if !out.FitsInPrecision(dt.Precision) {
+		return nil, fmt.Errorf("%s does not fit DECIMAL(%d,%d)", n.ToString(scale), dt.Precision, dt.Scale)
+	}
+	return out, nil
+}
+
+func literalInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	}
+	return 0, false
+}
+
+func literalFloat(v any, from arrow.DataType) (float64, bool) {
+	if i, ok := literalInt(v); ok {
+		return float64(i), true
+	}
+	switch x := v.(type) {
+	case float32:
+		return float64(x), true
+	case float64:
+		return x, true
+	case decimal128.Num:
+		return x.ToFloat64(from.(*arrow.Decimal128Type).Scale), true
+	}
+	return 0, false
+}
+
+func intFits(i int64, t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.INT8:
+		return i >= math.MinInt8 && i <= math.MaxInt8
+	case arrow.INT16:
+		return i >= math.MinInt16 && i <= math.MaxInt16
+	case arrow.INT32:
+		return i >= math.MinInt32 && i <= math.MaxInt32
+	}
+	return true
+}
+
+func intOfType(i int64, t arrow.DataType) any {
+	switch t.ID() {
+	case arrow.INT8:
+		return int8(i)
+	case arrow.INT16:
+		return int16(i)
+	case arrow.INT32:
+		return int32(i)
+	}
+	return i
+}
+
+// parseLiteral converts SQL text to a constant of type t.
+func parseLiteral(s string, t arrow.DataType) (any, error) {
+	text := strings.TrimSpace(s)
+	switch t.ID() {
+	case arrow.STRING, arrow.LARGE_STRING:
+		return s, nil
+	case arrow.BINARY:
+		return []byte(s), nil
+	case arrow.BOOL:
+		switch strings.ToLower(text) {
+		case "true", "t", "1", "yes":
+			return true, nil
+		case "false", "f", "0", "no":
+			return false, nil
+		}
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64:
+		i, err := strconv.ParseInt(text, 10, 64)
+		if err == nil && intFits(i, t) {
+			return intOfType(i, t), nil
+		}
+	case arrow.FLOAT32:
+		if f, err := strconv.ParseFloat(text, 32); err == nil {
+			return float32(f), nil
+		}
+	case arrow.FLOAT64:
+		if f, err := strconv.ParseFloat(text, 64); err == nil {
+			return f, nil
+		}
+	case arrow.DECIMAL128:
+		dt := t.(*arrow.Decimal128Type)
+		if n, err := decimal128.FromString(text, dt.Precision, dt.Scale); err == nil {
+			return n, nil
+		}
+	case arrow.DATE32:
+		return ParseDate(text)
+	case arrow.TIMESTAMP:
+		return ParseTimestamp(text)
+	case arrow.TIME64:
+		return ParseTime(text)
+	}
+	return nil, fmt.Errorf("cannot convert %s to %s", strconv.Quote(s), TypeString(t))
+}
+
+// decimalLiteral types a number written with a decimal point exactly.
+func decimalLiteral(text string) (*Literal, error) {
+	digits := strings.TrimLeft(strings.Replace(text, ".", "", 1), "0")
+	scale := 0
+	if dot := strings.IndexByte(text, '.'); dot >= 0 {
+		scale = len(text) - dot - 1
+	}
+	prec := max(len(digits), scale, 1)
+	if prec > 38 {
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return nil, err
+		}
+		return &Literal{Value: f, T: TypeDouble}, nil
+	}
+	dt := &arrow.Decimal128Type{Precision: int32(prec), Scale: int32(scale)}
+	n, err := decimal128.FromString(text, dt.Precision, dt.Scale)
+	if err != nil {
+		return nil, err
+	}
+	return &Literal{Value: n, T: dt}, nil
+}
+
+// integerLiteral types an integer as INT, BIGINT or, beyond that, DECIMAL(38,0).
+func integerLiteral(text string) (*Literal, error) {
+	i, err := strconv.ParseInt(text, 10, 64)
+	if err == nil {
+		if intFits(i, TypeInt) {
+			return &Literal{Value: int32(i), T: TypeInt}, nil
+		}
+		return &Literal{Value: i, T: TypeBigint}, nil
+	}
+	b, ok := new(big.Int).SetString(text, 10)
+	if !ok || b.BitLen() > 126 {
+		return nil, fmt.Errorf("integer %s is out of range", text)
+	}
+	return decimalLiteral(text)
+}
+
+// FormatValue prints a constant the way query results print it.
+func FormatValue(v any, t arrow.DataType) string {
+	switch t.ID() {
+	case arrow.DATE32:
+		return FormatDate(v.(int32))
+	case arrow.TIMESTAMP:
+		return FormatTimestamp(v.(int64))
+	case arrow.DECIMAL128:
+		return v.(decimal128.Num).ToString(t.(*arrow.Decimal128Type).Scale)
+	case arrow.FLOAT32:
+		return strconv.FormatFloat(float64(v.(float32)), 'g', -1, 32)
+	case arrow.FLOAT64:
+		return strconv.FormatFloat(v.(float64), 'g', -1, 64)
+	}
+	return fmt.Sprint(v)
+}

@@ -1,0 +1,162 @@
+// Package planner binds parsed statements against the catalog: it resolves
+// names and types and produces a logical plan of typed operators.
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
+)
+
+// Column is one output column of a plan node. Table is the name or alias that
+// qualifies it (empty for computed columns).
+type Column struct {
+	Table string
+	Name  string
+	T     arrow.DataType
+}
+
+// Plan is a logical plan node.
+type Plan interface {
+	Schema() []Column
+	Children() []Plan
+	// Describe is the node's one-line description for EXPLAIN.
+	Describe() string
+}
+
+// TableRef is a resolved Iceberg table at one snapshot.
+type TableRef struct {
+	Namespace, Name string
+	Table           *table.Table
+	Snapshot        *table.Snapshot // nil for a table without snapshots
+	Schema          *iceberg.Schema // the schema rows are read with
+}
+
+// QualifiedName is namespace.table.
+func (t *TableRef) QualifiedName() string { return t.Namespace + "." + t.Name }
+
+// ScanColumn is a table column a scan reads.
+type ScanColumn struct {
+	FieldID int
+	Name    string
+	T       arrow.DataType
+}
+
+// Scan reads columns of an Iceberg table. Filter, when set, is a predicate over
+// the scan's own columns that the scan may use to skip data; rows that fail it
+// are still removed by a Filter node above, so skipping is an optimization only.
+type Scan struct {
+	Table   *TableRef
+	Alias   string
+	Columns []ScanColumn
+	Filter  Expr
+}
+
+// Filter keeps rows where Cond is TRUE.
+type Filter struct {
+	Input Plan
+	Cond  Expr
+}
+
+// Project computes Exprs over its input's rows.
+type Project struct {
+	Input Plan
+	Exprs []Expr
+	Names []string
+}
+
+// Limit skips Offset rows, then passes at most Limit rows (Limit < 0: no limit).
+type Limit struct {
+	Input         Plan
+	Limit, Offset int64
+}
+
+// Values is a constant relation.
+type Values struct {
+	Columns []Column
+	Rows    [][]Expr
+}
+
+func (s *Scan) Schema() []Column {
+	qualifier := s.Alias
+	if qualifier == "" {
+		qualifier = s.Table.Name
+	}
+	cols := make([]Column, len(s.Columns))
+	for i, c := range s.Columns {
+		cols[i] = Column{Table: qualifier, Name: c.Name, T: c.T}
+	}
+	return cols
+}
+func (f *Filter) Schema() []Column { return f.Input.Schema() }
+func (p *Project) Schema() []Column {
+	cols := make([]Column, len(p.Exprs))
+	for i, e := range p.Exprs {
+		cols[i] = Column{Name: p.Names[i], T: e.Type()}
+		if ref, ok := e.(*ColumnRef); ok {
+			cols[i].Table = p.Input.Schema()[ref.Index].Table
+		}
+	}
+	return cols
+}
+func (l *Limit) Schema() []Column  { return l.Input.Schema() }
+func (v *Values) Schema() []Column { return v.Columns }
+
+func (s *Scan) Children() []Plan    { return nil }
+func (f *Filter) Children() []Plan  { return []Plan{f.Input} }
+func (p *Project) Children() []Plan { return []Plan{p.Input} }
+func (l *Limit) Children() []Plan   { return []Plan{l.Input} }
+func (v *Values) Children() []Plan  { return nil }
+
+func (s *Scan) Describe() string {
+	names := make([]string, len(s.Columns))
+	for i, c := range s.Columns {
+		names[i] = c.Name
+	}
+	snap := "none"
+	if s.Table.Snapshot != nil {
+		snap = fmt.Sprint(s.Table.Snapshot.SnapshotID)
+	}
+	d := fmt.Sprintf("Scan %s snapshot=%s columns=[%s]", s.Table.QualifiedName(), snap, strings.Join(names, ", "))
+	if s.Filter != nil {
+		d += " filter=" + s.Filter.String()
+	}
+	return d
+}
+func (f *Filter) Describe() string { return "Filter " + f.Cond.String() }
+func (p *Project) Describe() string {
+	items := make([]string, len(p.Exprs))
+	for i, e := range p.Exprs {
+		items[i] = e.String()
+		if items[i] != p.Names[i] {
+			items[i] += " AS " + p.Names[i]
+		}
+	}
+	return "Project " + strings.Join(items, ", ")
+}
+func (l *Limit) Describe() string {
+	if l.Offset > 0 {
+		return fmt.Sprintf("Limit %d offset %d", l.Limit, l.Offset)
+	}
+	return fmt.Sprintf("Limit %d", l.Limit)
+}
+func (v *Values) Describe() string { return fmt.Sprintf("Values %d rows", len(v.Rows)) }
+
+// Format prints a plan as one line per node, children indented under parents.
+func Format(p Plan) string {
+	var b strings.Builder
+	var walk func(Plan, int)
+	walk = func(p Plan, depth int) {
+		b.WriteString(strings.Repeat("  ", depth))
+		b.WriteString(p.Describe())
+		b.WriteByte('\n')
+		for _, c := range p.Children() {
+			walk(c, depth+1)
+		}
+	}
+	walk(p, 0)
+	return b.String()
+}

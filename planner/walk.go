@@ -1,0 +1,41 @@
+package planner
+
+// Walk calls fn for e and every expression inside it, parents first.
+func Walk(e Expr, fn func(Expr)) {
+	fn(e)
+	switch e := e.(type) {
+	case *Call:
+		for _, a := range e.Args {
+			Walk(a, fn)
+		}
+	case *Cast:
+		Walk(e.X, fn)
+	case *Case:
+		for _, w := range e.Whens {
+			Walk(w.Cond, fn)
+			Walk(w.Result, fn)
+		}
+		Walk(e.Else, fn)
+	}
+}
+
+// Rewrite rebuilds e bottom-up, replacing each node by fn(node).
+func Rewrite(e Expr, fn func(Expr) Expr) Expr {
+	switch x := e.(type) {
+	case *Call:
+		args := make([]Expr, len(x.Args))
+		for i, a := range x.Args {
+			args[i] = Rewrite(a, fn)
+		}
+		return fn(&Call{Fn: x.Fn, Args: args, T: x.T})
+	case *Cast:
+		return fn(&Cast{X: Rewrite(x.X, fn), T: x.T, Try: x.Try})
+	case *Case:
+		out := &Case{T: x.T, Else: Rewrite(x.Else, fn)}
+		for _, w := range x.Whens {
+			out.Whens = append(out.Whens, CaseWhen{Cond: Rewrite(w.Cond, fn), Result: Rewrite(w.Result, fn)})
+		}
+		return fn(out)
+	}
+	return fn(e)
+}

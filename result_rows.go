@@ -1,0 +1,31 @@
+package lakesql
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakesql/lakesql/exec"
+)
+
+// message is the result of a statement that returns no rows.
+func message(text string) *Result { return &Result{Message: text} }
+
+// textRows is a small result of string columns (SHOW, DESCRIBE, EXPLAIN).
+func textRows(names []string, rows [][]string) *Result {
+	fields := make([]arrow.Field, len(names))
+	for i, n := range names {
+		fields[i] = arrow.Field{Name: n, Type: arrow.BinaryTypes.String, Nullable: true}
+	}
+	schema := arrow.NewSchema(fields, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for _, row := range rows {
+		for i, v := range row {
+			b.Field(i).(*array.StringBuilder).Append(v)
+		}
+	}
+	batch := b.NewRecordBatch()
+	defer batch.Release()
+	return &Result{Schema: schema, rows: exec.NewBatches(schema, []arrow.RecordBatch{batch})}
+}

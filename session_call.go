@@ -1,0 +1,118 @@
+package lakesql
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+)
+
+// procedure is a CALL system.NAME procedure: its parameters in positional
+// order, and the function that runs it with arguments by name.
+type procedure struct {
+	params []string
+	run    func(s *Session, ctx context.Context, args map[string]*planner.Literal) (*Result, error)
+}
+
+var procedures = map[string]procedure{
+	"register_table": {params: []string{"table", "metadata_file"}, run: (*Session).registerTable},
+}
+
+func (s *Session) call(ctx context.Context, st *sql.Call) (*Result, error) {
+	parts := st.Name.Parts
+	if len(parts) == 3 {
+		if err := s.checkCatalog(parts[0]); err != nil {
+			return nil, err
+		}
+		parts = parts[1:]
+	}
+	if len(parts) != 2 || !strings.EqualFold(parts[0], "system") {
+		return nil, fmt.Errorf("unknown procedure %s: procedures are called as [catalog.]system.name(…)", strings.Join(st.Name.Parts, "."))
+	}
+	name := strings.ToLower(parts[1])
+	proc, ok := procedures[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown procedure system.%s", name)
+	}
+	args, err := s.callArgs(ctx, name, proc, st.Args)
+	if err != nil {
+		return nil, err
+	}
+	return proc.run(s, ctx, args)
+}
+
+// callArgs binds positional and named arguments to the procedure's parameters.
+func (s *Session) callArgs(ctx context.Context, name string, proc procedure, exprs []sql.Expr) (map[string]*planner.Literal, error) {
+	args := map[string]*planner.Literal{}
+	for i, e := range exprs {
+		param := ""
+		if named, ok := e.(*sql.NamedArg); ok {
+			param, e = named.Name, named.Value
+		} else if i < len(proc.params) {
+			param = proc.params[i]
+		} else {
+			return nil, fmt.Errorf("system.%s takes %d arguments, got %d", name, len(proc.params), len(exprs))
+		}
+		known := false
+		for _, p := range proc.params {
+			known = known || p == param
+		}
+		if !known {
+			return nil, fmt.Errorf("system.%s has no argument %q (its arguments: %s)", name, param, strings.Join(proc.params, ", "))
+		}
+		x, err := planner.BindExpr(ctx, s, e, nil)
+		if err != nil {
+			return nil, err
+		}
+		lit, ok := x.(*planner.Literal)
+		if !ok {
+			return nil, fmt.Errorf("argument %s of system.%s must be a constant", param, name)
+		}
+		args[param] = lit
+	}
+	return args, nil
+}
+
+// stringArg returns a required string argument.
+func stringArg(args map[string]*planner.Literal, name string) (string, error) {
+	lit, ok := args[name]
+	if !ok || lit.Value == nil {
+		return "", fmt.Errorf("argument %s is required", name)
+	}
+	v, ok := lit.Value.(string)
+	if !ok {
+		return "", fmt.Errorf("argument %s must be a string", name)
+	}
+	return v, nil
+}
+
+// registerTable is CALL system.register_table(table => 'ns.t', metadata_file => '…/vN.metadata.json').
+func (s *Session) registerTable(ctx context.Context, args map[string]*planner.Literal) (*Result, error) {
+	name, err := stringArg(args, "table")
+	if err != nil {
+		return nil, err
+	}
+	metadataFile, err := stringArg(args, "metadata_file")
+	if err != nil {
+		return nil, err
+	}
+	ns, t, err := s.tableName(sql.ObjectName{Parts: strings.Split(name, ".")})
+	if err != nil {
+		return nil, err
+	}
+	tbl, err := s.wh.RegisterTable(ctx, ns, t, metadataFile)
+	if err != nil {
+		return nil, err
+	}
+	snap, rows, files := "", "0", "0"
+	if cur := tbl.CurrentSnapshot(); cur != nil {
+		snap = fmt.Sprint(cur.SnapshotID)
+		if cur.Summary != nil {
+			rows = cur.Summary.Properties["total-records"]
+			files = cur.Summary.Properties["total-data-files"]
+		}
+	}
+	return textRows([]string{"current_snapshot_id", "total_records_count", "total_data_files_count"}, [][]string{{snap, rows, files}}), nil
+}

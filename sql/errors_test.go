@@ -1,0 +1,83 @@
+package sql
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		in  string
+		pos Pos
+		msg string
+	}{
+		{"SELECT a FORM t", Pos{1, 15}, `unexpected "t", expected ",", FROM, WHERE, … or end of statement`},
+		{"SELECT a FROM t WHERE", Pos{1, 22}, "unexpected end of statement, expected expression"},
+		{"SELECT\n  a,\n  b +\nFROM t", Pos{4, 1}, `unexpected "FROM", expected expression`},
+		{"SELECT 1;\nSELECT (1 + 2", Pos{2, 14}, `unexpected end of statement, expected ")"`},
+		{"SELECT (1 + 2;", Pos{1, 14}, `unexpected end of statement, expected ")"`},
+		{"SELEC 1", Pos{1, 1}, `unexpected "SELEC", expected statement`},
+		{"SELECT 'abc", Pos{1, 8}, "unterminated string literal"},
+		{"SELECT 1 +\n'abc", Pos{2, 1}, "unterminated string literal"},
+		{"SELECT FROM t; SELECT 'abc", Pos{1, 8}, `unexpected "FROM", expected expression`},
+		{"SELECT * FROM t /* open", Pos{1, 17}, "unterminated comment"},
+		{"SELECT a IS 3", Pos{1, 13}, `unexpected "3", expected NOT, NULL, TRUE, … or DISTINCT`},
+		{"SELECT CAST(a AS foo)", Pos{1, 18}, "unknown type FOO"},
+		{"SELECT * FROM a JOIN b", Pos{1, 23}, "unexpected end of statement, expected AS, ON or USING"},
+		{"SELECT * FROM a LEFT b", Pos{1, 22}, `unexpected "b", expected JOIN`},
+		{"SELECT * FROM a.b.c.d.e", Pos{1, 23}, "name has more than 4 parts"},
+		{"SELECT 1 2", Pos{1, 10}, `unexpected "2", expected AS, ",", FROM, … or end of statement`},
+		{"VALUES (1), (1, 2)", Pos{1, 13}, "VALUES row has 2 columns, the first row has 1"},
+		{"SELECT INTERVAL 1", Pos{1, 18}, "unexpected end of statement, expected interval unit"},
+		{"CREATE TABLE t", Pos{1, 15}, "CREATE TABLE needs a column list or AS query"},
+		{"CREATE TABLE t (a int) USING parquet", Pos{1, 30}, "unsupported table format parquet, only iceberg is supported"},
+		{"CREATE TABLE t (a int) PARTITIONED BY (a) PARTITIONED BY (a)", Pos{1, 43}, "duplicate PARTITIONED clause"},
+		{"CREATE TABLE t (a int) PARTITIONED BY (week(a))", Pos{1, 40}, "unknown partition transform week"},
+		{"CREATE TABLE t (a int) PARTITIONED BY (bucket(0, a))", Pos{1, 47}, "bucket needs a positive integer"},
+		{"CREATE TABLE t (a int) PARTITIONED BY (a AS b)", Pos{1, 42}, `unexpected "AS", expected "," or ")"`},
+		{"CREATE VIEW v", Pos{1, 8}, `unexpected "VIEW", expected NAMESPACE, SCHEMA, DATABASE or TABLE`},
+		{"DROP TABLE t; DROP TABLE", Pos{1, 25}, "unexpected end of statement, expected IF or identifier"},
+		{"INSERT t VALUES (1)", Pos{1, 8}, `unexpected "t", expected INTO or OVERWRITE`},
+		{"INSERT INTO t (a) SELEC 1", Pos{1, 19}, `unexpected "SELEC", expected WITH, SELECT, VALUES or "("`},
+		{"SET x", Pos{1, 6}, `unexpected end of statement, expected "=" or TO`},
+		{"ALTER TABLE t FOO", Pos{1, 15}, `unexpected "FOO", expected ADD, DROP, REPLACE, … or UNSET`},
+		{"SELECT 1 SELECT 2", Pos{1, 10}, `unexpected "SELECT", expected AS, ",", FROM, … or end of statement`},
+		{"SELECT " + "a_very_long_column_name_indeed + FROM", Pos{1, 41}, `unexpected "FROM", expected expression`},
+		{"SELECT x FROM a_very_long_table_name_indeed_yes y z", Pos{1, 51}, `unexpected "z", expected JOIN, INNER, LEFT, … or end of statement`},
+		{"SELECT 'it''s' 'a very long string literal indeed'", Pos{1, 16}, `unexpected "'a very long string …", expected AS, ",", FROM, … or end of statement`},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.in)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("Parse(%q) = %v, want an *Error", tt.in, err)
+			continue
+		}
+		if e.Pos != tt.pos || e.Msg != tt.msg {
+			t.Errorf("Parse(%q)\n got %d:%d %s\nwant %d:%d %s", tt.in, e.Pos.Line, e.Pos.Col, e.Msg, tt.pos.Line, tt.pos.Col, tt.msg)
+		}
+	}
+}
+
+func TestErrorString(t *testing.T) {
+	_, err := Parse("SELECT\n  1 +")
+	want := "syntax error at line 2, column 6: unexpected end of statement, expected expression"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+func TestParseOne(t *testing.T) {
+	if _, err := ParseOne("SELECT 1;"); err != nil {
+		t.Errorf("trailing ';': %v", err)
+	}
+	_, err := ParseOne("SELECT 1; SELECT 2")
+	var e *Error
+	if !errors.As(err, &e) || e.Pos != (Pos{1, 11}) || e.Msg != `unexpected "SELECT", expected end of input` {
+		t.Errorf("two statements: %v", err)
+	}
+	_, err = ParseOne(" ")
+	if !errors.As(err, &e) || e.Pos != (Pos{1, 2}) || e.Msg != "unexpected end of statement, expected statement" {
+		t.Errorf("empty text: %v", err)
+	}
+}

@@ -1,0 +1,676 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Expressions are parsed by precedence climbing, one function per level,
+// lowest first: OR, AND, NOT, comparison and predicates, ||, + -, * / %,
+// unary - +, the :: cast postfix, primary.
+//
+// Operator nodes carry the position of their operator, which is where a type
+// error about them belongs; other nodes carry the position of their first token.
+// Operators are recognized without listing them as expected alternatives, which
+// would drown error messages.
+
+func (p *parser) expr() Expr {
+	defer p.nest()()
+	return p.or()
+}
+
+func (p *parser) or() Expr {
+	x := p.and()
+	for p.tok().isWord("or") {
+		t := p.advance()
+		x = &BinaryExpr{Op: "OR", L: x, R: p.and(), Pos: t.pos}
+	}
+	return x
+}
+
+func (p *parser) and() Expr {
+	x := p.not()
+	for p.tok().isWord("and") {
+		t := p.advance()
+		x = &BinaryExpr{Op: "AND", L: x, R: p.not(), Pos: t.pos}
+	}
+	return x
+}
+
+// not parses NOT x. NOT EXISTS (…) becomes an ExistsExpr with Not set.
+func (p *parser) not() Expr {
+	defer p.nest()()
+	if !p.tok().isWord("not") {
+		return p.comparison()
+	}
+	t := p.advance()
+	x := p.not()
+	if e, ok := x.(*ExistsExpr); ok && !e.Not {
+		e.Not, e.Pos = true, t.pos
+		return e
+	}
+	return &UnaryExpr{Op: "NOT", X: x, Pos: t.pos}
+}
+
+var comparisonOps = map[string]bool{"=": true, "<>": true, "<": true, "<=": true, ">": true, ">=": true}
+
+// comparison parses the left-associative comparison level: = <> < <= > >=,
+// IS …, [NOT] BETWEEN, [NOT] IN and [NOT] LIKE/ILIKE.
+func (p *parser) comparison() Expr {
+	x := p.concat()
+	for {
+		t := p.tok()
+		switch {
+		case t.kind == tokOp && comparisonOps[t.text]:
+			p.advance()
+			x = &BinaryExpr{Op: t.text, L: x, R: p.concat(), Pos: t.pos}
+		case t.isWord("is"):
+			x = p.isPredicate(x)
+		case isPredicateWord(t):
+			x = p.predicate(x, false, t.pos)
+		case t.isWord("not") && isPredicateWord(p.peek(1)):
+			p.advance()
+			x = p.predicate(x, true, t.pos)
+		default:
+			return x
+		}
+	}
+}
+
+func isPredicateWord(t token) bool {
+	return t.isWord("between") || t.isWord("in") || t.isWord("like") || t.isWord("ilike")
+}
+
+// isPredicate parses IS [NOT] NULL|TRUE|FALSE|DISTINCT FROM y after x.
+func (p *parser) isPredicate(x Expr) Expr {
+	pos := p.advance().pos
+	not := p.acceptWord("not")
+	switch {
+	case p.acceptWord("null"):
+		return &IsNullExpr{X: x, Not: not, Pos: pos}
+	case p.acceptWord("true"):
+		return &IsBoolExpr{X: x, Value: true, Not: not, Pos: pos}
+	case p.acceptWord("false"):
+		return &IsBoolExpr{X: x, Value: false, Not: not, Pos: pos}
+	case p.acceptWord("distinct"):
+		p.expectWord("from")
+		return &IsDistinctExpr{L: x, R: p.concat(), Not: not, Pos: pos}
+	}
+	panic(p.unexpected())
+}
+
+// predicate parses BETWEEN, IN, LIKE or ILIKE after x (and after NOT when not is set).
+func (p *parser) predicate(x Expr, not bool, pos Pos) Expr {
+	kw := p.advance()
+	switch kw.text {
+	case "between":
+		lo := p.concat()
+		p.expectWord("and")
+		return &BetweenExpr{X: x, Lo: lo, Hi: p.concat(), Not: not, Pos: pos}
+	case "in":
+		p.expectOp("(")
+		if startsQuery(p.tok()) {
+			q := p.query()
+			p.expectOp(")")
+			return &InSubqueryExpr{X: x, Query: q, Not: not, Pos: pos}
+		}
+		list := p.exprList()
+		p.expectOp(")")
+		return &InListExpr{X: x, List: list, Not: not, Pos: pos}
+	}
+	like := &LikeExpr{X: x, Not: not, CaseInsensitive: kw.text == "ilike", Pos: pos}
+	like.Pattern = p.concat()
+	if p.acceptWord("escape") {
+		like.Escape = p.concat()
+	}
+	return like
+}
+
+func (p *parser) concat() Expr {
+	x := p.additive()
+	for p.tok().isOp("||") {
+		t := p.advance()
+		x = &BinaryExpr{Op: "||", L: x, R: p.additive(), Pos: t.pos}
+	}
+	return x
+}
+
+func (p *parser) additive() Expr {
+	x := p.multiplicative()
+	for p.tok().isOp("+") || p.tok().isOp("-") {
+		t := p.advance()
+		x = &BinaryExpr{Op: t.text, L: x, R: p.multiplicative(), Pos: t.pos}
+	}
+	return x
+}
+
+func (p *parser) multiplicative() Expr {
+	x := p.unary()
+	for p.tok().isOp("*") || p.tok().isOp("/") || p.tok().isOp("%") {
+		t := p.advance()
+		x = &BinaryExpr{Op: t.text, L: x, R: p.unary(), Pos: t.pos}
+	}
+	return x
+}
+
+func (p *parser) unary() Expr {
+	defer p.nest()()
+	if t := p.tok(); t.isOp("-") || t.isOp("+") {
+		p.advance()
+		return &UnaryExpr{Op: t.text, X: p.unary(), Pos: t.pos}
+	}
+	return p.postfix()
+}
+
+// postfix parses x::type, possibly repeated.
+func (p *parser) postfix() Expr {
+	x := p.primary()
+	for p.tok().isOp("::") {
+		t := p.advance()
+		x = &CastExpr{X: x, To: p.typeName(), Pos: t.pos}
+	}
+	return x
+}
+
+func (p *parser) primary() Expr {
+	t := p.tok()
+	switch t.kind {
+	case tokNumber:
+		p.advance()
+		return numberLiteral(t)
+	case tokString:
+		p.advance()
+		return &Literal{Kind: LitString, Value: t.text, Pos: t.pos}
+	case tokQuoted:
+		return p.nameExpr()
+	case tokOp:
+		if t.text == "(" {
+			return p.parenExpr()
+		}
+	case tokWord:
+		if x := p.keywordExpr(); x != nil {
+			return x
+		}
+		// LEFT and RIGHT are reserved for joins but are also string functions.
+		if t.isName() || (t.text == "left" || t.text == "right") && p.peek(1).isOp("(") {
+			return p.nameExpr()
+		}
+	}
+	p.want("expression")
+	panic(p.unexpected())
+}
+
+func numberLiteral(t token) *Literal {
+	kind := LitInteger
+	switch {
+	case strings.ContainsAny(t.text, "eE"):
+		kind = LitFloat
+	case strings.Contains(t.text, "."):
+		kind = LitDecimal
+	}
+	return &Literal{Kind: kind, Value: t.text, Pos: t.pos}
+}
+
+// parenExpr parses (expr) or a scalar subquery (SELECT …).
+func (p *parser) parenExpr() Expr {
+	t := p.advance()
+	if startsQuery(p.tok()) {
+		q := p.query()
+		p.expectOp(")")
+		return &SubqueryExpr{Query: q, Pos: t.pos}
+	}
+	x := p.expr()
+	p.expectOp(")")
+	return x
+}
+
+// typedLiterals maps DATE '…'-style prefixes to their literal kinds.
+var typedLiterals = map[string]LitKind{
+	"date": LitDate, "time": LitTime, "timestamp": LitTimestamp, "timestamptz": LitTimestampTZ,
+}
+
+// keywordExpr parses the expressions introduced by a word with a special syntax,
+// or returns nil. Most of these words are not reserved, so each case checks the
+// token after the word: DATE '2024-01-01' is a literal, date(ts) a call and date a column.
+func (p *parser) keywordExpr() Expr {
+	t, next := p.tok(), p.peek(1)
+	switch t.text {
+	case "null":
+		p.advance()
+		return &Literal{Kind: LitNull, Pos: t.pos}
+	case "true", "false":
+		p.advance()
+		return &Literal{Kind: LitBool, Value: t.text, Pos: t.pos}
+	case "case":
+		return p.caseExpr()
+	case "exists":
+		p.advance()
+		p.expectOp("(")
+		q := p.query()
+		p.expectOp(")")
+		return &ExistsExpr{Query: q, Pos: t.pos}
+	case "timestamp":
+		if kind, n := p.zoneSuffix(1); n > 0 && p.peek(n+1).kind == tokString {
+			p.skip(n + 1)
+			return &Literal{Kind: kind, Value: p.advance().text, Pos: t.pos}
+		}
+	case "interval":
+		// INTERVAL -1 DAY needs the unit to tell it from the column interval minus 1.
+		signed := (next.isOp("-") || next.isOp("+")) && p.peek(2).kind == tokNumber && isIntervalUnit(p.peek(3))
+		if next.kind == tokString || next.kind == tokNumber || signed {
+			return p.interval()
+		}
+	case "current_date", "current_time", "current_timestamp":
+		if !next.isOp("(") {
+			p.advance()
+			return &FuncCall{Name: t.text, Pos: t.pos}
+		}
+	}
+	if kind, ok := typedLiterals[t.text]; ok && next.kind == tokString {
+		p.advance()
+		return &Literal{Kind: kind, Value: p.advance().text, Pos: t.pos}
+	}
+	if !next.isOp("(") {
+		return nil
+	}
+	switch t.text {
+	case "cast", "try_cast":
+		return p.cast()
+	case "extract":
+		return p.extract()
+	case "substring":
+		return p.substring()
+	case "trim":
+		return p.trim()
+	}
+	return nil
+}
+
+// zoneSuffix looks for WITH TIME ZONE or WITHOUT TIME ZONE n tokens ahead, after
+// the word TIMESTAMP, and returns the timestamp kind it means and its length in
+// tokens (0 when absent).
+func (p *parser) zoneSuffix(n int) (LitKind, int) {
+	if !p.peek(n+1).isWord("time") || !p.peek(n+2).isWord("zone") {
+		return LitTimestamp, 0
+	}
+	switch {
+	case p.peek(n).isWord("with"):
+		return LitTimestampTZ, 3
+	case p.peek(n).isWord("without"):
+		return LitTimestamp, 3
+	}
+	return LitTimestamp, 0
+}
+
+// intervalUnits maps unit words, singular and plural, to Interval.Unit.
+var intervalUnits = func() map[string]string {
+	m := map[string]string{}
+	for _, u := range []string{"year", "month", "week", "day", "hour", "minute", "second", "millisecond", "microsecond"} {
+		m[u] = strings.ToUpper(u)
+		m[u+"s"] = strings.ToUpper(u)
+	}
+	return m
+}()
+
+func isIntervalUnit(t token) bool {
+	_, ok := intervalUnits[t.text]
+	return ok && t.kind == tokWord
+}
+
+// interval parses INTERVAL '1' DAY, INTERVAL 1 DAY, INTERVAL -1 DAY or INTERVAL '1 day'.
+// The unit may be omitted only when the value is a string, which then holds it.
+func (p *parser) interval() Expr {
+	pos := p.advance().pos
+	iv := &Interval{Value: p.unary(), Pos: pos}
+	if t := p.tok(); isIntervalUnit(t) {
+		p.advance()
+		iv.Unit = intervalUnits[t.text]
+		return iv
+	}
+	if lit, ok := iv.Value.(*Literal); ok && lit.Kind == LitString {
+		return iv
+	}
+	p.want("interval unit")
+	panic(p.unexpected())
+}
+
+func (p *parser) caseExpr() Expr {
+	c := &CaseExpr{Pos: p.advance().pos}
+	if !p.tok().isWord("when") {
+		c.Operand = p.expr()
+	}
+	p.expectWord("when")
+	for {
+		cond := p.expr()
+		p.expectWord("then")
+		c.Whens = append(c.Whens, When{Cond: cond, Result: p.expr()})
+		if !p.acceptWord("when") {
+			break
+		}
+	}
+	if p.acceptWord("else") {
+		c.Else = p.expr()
+	}
+	p.expectWord("end")
+	return c
+}
+
+// cast parses CAST(x AS type) or TRY_CAST(x AS type).
+func (p *parser) cast() Expr {
+	t := p.advance()
+	p.expectOp("(")
+	x := p.expr()
+	p.expectWord("as")
+	to := p.typeName()
+	p.expectOp(")")
+	return &CastExpr{X: x, To: to, Try: t.text == "try_cast", Pos: t.pos}
+}
+
+// extract parses EXTRACT(field FROM x) into extract('FIELD', x).
+func (p *parser) extract() Expr {
+	t := p.advance()
+	p.expectOp("(")
+	f := p.tok()
+	if f.kind != tokWord && f.kind != tokString {
+		p.want("date part")
+		panic(p.unexpected())
+	}
+	p.advance()
+	field := &Literal{Kind: LitString, Value: strings.ToUpper(f.text), Pos: f.pos}
+	p.expectWord("from")
+	x := p.expr()
+	p.expectOp(")")
+	return &FuncCall{Name: "extract", Args: []Expr{field, x}, Pos: t.pos}
+}
+
+// substring parses SUBSTRING(x FROM a [FOR b]) as well as the plain call
+// substring(x, a [, b]).
+func (p *parser) substring() Expr {
+	t := p.advance()
+	p.expectOp("(")
+	f := &FuncCall{Name: "substring", Args: []Expr{p.expr()}, Pos: t.pos}
+	if p.acceptWord("from") {
+		f.Args = append(f.Args, p.expr())
+		if p.acceptWord("for") {
+			f.Args = append(f.Args, p.expr())
+		}
+	} else {
+		for p.acceptOp(",") {
+			f.Args = append(f.Args, p.expr())
+		}
+	}
+	p.expectOp(")")
+	return f
+}
+
+// trimFuncs maps the TRIM side keyword to the function it becomes.
+var trimFuncs = map[string]string{"both": "trim", "leading": "ltrim", "trailing": "rtrim"}
+
+// trim parses TRIM([BOTH|LEADING|TRAILING] [chars] FROM x) into trim/ltrim/rtrim(x [, chars]),
+// as well as the plain call trim(x [, chars]).
+func (p *parser) trim() Expr {
+	t := p.advance()
+	p.expectOp("(")
+	f := &FuncCall{Name: "trim", Pos: t.pos}
+	side := p.tok()
+	name, hasSide := trimFuncs[side.text]
+	hasSide = hasSide && side.kind == tokWord && !p.peek(1).isOp(")") && !p.peek(1).isOp(",")
+	if hasSide {
+		p.advance()
+		f.Name = name
+	}
+	if p.acceptWord("from") {
+		f.Args = []Expr{p.expr()}
+		p.expectOp(")")
+		return f
+	}
+	first := p.expr()
+	switch {
+	case p.acceptWord("from"):
+		f.Args = []Expr{p.expr(), first}
+	case hasSide:
+		p.expectWord("from")
+	default:
+		f.Args = []Expr{first}
+		for p.acceptOp(",") {
+			f.Args = append(f.Args, p.expr())
+		}
+	}
+	p.expectOp(")")
+	return f
+}
+
+// nameExpr parses a column reference a.b.c or a function call a.b(…).
+func (p *parser) nameExpr() Expr {
+	t := p.advance()
+	parts := []string{t.text}
+	for p.tok().isOp(".") {
+		p.advance()
+		parts = append(parts, p.aliasName())
+	}
+	if p.tok().isOp("(") {
+		return p.funcCall(strings.ToLower(strings.Join(parts, ".")), t.pos)
+	}
+	return &ColumnRef{Parts: parts, Pos: t.pos}
+}
+
+// funcCall parses the argument list of name(…) and an optional OVER (…).
+func (p *parser) funcCall(name string, pos Pos) Expr {
+	p.expectOp("(")
+	f := &FuncCall{Name: name, Pos: pos}
+	switch {
+	case p.tok().isOp("*") && p.peek(1).isOp(")"):
+		p.advance()
+		f.Star = true
+	case !p.tok().isOp(")"):
+		if p.eatWord("distinct") {
+			f.Distinct = true
+		} else {
+			p.eatWord("all")
+		}
+		f.Args = p.args()
+	}
+	p.expectOp(")")
+	if p.tok().isWord("over") && p.peek(1).isOp("(") {
+		p.advance()
+		f.Over = p.windowSpec()
+	}
+	return f
+}
+
+// args parses a non-empty argument list whose items are expressions or name => value.
+func (p *parser) args() []Expr {
+	args := []Expr{p.arg()}
+	for p.acceptOp(",") {
+		args = append(args, p.arg())
+	}
+	return args
+}
+
+func (p *parser) arg() Expr {
+	if t := p.tok(); (t.kind == tokWord || t.kind == tokQuoted) && p.peek(1).isOp("=>") {
+		p.advance()
+		p.advance()
+		return &NamedArg{Name: strings.ToLower(t.text), Value: p.expr(), Pos: t.pos}
+	}
+	return p.expr()
+}
+
+// callArgs parses "(args)", where the list may be empty.
+func (p *parser) callArgs() []Expr {
+	p.expectOp("(")
+	if p.acceptOp(")") {
+		return nil
+	}
+	args := p.args()
+	p.expectOp(")")
+	return args
+}
+
+func (p *parser) exprList() []Expr {
+	list := []Expr{p.expr()}
+	for p.acceptOp(",") {
+		list = append(list, p.expr())
+	}
+	return list
+}
+
+// windowSpec parses (PARTITION BY … ORDER BY … frame).
+func (p *parser) windowSpec() *WindowSpec {
+	p.expectOp("(")
+	w := &WindowSpec{}
+	if p.acceptWord("partition") {
+		p.expectWord("by")
+		w.PartitionBy = p.exprList()
+	}
+	if p.acceptWord("order") {
+		p.expectWord("by")
+		w.OrderBy = p.orderItems()
+	}
+	if t := p.tok(); p.acceptWord("rows") || p.acceptWord("range") {
+		w.Frame = &Frame{Unit: strings.ToUpper(t.text), End: FrameBound{Kind: CurrentRow}}
+		if p.acceptWord("between") {
+			w.Frame.Start = p.frameBound()
+			p.expectWord("and")
+			w.Frame.End = p.frameBound()
+		} else {
+			w.Frame.Start = p.frameBound()
+		}
+	}
+	p.expectOp(")")
+	return w
+}
+
+func (p *parser) frameBound() FrameBound {
+	switch {
+	case p.acceptWord("unbounded"):
+		if p.acceptWord("preceding") {
+			return FrameBound{Kind: UnboundedPreceding}
+		}
+		p.expectWord("following")
+		return FrameBound{Kind: UnboundedFollowing}
+	case p.acceptWord("current"):
+		p.expectWord("row")
+		return FrameBound{Kind: CurrentRow}
+	}
+	offset := p.concat()
+	if p.acceptWord("preceding") {
+		return FrameBound{Kind: Preceding, Offset: offset}
+	}
+	p.expectWord("following")
+	return FrameBound{Kind: Following, Offset: offset}
+}
+
+// orderItems parses expr [ASC|DESC] [NULLS FIRST|LAST], ….
+func (p *parser) orderItems() []OrderItem {
+	items := []OrderItem{p.orderItem()}
+	for p.acceptOp(",") {
+		items = append(items, p.orderItem())
+	}
+	return items
+}
+
+func (p *parser) orderItem() OrderItem {
+	item := OrderItem{Expr: p.expr()}
+	if !p.acceptWord("asc") && p.acceptWord("desc") {
+		item.Desc = true
+	}
+	if p.acceptWord("nulls") {
+		first := p.acceptWord("first")
+		if !first {
+			p.expectWord("last")
+		}
+		item.NullsFirst = &first
+	}
+	return item
+}
+
+// typeName parses a SQL type and normalizes it as TypeName documents.
+func (p *parser) typeName() TypeName {
+	t := p.tok()
+	if t.kind != tokWord {
+		p.want("type")
+		panic(p.unexpected())
+	}
+	p.advance()
+	tn := TypeName{Pos: t.pos}
+	maxParams := 0
+	switch t.text {
+	case "boolean", "bool":
+		tn.Name = "BOOLEAN"
+	case "tinyint":
+		tn.Name = "TINYINT"
+	case "smallint":
+		tn.Name = "SMALLINT"
+	case "int", "integer":
+		tn.Name = "INT"
+	case "bigint", "long":
+		tn.Name = "BIGINT"
+	case "float", "real":
+		tn.Name = "FLOAT"
+	case "double":
+		tn.Name = "DOUBLE"
+		p.eatWord("precision")
+	case "decimal", "numeric":
+		tn.Name, maxParams = "DECIMAL", 2
+	case "date":
+		tn.Name = "DATE"
+	case "time":
+		tn.Name = "TIME"
+	case "timestamp":
+		tn.Name = "TIMESTAMP"
+		if kind, n := p.zoneSuffix(0); n > 0 {
+			p.skip(n)
+			if kind == LitTimestampTZ {
+				tn.Name = "TIMESTAMPTZ"
+			}
+		}
+	case "timestamptz", "timestamp_ltz":
+		tn.Name = "TIMESTAMPTZ"
+	case "timestamp_ntz", "datetime":
+		tn.Name = "TIMESTAMP"
+	case "string", "text":
+		tn.Name = "STRING"
+	case "varchar", "char":
+		tn.Name, maxParams = "STRING", 1
+	case "binary", "varbinary", "bytea", "blob":
+		tn.Name = "BINARY"
+	case "uuid":
+		tn.Name = "UUID"
+	default:
+		panic(errorAt(t, "unknown type %s", strings.ToUpper(t.raw)))
+	}
+	if maxParams > 0 && p.tok().isOp("(") {
+		tn.Params = p.typeParams(maxParams)
+	}
+	return tn
+}
+
+// typeParams parses "(n [, m])" with up to max non-negative integers.
+func (p *parser) typeParams(max int) []int {
+	p.expectOp("(")
+	var params []int
+	for {
+		params = append(params, p.nonNegativeInt())
+		if len(params) == max || !p.acceptOp(",") {
+			break
+		}
+	}
+	p.expectOp(")")
+	return params
+}
+
+// nonNegativeInt parses an integer literal that fits an int.
+func (p *parser) nonNegativeInt() int {
+	t := p.tok()
+	if t.kind != tokNumber {
+		p.want("integer")
+		panic(p.unexpected())
+	}
+	n, err := strconv.Atoi(t.text)
+	if err != nil {
+		panic(errorAt(t, "invalid integer %s", t.raw))
+	}
+	p.advance()
+	return n
+}

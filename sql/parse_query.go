@@ -1,0 +1,358 @@
+package sql
+
+import "strings"
+
+// query parses [WITH …] body [ORDER BY …] [LIMIT n|ALL] [OFFSET m].
+// A parenthesized query with nothing around it, ((SELECT 1)), is returned unwrapped.
+func (p *parser) query() *Query {
+	defer p.nest()()
+	q := &Query{Pos: p.tok().pos}
+	if p.acceptWord("with") {
+		q.With = p.ctes()
+	}
+	q.Body = p.setExpr()
+	if p.acceptWord("order") {
+		p.expectWord("by")
+		q.OrderBy = p.orderItems()
+	}
+	p.limitOffset(q)
+	if inner, ok := q.Body.(*Query); ok && isBare(q) {
+		return inner
+	}
+	return q
+}
+
+// isBare reports whether q is nothing but its body.
+func isBare(q *Query) bool {
+	return q.With == nil && q.OrderBy == nil && q.Limit == nil && q.Offset == nil
+}
+
+// limitOffset parses LIMIT and OFFSET, each at most once and in either order.
+func (p *parser) limitOffset(q *Query) {
+	sawLimit, sawOffset := false, false
+	for {
+		switch {
+		case !sawLimit && p.acceptWord("limit"):
+			sawLimit = true
+			if !p.acceptWord("all") {
+				q.Limit = p.expr()
+			}
+		case !sawOffset && p.acceptWord("offset"):
+			sawOffset = true
+			q.Offset = p.expr()
+			if !p.eatWord("rows") {
+				p.eatWord("row")
+			}
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) ctes() []CTE {
+	var ctes []CTE
+	for {
+		t := p.tok()
+		cte := CTE{Name: p.ident(), Pos: t.pos}
+		if p.tok().isOp("(") {
+			cte.Columns = p.identList()
+		}
+		p.expectWord("as")
+		p.expectOp("(")
+		cte.Query = p.query()
+		p.expectOp(")")
+		ctes = append(ctes, cte)
+		if !p.acceptOp(",") {
+			return ctes
+		}
+	}
+}
+
+// setExpr parses UNION and EXCEPT, left-associative, over INTERSECT terms.
+func (p *parser) setExpr() SetExpr {
+	x := p.intersectExpr()
+	for {
+		t := p.tok()
+		if !p.acceptWord("union") && !p.acceptWord("except") {
+			return x
+		}
+		all := p.setQuantifier()
+		x = &SetOp{Op: strings.ToUpper(t.text), All: all, L: x, R: p.intersectExpr(), Pos: t.pos}
+	}
+}
+
+// intersectExpr parses INTERSECT, which binds tighter than UNION and EXCEPT.
+func (p *parser) intersectExpr() SetExpr {
+	x := p.setPrimary()
+	for {
+		t := p.tok()
+		if !p.acceptWord("intersect") {
+			return x
+		}
+		all := p.setQuantifier()
+		x = &SetOp{Op: "INTERSECT", All: all, L: x, R: p.setPrimary(), Pos: t.pos}
+	}
+}
+
+// setQuantifier parses [ALL|DISTINCT] after a set operator and reports ALL.
+func (p *parser) setQuantifier() bool {
+	if p.acceptWord("all") {
+		return true
+	}
+	p.acceptWord("distinct")
+	return false
+}
+
+// setPrimary parses SELECT …, VALUES … or a parenthesized query.
+func (p *parser) setPrimary() SetExpr {
+	t := p.tok()
+	switch {
+	case t.isWord("select"):
+		return p.selectBlock()
+	case t.isWord("values"):
+		return p.values()
+	case t.isOp("("):
+		p.advance()
+		q := p.query()
+		p.expectOp(")")
+		if isBare(q) {
+			return q.Body
+		}
+		return q
+	}
+	p.want("SELECT")
+	p.want("VALUES")
+	p.want(`"("`)
+	panic(p.unexpected())
+}
+
+func (p *parser) selectBlock() *Select {
+	s := &Select{Pos: p.advance().pos}
+	if p.eatWord("distinct") {
+		s.Distinct = true
+	} else {
+		p.eatWord("all")
+	}
+	s.Items = []SelectItem{p.selectItem()}
+	for p.acceptOp(",") {
+		s.Items = append(s.Items, p.selectItem())
+	}
+	if p.acceptWord("from") {
+		s.From = p.from()
+	}
+	if p.acceptWord("where") {
+		s.Where = p.expr()
+	}
+	if p.acceptWord("group") {
+		p.expectWord("by")
+		s.GroupBy = p.exprList()
+	}
+	if p.acceptWord("having") {
+		s.Having = p.expr()
+	}
+	return s
+}
+
+// selectItem parses *, t.*, or expr [[AS] alias]. Without AS the alias must not
+// be a reserved word, so SELECT a FROM t never reads FROM as an alias.
+func (p *parser) selectItem() SelectItem {
+	t := p.tok()
+	if star := p.star(); star != nil {
+		return SelectItem{Expr: star, Pos: t.pos}
+	}
+	item := SelectItem{Expr: p.expr(), Pos: t.pos}
+	if p.acceptWord("as") {
+		item.Alias = p.aliasName()
+	} else if p.tok().isName() {
+		item.Alias = p.advance().text
+	}
+	return item
+}
+
+// star parses * or a qualified t.*, ns.t.*, or returns nil.
+func (p *parser) star() *Star {
+	t := p.tok()
+	if t.isOp("*") {
+		p.advance()
+		return &Star{Pos: t.pos}
+	}
+	n := 0
+	for (p.peek(n).kind == tokWord || p.peek(n).kind == tokQuoted) && p.peek(n+1).isOp(".") {
+		if p.peek(n + 2).isOp("*") {
+			s := &Star{Pos: t.pos}
+			for i := 0; i <= n; i += 2 {
+				s.Table = append(s.Table, p.peek(i).text)
+			}
+			p.skip(n + 3)
+			return s
+		}
+		n += 2
+	}
+	return nil
+}
+
+// values parses VALUES (…), (…); all rows must have the same width.
+func (p *parser) values() *Values {
+	v := &Values{Pos: p.advance().pos}
+	for {
+		t := p.expectOp("(")
+		row := p.exprList()
+		p.expectOp(")")
+		if len(v.Rows) > 0 && len(row) != len(v.Rows[0]) {
+			panic(errorAt(t, "VALUES row has %d columns, the first row has %d", len(row), len(v.Rows[0])))
+		}
+		v.Rows = append(v.Rows, row)
+		if !p.acceptOp(",") {
+			return v
+		}
+	}
+}
+
+// from parses the FROM list; a comma is a cross join binding looser than JOIN.
+func (p *parser) from() TableExpr {
+	x := p.joined()
+	for {
+		t := p.tok()
+		if !p.acceptOp(",") {
+			return x
+		}
+		x = &Join{Type: JoinCross, L: x, R: p.joined(), Pos: t.pos}
+	}
+}
+
+// joined parses a table followed by any number of JOINs, left-associative.
+func (p *parser) joined() TableExpr {
+	x := p.tablePrimary()
+	for {
+		t := p.tok()
+		typ, ok := p.joinType()
+		if !ok {
+			return x
+		}
+		j := &Join{Type: typ, L: x, R: p.tablePrimary(), Pos: t.pos}
+		if typ != JoinCross {
+			p.joinCondition(j)
+		}
+		x = j
+	}
+}
+
+// joinType parses the keywords of a join: [INNER] JOIN, LEFT|RIGHT|FULL [OUTER] JOIN, CROSS JOIN.
+func (p *parser) joinType() (JoinType, bool) {
+	var typ JoinType
+	switch {
+	case p.acceptWord("join"):
+		return JoinInner, true
+	case p.acceptWord("inner"):
+		typ = JoinInner
+	case p.acceptWord("left"):
+		typ = JoinLeft
+	case p.acceptWord("right"):
+		typ = JoinRight
+	case p.acceptWord("full"):
+		typ = JoinFull
+	case p.acceptWord("cross"):
+		p.expectWord("join")
+		return JoinCross, true
+	default:
+		return "", false
+	}
+	if typ != JoinInner {
+		p.eatWord("outer")
+	}
+	p.expectWord("join")
+	return typ, true
+}
+
+func (p *parser) joinCondition(j *Join) {
+	switch {
+	case p.acceptWord("on"):
+		j.On = p.expr()
+	case p.acceptWord("using"):
+		j.Using = p.identList()
+	default:
+		panic(p.unexpected())
+	}
+}
+
+// tablePrimary parses one FROM item: a table, a table function, a subquery or a
+// parenthesized join.
+func (p *parser) tablePrimary() TableExpr {
+	defer p.nest()()
+	t := p.tok()
+	if t.isOp("(") {
+		if p.parenStartsQuery() {
+			return p.subqueryTable()
+		}
+		p.advance()
+		x := p.from()
+		p.expectOp(")")
+		return x
+	}
+	if !t.isName() {
+		p.want("table")
+		panic(p.unexpected())
+	}
+	name := p.objectName()
+	if p.tok().isOp("(") {
+		f := &TableFunc{Name: strings.ToLower(strings.Join(name.Parts, ".")), Args: p.callArgs(), Pos: t.pos}
+		f.Alias, f.ColAliases = p.tableAliasWithColumns()
+		return f
+	}
+	tn := &TableName{Name: name, TimeTravel: p.timeTravel(), Pos: t.pos}
+	tn.Alias = p.tableAlias()
+	return tn
+}
+
+func (p *parser) subqueryTable() TableExpr {
+	t := p.advance()
+	s := &SubqueryTable{Query: p.query(), Pos: t.pos}
+	p.expectOp(")")
+	s.Alias, s.ColAliases = p.tableAliasWithColumns()
+	return s
+}
+
+// tableAlias parses an optional [AS] alias; without AS it must not be a reserved word.
+func (p *parser) tableAlias() string {
+	if p.acceptWord("as") {
+		return p.aliasName()
+	}
+	if p.tok().isName() {
+		return p.advance().text
+	}
+	return ""
+}
+
+// tableAliasWithColumns parses [AS] alias [(col, …)].
+func (p *parser) tableAliasWithColumns() (string, []string) {
+	alias := p.tableAlias()
+	if alias != "" && p.tok().isOp("(") {
+		return alias, p.identList()
+	}
+	return alias, nil
+}
+
+// timeTravel parses FOR SYSTEM_VERSION|VERSION|SYSTEM_TIME|TIMESTAMP AS OF expr or
+// the Spark forms VERSION AS OF expr and TIMESTAMP AS OF expr, or returns nil.
+func (p *parser) timeTravel() *TimeTravel {
+	kinds := map[string]string{"system_version": "VERSION", "version": "VERSION", "system_time": "TIMESTAMP", "timestamp": "TIMESTAMP"}
+	t := p.tok()
+	switch {
+	case t.isWord("for"):
+		p.advance()
+		k := p.tok()
+		if kinds[k.text] == "" || k.kind != tokWord {
+			p.want("SYSTEM_VERSION")
+			p.want("SYSTEM_TIME")
+			panic(p.unexpected())
+		}
+		t = p.advance()
+	case (t.isWord("version") || t.isWord("timestamp")) && p.peek(1).isWord("as") && p.peek(2).isWord("of"):
+		p.advance()
+	default:
+		return nil
+	}
+	p.expectWord("as")
+	p.expectWord("of")
+	return &TimeTravel{Kind: kinds[t.text], Value: p.expr()}
+}

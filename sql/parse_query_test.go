@@ -1,0 +1,93 @@
+package sql
+
+import (
+	"reflect"
+	"testing"
+)
+
+func formatStmtQuery(t *testing.T, text string) string {
+	t.Helper()
+	qs, ok := mustParseOne(t, text).(*QueryStmt)
+	if !ok {
+		t.Fatalf("%s: not a *QueryStmt", text)
+	}
+	return FormatQuery(qs.Query)
+}
+
+// TestQueryFormat parses queries and checks their canonical form, which must
+// parse back to itself.
+func TestQueryFormat(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"SELECT 1", "SELECT 1"},
+		{"select date, day from t", "SELECT date, day FROM t"},
+		{"SELECT DISTINCT a AS x, b y, c \"Z\" FROM t", `SELECT DISTINCT a AS x, b AS y, c AS "Z" FROM t`},
+		{"SELECT ALL a FROM t", "SELECT a FROM t"},
+		{"SELECT a AS from FROM t", `SELECT a AS "from" FROM t`},
+		{"SELECT *, t.*, ns.t.* FROM ns.t", "SELECT *, t.*, ns.t.* FROM ns.t"},
+		{"SELECT a FROM t WHERE b > 1 GROUP BY a, c HAVING count(*) > 2", "SELECT a FROM t WHERE (b > 1) GROUP BY a, c HAVING (count(*) > 2)"},
+		{"SELECT a FROM t ORDER BY a DESC NULLS LAST, b ASC, c NULLS FIRST LIMIT 10 OFFSET 5",
+			"SELECT a FROM t ORDER BY a DESC NULLS LAST, b, c NULLS FIRST LIMIT 10 OFFSET 5"},
+		{"SELECT a FROM t OFFSET 5", "SELECT a FROM t OFFSET 5"},
+		{"SELECT a FROM t OFFSET 5 ROWS LIMIT 2", "SELECT a FROM t LIMIT 2 OFFSET 5"},
+		{"SELECT a FROM t LIMIT ALL", "SELECT a FROM t"},
+		// set operations: INTERSECT binds tighter, all left-associative
+		{"SELECT 1 UNION SELECT 2 UNION ALL SELECT 3", "((SELECT 1 UNION SELECT 2) UNION ALL SELECT 3)"},
+		{"SELECT 1 UNION SELECT 2 INTERSECT SELECT 3", "(SELECT 1 UNION (SELECT 2 INTERSECT SELECT 3))"},
+		{"SELECT 1 INTERSECT SELECT 2 EXCEPT DISTINCT SELECT 3", "((SELECT 1 INTERSECT SELECT 2) EXCEPT SELECT 3)"},
+		{"(SELECT 1 UNION SELECT 2) INTERSECT ALL SELECT 3", "((SELECT 1 UNION SELECT 2) INTERSECT ALL SELECT 3)"},
+		{"(SELECT a FROM t ORDER BY a LIMIT 1) UNION (SELECT b FROM u)", "((SELECT a FROM t ORDER BY a LIMIT 1) UNION SELECT b FROM u)"},
+		{"((SELECT 1))", "SELECT 1"},
+		{"(SELECT 1) ORDER BY 1", "SELECT 1 ORDER BY 1"},
+		{"VALUES (1, 'a'), (2, 'b')", "VALUES (1, 'a'), (2, 'b')"},
+		{"SELECT * FROM (VALUES (1), (2)) AS v (x)", "SELECT * FROM (VALUES (1), (2)) AS v (x)"},
+		{"WITH a AS (SELECT 1), b (x, y) AS (SELECT 1, 2) SELECT * FROM a, b",
+			"WITH a AS (SELECT 1), b (x, y) AS (SELECT 1, 2) SELECT * FROM (a CROSS JOIN b)"},
+		// FROM
+		{"SELECT * FROM cat.ns.t.snapshots s", "SELECT * FROM cat.ns.t.snapshots AS s"},
+		{"SELECT * FROM t FOR SYSTEM_VERSION AS OF 123 AS x", "SELECT * FROM t FOR SYSTEM_VERSION AS OF 123 AS x"},
+		{"SELECT * FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2024-01-01' x", "SELECT * FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2024-01-01' AS x"},
+		{"SELECT * FROM t VERSION AS OF 'tag1'", "SELECT * FROM t FOR SYSTEM_VERSION AS OF 'tag1'"},
+		{"SELECT * FROM t TIMESTAMP AS OF '2024-01-01'", "SELECT * FROM t FOR SYSTEM_TIME AS OF '2024-01-01'"},
+		{"SELECT * FROM t FOR VERSION AS OF 1", "SELECT * FROM t FOR SYSTEM_VERSION AS OF 1"},
+		{"SELECT * FROM t version", "SELECT * FROM t AS version"},
+		{"SELECT * FROM read_parquet('x/*.parquet', hive_partitioning => true) AS p (a, b)",
+			"SELECT * FROM read_parquet('x/*.parquet', hive_partitioning => TRUE) AS p (a, b)"},
+		{"SELECT * FROM range(10) r", "SELECT * FROM range(10) AS r"},
+		{"SELECT * FROM (SELECT 1 AS a) sub", "SELECT * FROM (SELECT 1 AS a) AS sub"},
+		{"SELECT * FROM ((SELECT 1) UNION (SELECT 2)) u", "SELECT * FROM ((SELECT 1 UNION SELECT 2)) AS u"},
+		{"SELECT * FROM a JOIN b ON a.x = b.x", "SELECT * FROM (a INNER JOIN b ON (a.x = b.x))"},
+		{"SELECT * FROM a INNER JOIN b USING (x, y)", "SELECT * FROM (a INNER JOIN b USING (x, y))"},
+		{"SELECT * FROM a LEFT OUTER JOIN b ON p RIGHT JOIN c ON q FULL JOIN d ON r CROSS JOIN e",
+			"SELECT * FROM ((((a LEFT JOIN b ON p) RIGHT JOIN c ON q) FULL JOIN d ON r) CROSS JOIN e)"},
+		{"SELECT * FROM a, b JOIN c ON p", "SELECT * FROM (a CROSS JOIN (b INNER JOIN c ON p))"},
+		{"SELECT * FROM (a JOIN b ON p) JOIN c ON q", "SELECT * FROM ((a INNER JOIN b ON p) INNER JOIN c ON q)"},
+		{"SELECT * FROM a JOIN (b JOIN c ON p) ON q", "SELECT * FROM (a INNER JOIN (b INNER JOIN c ON p) ON q)"},
+		{"SELECT * FROM a LEFT JOIN b ON a.id = b.id WHERE b.id IS NULL",
+			"SELECT * FROM (a LEFT JOIN b ON (a.id = b.id)) WHERE (b.id IS NULL)"},
+	}
+	for _, tt := range tests {
+		got := formatStmtQuery(t, tt.in)
+		if got != tt.want {
+			t.Errorf("%s\n got %s\nwant %s", tt.in, got, tt.want)
+			continue
+		}
+		if again := formatStmtQuery(t, got); again != got {
+			t.Errorf("%s does not round-trip: %s", got, again)
+		}
+	}
+}
+
+func TestQueryTree(t *testing.T) {
+	q := mustParseOne(t, "SELECT a FROM t AS x LIMIT 3").(*QueryStmt).Query
+	clearPos(reflect.ValueOf(q))
+	want := &Query{
+		Body: &Select{
+			Items: []SelectItem{{Expr: &ColumnRef{Parts: []string{"a"}}}},
+			From:  &TableName{Name: ObjectName{Parts: []string{"t"}}, Alias: "x"},
+		},
+		Limit: &Literal{Kind: LitInteger, Value: "3"},
+	}
+	if !reflect.DeepEqual(q, want) {
+		t.Errorf("got %#v", q)
+	}
+}

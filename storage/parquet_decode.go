@@ -1,0 +1,738 @@
+package storage
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/encoding"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// This file turns Parquet pages into Arrow buffers. Pages are consumed through
+// parquet-go's typed page data (page.Data()): plain pages are used in place,
+// dictionary pages are resolved against a dictionary decoded once per column
+// chunk. Output buffers are sized for the whole row group up front and each
+// page's non-null values are scattered to their rows by definition level.
+
+// pageRows locates a page inside the row group being decoded.
+type pageRows struct {
+	start, count int
+	valid        int    // rows with a value (count minus nulls)
+	defs         []byte // definition levels; empty for required columns
+	maxDef       byte
+}
+
+// columnDecoder accumulates the pages of one column chunk into an Arrow array.
+type columnDecoder interface {
+	decodePage(p parquet.Page, rows pageRows) error
+	// finish builds the array; it takes ownership of the validity bitmap.
+	finish(validity *memory.Buffer, nulls int) arrow.Array
+	// release frees the buffers of a decoder that will not be finished.
+	release()
+}
+
+// validity builds a column chunk's validity bitmap from definition levels.
+type validity struct {
+	maxDef byte
+	buf    *memory.Buffer // nil for required columns
+	bits   []byte
+	nulls  int
+}
+
+func newValidity(c *parquet.Column, numRows int, mem memory.Allocator) *validity {
+	v := &validity{maxDef: byte(c.MaxDefinitionLevel())}
+	if v.maxDef > 0 {
+		v.buf = memory.NewResizableBuffer(mem)
+		v.buf.Resize(int(bitutil.BytesForBits(int64(numRows))))
+		v.bits = v.buf.Bytes()
+		clear(v.bits)
+	}
+	return v
+}
+
+// add records the validity of rows [start, start+count) and returns how many
+// of them hold a value.
+func (v *validity) add(start, count int, defs []byte) int {
+	if v.buf == nil {
+		return count
+	}
+	if len(defs) == 0 {
+		bitutil.SetBitsTo(v.bits, int64(start), int64(count), true)
+		return count
+	}
+	valid := 0
+	for i, d := range defs {
+		if d == v.maxDef {
+			bitutil.SetBit(v.bits, start+i)
+			valid++
+		}
+	}
+	v.nulls += count - valid
+	return valid
+}
+
+// finish returns the bitmap, or nil when no row is null (Arrow's cheaper form).
+func (v *validity) finish() (*memory.Buffer, int) {
+	if v.nulls == 0 {
+		v.release()
+		return nil, 0
+	}
+	return v.buf, v.nulls
+}
+
+func (v *validity) release() {
+	if v.buf != nil {
+		v.buf.Release()
+		v.buf = nil
+	}
+}
+
+// valueSource yields the dense (non-null) values of a page converted to the
+// Arrow storage type T.
+type valueSource[T any] struct {
+	// decode converts n plain values of the column's physical type. When
+	// identity is set it returns a view of v instead of appending to dst.
+	decode   func(v *encoding.Values, n int, dst []T) ([]T, error)
+	identity bool
+
+	dict     parquet.Dictionary // dictionary that dictVals was decoded from
+	dictVals []T
+	scratch  []T
+}
+
+func (s *valueSource[T]) values(p parquet.Page, n int) ([]T, error) {
+	dict := p.Dictionary()
+	if dict == nil {
+		data := p.Data()
+		vals, err := s.decode(&data, n, s.scratch[:0])
+		if err == nil && !s.identity {
+			s.scratch = vals
+		}
+		return vals, err
+	}
+	if dict != s.dict {
+		// The dictionary is converted once per chunk, then gathered by index.
+		dictData := dict.Page().Data()
+		vals, err := s.decode(&dictData, dict.Len(), nil)
+		if err != nil {
+			return nil, fmt.Errorf("decode dictionary: %w", err)
+		}
+		s.dict, s.dictVals = dict, vals
+	}
+	data := p.Data()
+	indexes := data.Int32()
+	if err := checkIndexes(indexes, len(s.dictVals)); err != nil {
+		return nil, err
+	}
+	out := s.scratch[:0]
+	for _, i := range indexes {
+		out = append(out, s.dictVals[i])
+	}
+	s.scratch = out
+	return out, nil
+}
+
+func checkIndexes(indexes []int32, dictLen int) error {
+	for _, i := range indexes {
+		if uint32(i) >= uint32(dictLen) {
+			return fmt.Errorf("dictionary index %d out of range [0,%d)", i, dictLen)
+		}
+	}
+	return nil
+}
+
+// scatter copies dense values to the rows of dst whose definition level is
+// maxDef; null rows keep their zero value.
+func scatter[T any](dst, dense []T, rows pageRows) error {
+	if len(dense) != rows.valid {
+		return fmt.Errorf("page has %d values for %d non-null rows", len(dense), rows.valid)
+	}
+	if len(rows.defs) == 0 || rows.valid == rows.count {
+		copy(dst, dense)
+		return nil
+	}
+	j := 0
+	for i, d := range rows.defs {
+		if d == rows.maxDef {
+			dst[i] = dense[j]
+			j++
+		}
+	}
+	return nil
+}
+
+// fixedDecoder decodes into a fixed-width Arrow buffer of T.
+type fixedDecoder[T arrow.FixedWidthType] struct {
+	typ arrow.DataType
+	buf *memory.Buffer
+	out []T
+	src valueSource[T]
+}
+
+func newFixedDecoder[T arrow.FixedWidthType](typ arrow.DataType, numRows int, mem memory.Allocator, src valueSource[T]) *fixedDecoder[T] {
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(numRows * int(typ.(arrow.FixedWidthDataType).Bytes()))
+	clear(buf.Bytes())
+	return &fixedDecoder[T]{typ: typ, buf: buf, out: arrow.GetData[T](buf.Bytes()), src: src}
+}
+
+func (d *fixedDecoder[T]) decodePage(p parquet.Page, rows pageRows) error {
+	dense, err := d.src.values(p, rows.valid)
+	if err != nil {
+		return err
+	}
+	return scatter(d.out[rows.start:rows.start+rows.count], dense, rows)
+}
+
+func (d *fixedDecoder[T]) finish(validity *memory.Buffer, nulls int) arrow.Array {
+	data := array.NewData(d.typ, len(d.out), []*memory.Buffer{validity, d.buf}, nil, nulls, 0)
+	d.release()
+	if validity != nil {
+		validity.Release()
+	}
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
+func (d *fixedDecoder[T]) release() { d.buf.Release() }
+
+// boolDecoder decodes BOOLEAN columns into an Arrow bitmap.
+type boolDecoder struct {
+	buf  *memory.Buffer
+	bits []byte
+	n    int
+	src  valueSource[bool]
+}
+
+func newBoolDecoder(numRows int, mem memory.Allocator) *boolDecoder {
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(int(bitutil.BytesForBits(int64(numRows))))
+	clear(buf.Bytes())
+	return &boolDecoder{buf: buf, bits: buf.Bytes(), n: numRows, src: valueSource[bool]{decode: decodeBools}}
+}
+
+func decodeBools(v *encoding.Values, n int, dst []bool) ([]bool, error) {
+	bits := v.Boolean()
+	if len(bits) < int(bitutil.BytesForBits(int64(n))) {
+		return nil, fmt.Errorf("boolean page holds fewer than %d values", n)
+	}
+	for i := range n {
+		dst = append(dst, bitutil.BitIsSet(bits, i))
+	}
+	return dst, nil
+}
+
+func (d *boolDecoder) decodePage(p parquet.Page, rows pageRows) error {
+	dense, err := d.src.values(p, rows.valid)
+	if err != nil {
+		return err
+	}
+	if len(dense) != rows.valid {
+		return fmt.Errorf("page has %d values for %d non-null rows", len(dense), rows.valid)
+	}
+	j := 0
+	for i := range rows.count {
+		if len(rows.defs) == 0 || rows.defs[i] == rows.maxDef {
+			bitutil.SetBitTo(d.bits, rows.start+i, dense[j])
+			j++
+		}
+	}
+	return nil
+}
+
+func (d *boolDecoder) finish(validity *memory.Buffer, nulls int) arrow.Array {
+	data := array.NewData(arrow.FixedWidthTypes.Boolean, d.n, []*memory.Buffer{validity, d.buf}, nil, nulls, 0)
+	d.release()
+	if validity != nil {
+		validity.Release()
+	}
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
+func (d *boolDecoder) release() { d.buf.Release() }
+
+// binaryDecoder decodes BYTE_ARRAY columns into Arrow String or Binary arrays.
+// Parquet-go's byte array pages already use Arrow's layout (values + n+1
+// offsets), so plain pages are appended with one copy and rebased offsets.
+type binaryDecoder struct {
+	typ     arrow.DataType
+	offBuf  *memory.Buffer
+	offsets []int32
+	data    *memory.Buffer
+
+	dict     parquet.Dictionary
+	dictData []byte
+	dictOffs []uint32
+}
+
+func newBinaryDecoder(typ arrow.DataType, numRows int, mem memory.Allocator) *binaryDecoder {
+	offBuf := memory.NewResizableBuffer(mem)
+	offBuf.Resize((numRows + 1) * arrow.Int32SizeBytes)
+	offsets := arrow.GetData[int32](offBuf.Bytes())
+	clear(offsets)
+	return &binaryDecoder{typ: typ, offBuf: offBuf, offsets: offsets, data: memory.NewResizableBuffer(mem)}
+}
+
+func (d *binaryDecoder) decodePage(p parquet.Page, rows pageRows) error {
+	values, offs, indexes, err := d.pageValues(p)
+	if err != nil {
+		return err
+	}
+	n := len(indexes)
+	if indexes == nil {
+		n = max(len(offs)-1, 0)
+	}
+	if n != rows.valid {
+		return fmt.Errorf("page has %d values for %d non-null rows", n, rows.valid)
+	}
+	if err := d.reserve(values, offs, indexes); err != nil {
+		return err
+	}
+	// Appends go straight into the reserved buffer; its length is set once.
+	buf, size := d.data.Buf(), d.data.Len()
+	j := 0
+	for i := range rows.count {
+		if len(rows.defs) == 0 || rows.defs[i] == rows.maxDef {
+			k := j
+			if indexes != nil {
+				k = int(indexes[j])
+			}
+			size += copy(buf[size:], values[offs[k]:offs[k+1]])
+			j++
+		}
+		d.offsets[rows.start+i+1] = int32(size)
+	}
+	d.data.ResizeNoShrink(size)
+	return nil
+}
+
+// reserve makes room in the data buffer for the values a page refers to.
+func (d *binaryDecoder) reserve(values []byte, offs []uint32, indexes []int32) error {
+	need := len(values)
+	if indexes != nil {
+		need = 0
+		for _, k := range indexes {
+			need += int(offs[k+1] - offs[k])
+		}
+	}
+	size := d.data.Len()
+	if size+need > math.MaxInt32 {
+		return fmt.Errorf("column chunk holds more than 2 GiB of byte arrays")
+	}
+	if size+need > d.data.Cap() {
+		d.data.Reserve(max(size+need, 2*d.data.Cap()))
+	}
+	return nil
+}
+
+// pageValues returns the byte arrays a page refers to and, for dictionary
+// pages, the indexes into them.
+func (d *binaryDecoder) pageValues(p parquet.Page) (values []byte, offs []uint32, indexes []int32, err error) {
+	dict := p.Dictionary()
+	if dict == nil {
+		data := p.Data()
+		values, offs = data.ByteArray()
+		return values, offs, nil, nil
+	}
+	if dict != d.dict {
+		dictData := dict.Page().Data()
+		d.dict = dict
+		d.dictData, d.dictOffs = dictData.ByteArray()
+	}
+	data := p.Data()
+	indexes = data.Int32()
+	if err := checkIndexes(indexes, max(len(d.dictOffs)-1, 0)); err != nil {
+		return nil, nil, nil, err
+	}
+	return d.dictData, d.dictOffs, indexes, nil
+}
+
+func (d *binaryDecoder) finish(validity *memory.Buffer, nulls int) arrow.Array {
+	data := array.NewData(d.typ, len(d.offsets)-1, []*memory.Buffer{validity, d.offBuf, d.data}, nil, nulls, 0)
+	d.release()
+	if validity != nil {
+		validity.Release()
+	}
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
+func (d *binaryDecoder) release() {
+	d.offBuf.Release()
+	d.data.Release()
+}
+
+// fixedBytesDecoder decodes FIXED_LEN_BYTE_ARRAY columns into Arrow
+// FixedSizeBinary storage, optionally wrapped in an extension type (UUID).
+type fixedBytesDecoder struct {
+	typ   arrow.DataType // the requested type, possibly an extension type
+	width int
+	buf   *memory.Buffer
+	out   []byte
+
+	dict     parquet.Dictionary
+	dictData []byte
+	scratch  []byte
+}
+
+func newFixedBytesDecoder(typ arrow.DataType, width, numRows int, mem memory.Allocator) *fixedBytesDecoder {
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(numRows * width)
+	clear(buf.Bytes())
+	return &fixedBytesDecoder{typ: typ, width: width, buf: buf, out: buf.Bytes()}
+}
+
+func (d *fixedBytesDecoder) decodePage(p parquet.Page, rows pageRows) error {
+	dense, err := d.pageValues(p)
+	if err != nil {
+		return err
+	}
+	w := d.width
+	if len(dense) != rows.valid*w {
+		return fmt.Errorf("page has %d bytes for %d non-null rows of width %d", len(dense), rows.valid, w)
+	}
+	out := d.out[rows.start*w : (rows.start+rows.count)*w]
+	if len(rows.defs) == 0 || rows.valid == rows.count {
+		copy(out, dense)
+		return nil
+	}
+	j := 0
+	for i, def := range rows.defs {
+		if def == rows.maxDef {
+			copy(out[i*w:(i+1)*w], dense[j*w:(j+1)*w])
+			j++
+		}
+	}
+	return nil
+}
+
+// pageValues returns the page's dense values, concatenated.
+func (d *fixedBytesDecoder) pageValues(p parquet.Page) ([]byte, error) {
+	dict := p.Dictionary()
+	if dict == nil {
+		// Raw data rather than FixedLenByteArray(): 16-byte types such as
+		// UUID are exposed by parquet-go as 128-bit values of the same layout.
+		values := p.Data()
+		data, _ := values.Data()
+		return data, nil
+	}
+	if dict != d.dict {
+		d.dict = dict
+		dictData := dict.Page().Data()
+		d.dictData, _ = dictData.Data()
+	}
+	data := p.Data()
+	indexes := data.Int32()
+	if err := checkIndexes(indexes, len(d.dictData)/d.width); err != nil {
+		return nil, err
+	}
+	w := d.width
+	out := d.scratch[:0]
+	for _, i := range indexes {
+		out = append(out, d.dictData[int(i)*w:(int(i)+1)*w]...)
+	}
+	d.scratch = out
+	return out, nil
+}
+
+func (d *fixedBytesDecoder) finish(validity *memory.Buffer, nulls int) arrow.Array {
+	n := len(d.out) / d.width
+	storageType := d.typ
+	ext, isExt := d.typ.(arrow.ExtensionType)
+	if isExt {
+		storageType = ext.StorageType()
+	}
+	data := array.NewData(storageType, n, []*memory.Buffer{validity, d.buf}, nil, nulls, 0)
+	d.release()
+	if validity != nil {
+		validity.Release()
+	}
+	defer data.Release()
+	storage := array.MakeFromData(data)
+	if !isExt {
+		return storage
+	}
+	defer storage.Release()
+	return array.NewExtensionArrayWithStorage(ext, storage)
+}
+
+func (d *fixedBytesDecoder) release() { d.buf.Release() }
+
+// newColumnDecoder picks the decoder converting the file column c to want.
+func newColumnDecoder(c *parquet.Column, want arrow.DataType, numRows int, mem memory.Allocator) (columnDecoder, error) {
+	if c.MaxRepetitionLevel() > 0 {
+		return nil, fmt.Errorf("repeated column %s not supported yet", c.Name())
+	}
+	typ := c.Type()
+	kind := typ.Kind()
+	mismatch := fmt.Errorf("cannot read parquet %s column %s as %s", typeName(typ), c.Name(), want)
+	switch want := want.(type) {
+	case *arrow.BooleanType:
+		if kind == parquet.Boolean {
+			return newBoolDecoder(numRows, mem), nil
+		}
+	case *arrow.Int32Type, *arrow.Date32Type:
+		if kind == parquet.Int32 {
+			return newFixedDecoder(want, numRows, mem, sameValues((*encoding.Values).Int32)), nil
+		}
+	case *arrow.Int64Type:
+		switch kind {
+		case parquet.Int32:
+			return newFixedDecoder(want, numRows, mem, convertedValues((*encoding.Values).Int32, widen[int32, int64])), nil
+		case parquet.Int64:
+			return newFixedDecoder(want, numRows, mem, sameValues((*encoding.Values).Int64)), nil
+		}
+	case *arrow.Float32Type:
+		if kind == parquet.Float {
+			return newFixedDecoder(want, numRows, mem, sameValues((*encoding.Values).Float)), nil
+		}
+	case *arrow.Float64Type:
+		switch kind {
+		case parquet.Float:
+			return newFixedDecoder(want, numRows, mem, convertedValues((*encoding.Values).Float, widen[float32, float64])), nil
+		case parquet.Double:
+			return newFixedDecoder(want, numRows, mem, sameValues((*encoding.Values).Double)), nil
+		}
+	case *arrow.Time64Type:
+		if src, ok := temporalSource(typ, want.Unit); ok {
+			return newFixedDecoder(want, numRows, mem, src), nil
+		}
+	case *arrow.TimestampType:
+		if src, ok := temporalSource(typ, want.Unit); ok {
+			return newFixedDecoder(want, numRows, mem, src), nil
+		}
+	case *arrow.Decimal128Type:
+		src, err := decimalSource(c, want)
+		if err != nil {
+			return nil, err
+		}
+		return newFixedDecoder(want, numRows, mem, src), nil
+	case *arrow.StringType, *arrow.BinaryType:
+		if kind == parquet.ByteArray {
+			return newBinaryDecoder(want, numRows, mem), nil
+		}
+	case *arrow.FixedSizeBinaryType:
+		if kind == parquet.FixedLenByteArray && typ.Length() == want.ByteWidth {
+			return newFixedBytesDecoder(want, want.ByteWidth, numRows, mem), nil
+		}
+	case *extensions.UUIDType:
+		if kind == parquet.FixedLenByteArray && typ.Length() == 16 {
+			return newFixedBytesDecoder(want, 16, numRows, mem), nil
+		}
+	}
+	return nil, mismatch
+}
+
+func typeName(t parquet.Type) string {
+	if lt := t.LogicalType(); lt != nil && lt.Value != nil {
+		return fmt.Sprintf("%s (%s)", t.Kind(), lt)
+	}
+	return t.Kind().String()
+}
+
+// sameValues reads a physical type stored unchanged in Arrow.
+func sameValues[T any](get func(*encoding.Values) []T) valueSource[T] {
+	return valueSource[T]{
+		identity: true,
+		decode: func(v *encoding.Values, n int, _ []T) ([]T, error) {
+			vals := get(v)
+			if len(vals) < n {
+				return nil, fmt.Errorf("page holds %d values, expected %d", len(vals), n)
+			}
+			return vals[:n], nil
+		},
+	}
+}
+
+// convertedValues reads a physical type P converted value by value to T.
+func convertedValues[P, T any](get func(*encoding.Values) []P, conv func(P) T) valueSource[T] {
+	return valueSource[T]{
+		decode: func(v *encoding.Values, n int, dst []T) ([]T, error) {
+			vals := get(v)
+			if len(vals) < n {
+				return nil, fmt.Errorf("page holds %d values, expected %d", len(vals), n)
+			}
+			for _, x := range vals[:n] {
+				dst = append(dst, conv(x))
+			}
+			return dst, nil
+		},
+	}
+}
+
+func widen[P int32 | float32, T int64 | float64](x P) T { return T(x) }
+
+// fileTimeUnit returns the unit of a TIME or TIMESTAMP column.
+func fileTimeUnit(t parquet.Type) (arrow.TimeUnit, bool) {
+	if lt := t.LogicalType(); lt != nil {
+		switch v := lt.Value.(type) {
+		case *format.TimestampType:
+			return timeUnitOf(v.Unit), true
+		case *format.TimeType:
+			return timeUnitOf(v.Unit), true
+		}
+	}
+	if ct := t.ConvertedType(); ct != nil {
+		switch *ct {
+		case deprecated.TimestampMillis, deprecated.TimeMillis:
+			return arrow.Millisecond, true
+		case deprecated.TimestampMicros, deprecated.TimeMicros:
+			return arrow.Microsecond, true
+		}
+	}
+	return 0, false
+}
+
+func timeUnitOf(u format.TimeUnit) arrow.TimeUnit {
+	switch u.Value.(type) {
+	case *format.MilliSeconds:
+		return arrow.Millisecond
+	case *format.NanoSeconds:
+		return arrow.Nanosecond
+	default:
+		return arrow.Microsecond
+	}
+}
+
+// temporalSource reads TIME/TIMESTAMP columns (INT32 millis, INT64 any unit,
+// legacy INT96 nanos) converted to the requested unit.
+func temporalSource(t parquet.Type, want arrow.TimeUnit) (valueSource[int64], bool) {
+	switch t.Kind() {
+	case parquet.Int96:
+		conv := unitConverter(arrow.Nanosecond, want)
+		return convertedValues((*encoding.Values).Int96, func(v deprecated.Int96) int64 { return conv(int96Nanos(v)) }), true
+	case parquet.Int32:
+		from, ok := fileTimeUnit(t)
+		if !ok || from != arrow.Millisecond {
+			return valueSource[int64]{}, false
+		}
+		conv := unitConverter(from, want)
+		return convertedValues((*encoding.Values).Int32, func(v int32) int64 { return conv(int64(v)) }), true
+	case parquet.Int64:
+		from, ok := fileTimeUnit(t)
+		if !ok {
+			return valueSource[int64]{}, false
+		}
+		if from == want {
+			return sameValues((*encoding.Values).Int64), true
+		}
+		return convertedValues((*encoding.Values).Int64, unitConverter(from, want)), true
+	}
+	return valueSource[int64]{}, false
+}
+
+// unitConverter converts between time units, flooring when precision is lost
+// so that instants before 1970 round towards the past like Iceberg does.
+func unitConverter(from, to arrow.TimeUnit) func(int64) int64 {
+	f, t := int64(from.Multiplier()), int64(to.Multiplier())
+	switch {
+	case f > t:
+		mul := f / t
+		return func(v int64) int64 { return v * mul }
+	case f < t:
+		div := t / f
+		return func(v int64) int64 { return floorDiv(v, div) }
+	default:
+		return func(v int64) int64 { return v }
+	}
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// julianUnixEpoch is the Julian day number of 1970-01-01.
+const julianUnixEpoch = 2440588
+
+// int96Nanos decodes a legacy INT96 timestamp (8 bytes of nanoseconds within
+// the day, then 4 bytes of Julian day, little endian) as nanoseconds since
+// the Unix epoch.
+func int96Nanos(v deprecated.Int96) int64 {
+	nanosOfDay := int64(v[1])<<32 | int64(v[0])
+	return (int64(v[2])-julianUnixEpoch)*86400_000_000_000 + nanosOfDay
+}
+
+// fileDecimal returns the precision and scale of a DECIMAL column.
+func fileDecimal(c *parquet.Column) (precision, scale int32, ok bool) {
+	if lt := c.Type().LogicalType(); lt != nil {
+		if d, isDec := lt.Value.(*format.DecimalType); isDec {
+			return d.Precision, d.Scale, true
+		}
+	}
+	return 0, 0, false
+}
+
+// decimalSource reads DECIMAL columns stored as INT32, INT64, BYTE_ARRAY or
+// FIXED_LEN_BYTE_ARRAY. Iceberg only widens a decimal's precision, never its
+// scale, so unscaled values are used unchanged.
+func decimalSource(c *parquet.Column, want *arrow.Decimal128Type) (valueSource[decimal128.Num], error) {
+	precision, scale, ok := fileDecimal(c)
+	if !ok {
+		return valueSource[decimal128.Num]{}, fmt.Errorf("cannot read parquet %s column %s as %s", typeName(c.Type()), c.Name(), want)
+	}
+	if scale != want.Scale || precision > want.Precision {
+		return valueSource[decimal128.Num]{}, fmt.Errorf("cannot read parquet decimal(%d,%d) column %s as %s", precision, scale, c.Name(), want)
+	}
+	switch c.Type().Kind() {
+	case parquet.Int32:
+		return convertedValues((*encoding.Values).Int32, func(v int32) decimal128.Num { return decimal128.FromI64(int64(v)) }), nil
+	case parquet.Int64:
+		return convertedValues((*encoding.Values).Int64, decimal128.FromI64), nil
+	case parquet.ByteArray:
+		return valueSource[decimal128.Num]{decode: decodeByteArrayDecimals}, nil
+	case parquet.FixedLenByteArray:
+		width := c.Type().Length()
+		return valueSource[decimal128.Num]{decode: func(v *encoding.Values, n int, dst []decimal128.Num) ([]decimal128.Num, error) {
+			data, _ := v.Data()
+			if len(data) < n*width {
+				return nil, fmt.Errorf("page holds %d bytes, expected %d", len(data), n*width)
+			}
+			for i := range n {
+				dst = append(dst, decimalFromBigEndian(data[i*width:(i+1)*width]))
+			}
+			return dst, nil
+		}}, nil
+	}
+	return valueSource[decimal128.Num]{}, fmt.Errorf("unsupported decimal storage %s for column %s", c.Type().Kind(), c.Name())
+}
+
+func decodeByteArrayDecimals(v *encoding.Values, n int, dst []decimal128.Num) ([]decimal128.Num, error) {
+	data, offs := v.ByteArray()
+	if len(offs) < n+1 {
+		return nil, fmt.Errorf("page holds %d values, expected %d", max(len(offs)-1, 0), n)
+	}
+	for i := range n {
+		dst = append(dst, decimalFromBigEndian(data[offs[i]:offs[i+1]]))
+	}
+	return dst, nil
+}
+
+// decimalFromBigEndian decodes a big-endian two's complement unscaled value of
+// at most 16 bytes (Parquet's and Iceberg's decimal representation).
+func decimalFromBigEndian(b []byte) decimal128.Num {
+	var buf [16]byte
+	if len(b) > 16 {
+		b = b[len(b)-16:]
+	}
+	if len(b) > 0 && b[0]&0x80 != 0 {
+		for i := range buf {
+			buf[i] = 0xff
+		}
+	}
+	copy(buf[16-len(b):], b)
+	return decimal128.New(int64(binary.BigEndian.Uint64(buf[:8])), binary.BigEndian.Uint64(buf[8:]))
+}

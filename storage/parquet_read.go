@@ -1,0 +1,242 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/parquet-go/parquet-go"
+)
+
+// ReadColumn asks for one table column: matched in the file by Iceberg field id
+// (parquet field_id); when the file has no field ids at all, by Name.
+type ReadColumn struct {
+	FieldID int
+	Name    string
+	Type    arrow.DataType // the type the caller wants (the table's current type)
+}
+
+// RecordIterator streams record batches; Next returns nil, nil at the end.
+type RecordIterator interface {
+	Next() (arrow.RecordBatch, error)
+	Close()
+}
+
+// ParquetFile is an open Parquet data file whose footer has been decoded.
+type ParquetFile struct {
+	path string
+	file *parquet.File
+	// byID and byName index the top-level columns of the file schema. Files
+	// written by Iceberg writers carry field ids; byName is only used for
+	// files that carry none (e.g. imported by add_files).
+	byID   map[int]*parquet.Column
+	byName map[string]*parquet.Column
+}
+
+// OpenParquet reads the footer of the Parquet file of the given size. path is
+// only used in error messages.
+func OpenParquet(r io.ReaderAt, size int64, path string) (*ParquetFile, error) {
+	// The page index and bloom filters are not used by this reader: skipping
+	// them avoids extra reads when opening files on object storage.
+	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("read parquet footer of %s: %w", path, err)
+	}
+	pf := &ParquetFile{
+		path:   path,
+		file:   f,
+		byID:   make(map[int]*parquet.Column),
+		byName: make(map[string]*parquet.Column),
+	}
+	for _, c := range f.Root().Columns() {
+		if id := c.ID(); id != 0 {
+			pf.byID[id] = c
+		}
+		pf.byName[c.Name()] = c
+	}
+	return pf, nil
+}
+
+// NumRows returns the number of rows of the file.
+func (f *ParquetFile) NumRows() int64 { return f.file.NumRows() }
+
+// NumRowGroups returns the number of row groups of the file.
+func (f *ParquetFile) NumRowGroups() int { return len(f.file.RowGroups()) }
+
+// RowGroupNumRows returns the number of rows of row group rg.
+func (f *ParquetFile) RowGroupNumRows(rg int) int64 {
+	return f.file.Metadata().RowGroups[rg].NumRows
+}
+
+// RowGroupBytes returns the compressed size of row group rg, for split planning.
+func (f *ParquetFile) RowGroupBytes(rg int) int64 {
+	meta := &f.file.Metadata().RowGroups[rg]
+	if meta.TotalCompressedSize > 0 {
+		return meta.TotalCompressedSize
+	}
+	// Older writers leave total_compressed_size unset.
+	var n int64
+	for _, c := range meta.Columns {
+		n += c.MetaData.TotalCompressedSize
+	}
+	return n
+}
+
+// column finds the file column of a requested column; nil when the file does
+// not have it (the column was added to the table after the file was written).
+func (f *ParquetFile) column(col ReadColumn) (*parquet.Column, error) {
+	var c *parquet.Column
+	if len(f.byID) > 0 {
+		c = f.byID[col.FieldID]
+	} else {
+		c = f.byName[col.Name]
+	}
+	if c != nil && !c.Leaf() {
+		return nil, fmt.Errorf("read column %s of %s: nested column %s not supported yet", col.Name, f.path, c.Name())
+	}
+	return c, nil
+}
+
+// ReadRowGroup decodes the requested columns of row group rg and returns them
+// as record batches of at most batchSize rows. Row groups are bounded by the
+// writers' row group size, so the whole row group is decoded up front and
+// the iterator hands out zero-copy slices of it.
+func (f *ParquetFile) ReadRowGroup(ctx context.Context, rg int, cols []ReadColumn, batchSize int, mem memory.Allocator) (RecordIterator, error) {
+	if rg < 0 || rg >= f.NumRowGroups() {
+		return nil, fmt.Errorf("read row group %d of %s: file has %d row groups", rg, f.path, f.NumRowGroups())
+	}
+	if batchSize <= 0 {
+		return nil, fmt.Errorf("read row group %d of %s: batch size %d must be positive", rg, f.path, batchSize)
+	}
+	numRows := int(f.RowGroupNumRows(rg))
+	fields := make([]arrow.Field, len(cols))
+	arrays := make([]arrow.Array, 0, len(cols))
+	release := func() {
+		for _, a := range arrays {
+			a.Release()
+		}
+	}
+	for i, col := range cols {
+		fields[i] = arrow.Field{Name: col.Name, Type: col.Type, Nullable: true}
+		arr, err := f.readColumnChunk(ctx, rg, col, numRows, mem)
+		if err != nil {
+			release()
+			return nil, err
+		}
+		arrays = append(arrays, arr)
+	}
+	return &sliceIterator{
+		schema:    arrow.NewSchema(fields, nil),
+		arrays:    arrays,
+		numRows:   int64(numRows),
+		batchSize: int64(batchSize),
+	}, nil
+}
+
+// readColumnChunk decodes one column chunk into an Arrow array of col.Type.
+func (f *ParquetFile) readColumnChunk(ctx context.Context, rg int, col ReadColumn, numRows int, mem memory.Allocator) (arrow.Array, error) {
+	c, err := f.column(col)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return array.MakeArrayOfNull(mem, col.Type, numRows), nil
+	}
+	dec, err := newColumnDecoder(c, col.Type, numRows, mem)
+	if err != nil {
+		return nil, fmt.Errorf("read column %s of %s: %w", col.Name, f.path, err)
+	}
+	arr, err := decodeChunk(ctx, f.file.RowGroups()[rg].ColumnChunks()[c.Index()], c, dec, numRows, mem)
+	if err != nil {
+		dec.release()
+		return nil, fmt.Errorf("read column %s of %s: %w", col.Name, f.path, err)
+	}
+	return arr, nil
+}
+
+// decodeChunk feeds every page of a column chunk to dec and builds the array.
+func decodeChunk(ctx context.Context, chunk parquet.ColumnChunk, c *parquet.Column, dec columnDecoder, numRows int, mem memory.Allocator) (arrow.Array, error) {
+	pages := chunk.Pages()
+	defer pages.Close()
+
+	valid := newValidity(c, numRows, mem)
+	row := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			valid.release()
+			return nil, err
+		}
+		p, err := pages.ReadPage()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			valid.release()
+			return nil, err
+		}
+		err = decodePage(p, dec, valid, row, numRows)
+		row += int(p.NumRows())
+		parquet.Release(p)
+		if err != nil {
+			valid.release()
+			return nil, err
+		}
+	}
+	if row != numRows {
+		valid.release()
+		return nil, fmt.Errorf("column chunk has %d rows, row group has %d", row, numRows)
+	}
+	bitmap, nulls := valid.finish()
+	return dec.finish(bitmap, nulls), nil
+}
+
+func decodePage(p parquet.Page, dec columnDecoder, valid *validity, row, numRows int) error {
+	n := int(p.NumRows())
+	if row+n > numRows {
+		return fmt.Errorf("pages hold more than the row group's %d rows", numRows)
+	}
+	defs := p.DefinitionLevels()
+	if len(defs) != 0 && len(defs) != n {
+		return fmt.Errorf("page has %d definition levels for %d rows", len(defs), n)
+	}
+	numValid := valid.add(row, n, defs)
+	return dec.decodePage(p, pageRows{start: row, count: n, valid: numValid, defs: defs, maxDef: valid.maxDef})
+}
+
+// sliceIterator hands out consecutive slices of fully decoded columns.
+type sliceIterator struct {
+	schema    *arrow.Schema
+	arrays    []arrow.Array
+	numRows   int64
+	batchSize int64
+	offset    int64
+}
+
+func (it *sliceIterator) Next() (arrow.RecordBatch, error) {
+	if it.offset >= it.numRows || it.arrays == nil {
+		return nil, nil
+	}
+	end := min(it.offset+it.batchSize, it.numRows)
+	cols := make([]arrow.Array, len(it.arrays))
+	for i, a := range it.arrays {
+		cols[i] = array.NewSlice(a, it.offset, end)
+	}
+	batch := array.NewRecordBatch(it.schema, cols, end-it.offset)
+	// The batch holds its own references to the slices.
+	for _, c := range cols {
+		c.Release()
+	}
+	it.offset = end
+	return batch, nil
+}
+
+func (it *sliceIterator) Close() {
+	for _, a := range it.arrays {
+		a.Release()
+	}
+	it.arrays = nil
+}

@@ -1,0 +1,412 @@
+package storage
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"reflect"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/encoding"
+)
+
+// ParquetWriterOptions configures NewParquetWriter; zero values mean defaults.
+type ParquetWriterOptions struct {
+	Compression  string // "zstd" (default), "snappy", "gzip", "uncompressed" — Iceberg's write.parquet.compression-codec
+	RowGroupRows int    // default 1<<20 rows
+	PageBytes    int    // default 1 MiB
+}
+
+// WriteColumn describes one column of an Iceberg schema to write.
+type WriteColumn struct {
+	FieldID  int
+	Name     string
+	Type     arrow.DataType
+	Required bool
+}
+
+// ParquetWriter writes Arrow record batches as an Iceberg data file and
+// collects the file's Iceberg metrics on the way.
+type ParquetWriter struct {
+	cols         []WriteColumn
+	out          *countingWriter
+	w            *parquet.Writer
+	encoders     []columnEncoder
+	metrics      []*columnMetrics
+	rowGroupRows int
+	groupRows    int   // rows in the current row group
+	rows         int64 // rows in the file
+	values       []parquet.Value
+}
+
+// valueChunk bounds the parquet.Value scratch buffer used per column write.
+const valueChunk = 4096
+
+// NewParquetWriter starts a Parquet file with the schema described by cols.
+func NewParquetWriter(w io.Writer, cols []WriteColumn, opts ParquetWriterOptions) (*ParquetWriter, error) {
+	codec, err := compressionCodec(opts.Compression)
+	if err != nil {
+		return nil, err
+	}
+	schema, err := parquetSchema(cols)
+	if err != nil {
+		return nil, err
+	}
+	pw := &ParquetWriter{
+		cols:         cols,
+		out:          &countingWriter{w: w},
+		rowGroupRows: opts.RowGroupRows,
+		values:       make([]parquet.Value, 0, valueChunk),
+	}
+	if pw.rowGroupRows <= 0 {
+		pw.rowGroupRows = 1 << 20
+	}
+	pageBytes := opts.PageBytes
+	if pageBytes <= 0 {
+		pageBytes = 1 << 20
+	}
+	for i, c := range cols {
+		enc, err := newColumnEncoder(c.Type, i, !c.Required)
+		if err != nil {
+			return nil, fmt.Errorf("write column %s: %w", c.Name, err)
+		}
+		m, err := newColumnMetrics(c.Type)
+		if err != nil {
+			return nil, fmt.Errorf("write column %s: %w", c.Name, err)
+		}
+		pw.encoders = append(pw.encoders, enc)
+		pw.metrics = append(pw.metrics, m)
+	}
+	pw.w = parquet.NewWriter(pw.out, schema,
+		parquet.Compression(codec),
+		parquet.PageBufferSize(pageBytes),
+		// Row groups are cut by Write; this only keeps parquet-go from
+		// splitting them on its own.
+		parquet.MaxRowsPerRowGroup(int64(pw.rowGroupRows)),
+		// Version 1 data pages are what the Java Iceberg writer produces and
+		// what every reader supports.
+		parquet.DataPageVersion(1),
+		parquet.CreatedBy("lakesql", "", ""),
+	)
+	return pw, nil
+}
+
+func compressionCodec(name string) (compress.Codec, error) {
+	switch name {
+	case "", "zstd":
+		return &parquet.Zstd, nil
+	case "snappy":
+		return &parquet.Snappy, nil
+	case "gzip":
+		return &parquet.Gzip, nil
+	case "uncompressed", "none":
+		return &parquet.Uncompressed, nil
+	}
+	return nil, fmt.Errorf("unsupported parquet compression codec %q", name)
+}
+
+// Write appends a batch whose columns follow the writer's columns in order and type.
+func (w *ParquetWriter) Write(batch arrow.RecordBatch) error {
+	if int(batch.NumCols()) != len(w.cols) {
+		return fmt.Errorf("write parquet: batch has %d columns, schema has %d", batch.NumCols(), len(w.cols))
+	}
+	for i, c := range w.cols {
+		if got := batch.Column(i).DataType(); !arrow.TypeEqual(got, c.Type) {
+			return fmt.Errorf("write column %s: batch column is %s, expected %s", c.Name, got, c.Type)
+		}
+		if c.Required && batch.Column(i).NullN() > 0 {
+			return fmt.Errorf("write column %s: required column has %d nulls", c.Name, batch.Column(i).NullN())
+		}
+	}
+	n := int(batch.NumRows())
+	for off := 0; off < n; {
+		end := min(n, off+w.rowGroupRows-w.groupRows)
+		if err := w.writeRows(batch, off, end); err != nil {
+			return err
+		}
+		w.groupRows += end - off
+		w.rows += int64(end - off)
+		off = end
+		if w.groupRows == w.rowGroupRows {
+			if err := w.w.Flush(); err != nil {
+				return fmt.Errorf("write parquet row group: %w", err)
+			}
+			w.groupRows = 0
+		}
+	}
+	return nil
+}
+
+// writeRows writes rows [from, to) of batch column by column.
+func (w *ParquetWriter) writeRows(batch arrow.RecordBatch, from, to int) error {
+	writers := w.w.ColumnWriters()
+	for i, c := range w.cols {
+		arr := batch.Column(i)
+		w.metrics[i].update(arr, from, to)
+		for lo := from; lo < to; lo += valueChunk {
+			hi := min(to, lo+valueChunk)
+			w.values = w.encoders[i](w.values[:0], arr, lo, hi)
+			if _, err := writers[i].WriteRowValues(w.values); err != nil {
+				return fmt.Errorf("write column %s: %w", c.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// BytesWritten estimates the file size so far, including buffered rows.
+func (w *ParquetWriter) BytesWritten() int64 { return w.w.Size() }
+
+// Close writes the footer and returns the file's Iceberg metrics.
+func (w *ParquetWriter) Close() (FileMetrics, error) {
+	if err := w.w.Close(); err != nil {
+		return FileMetrics{}, fmt.Errorf("close parquet writer: %w", err)
+	}
+	fm := FileMetrics{
+		RecordCount: w.rows,
+		FileSize:    w.out.n,
+		ColumnSizes: make(map[int]int64, len(w.cols)),
+		ValueCounts: make(map[int]int64, len(w.cols)),
+		NullCounts:  make(map[int]int64, len(w.cols)),
+		NaNCounts:   make(map[int]int64),
+		LowerBounds: make(map[int][]byte, len(w.cols)),
+		UpperBounds: make(map[int][]byte, len(w.cols)),
+	}
+	for _, rg := range w.w.File().Metadata().RowGroups {
+		for i, cc := range rg.Columns {
+			fm.ColumnSizes[w.cols[i].FieldID] += cc.MetaData.TotalCompressedSize
+		}
+	}
+	for i, c := range w.cols {
+		if err := w.metrics[i].fill(&fm, c.FieldID); err != nil {
+			return FileMetrics{}, fmt.Errorf("metrics of column %s: %w", c.Name, err)
+		}
+	}
+	return fm, nil
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// parquetSchema builds the file schema, with the field ids, repetition and
+// logical types the Iceberg spec's Parquet appendix prescribes.
+func parquetSchema(cols []WriteColumn) (*parquet.Schema, error) {
+	fields := make(orderedGroup, len(cols))
+	for i, c := range cols {
+		node, err := parquetNode(c.Type)
+		if err != nil {
+			return nil, fmt.Errorf("write column %s: %w", c.Name, err)
+		}
+		if c.Required {
+			node = parquet.Required(node)
+		} else {
+			node = parquet.Optional(node)
+		}
+		fields[i] = orderedField{Node: parquet.FieldID(node, c.FieldID), name: c.Name}
+	}
+	return parquet.NewSchema("table", fields), nil
+}
+
+func parquetNode(t arrow.DataType) (parquet.Node, error) {
+	switch t := t.(type) {
+	case *arrow.BooleanType:
+		return parquet.Leaf(parquet.BooleanType), nil
+	case *arrow.Int32Type:
+		return parquet.Leaf(parquet.Int32Type), nil
+	case *arrow.Int64Type:
+		return parquet.Leaf(parquet.Int64Type), nil
+	case *arrow.Float32Type:
+		return parquet.Leaf(parquet.FloatType), nil
+	case *arrow.Float64Type:
+		return parquet.Leaf(parquet.DoubleType), nil
+	case *arrow.Date32Type:
+		return parquet.Date(), nil
+	case *arrow.Time64Type:
+		if t.Unit == arrow.Microsecond {
+			return parquet.TimeAdjusted(parquet.Microsecond, false), nil
+		}
+	case *arrow.TimestampType:
+		if t.Unit == arrow.Microsecond {
+			// Iceberg's timestamptz is the UTC-adjusted timestamp; its Arrow
+			// form is the one carrying a time zone.
+			return parquet.TimestampAdjusted(parquet.Microsecond, t.TimeZone != ""), nil
+		}
+	case *arrow.Decimal128Type:
+		return decimalNode(t), nil
+	case *arrow.StringType:
+		return parquet.String(), nil
+	case *arrow.BinaryType:
+		return parquet.Leaf(parquet.ByteArrayType), nil
+	case *extensions.UUIDType:
+		return parquet.UUID(), nil
+	case *arrow.FixedSizeBinaryType:
+		return parquet.Leaf(parquet.FixedLenByteArrayType(t.ByteWidth)), nil
+	}
+	return nil, fmt.Errorf("arrow type %s not supported by the parquet writer", t)
+}
+
+// decimalNode stores decimals as INT32 up to precision 9, INT64 up to 18 and
+// as the minimal FIXED_LEN_BYTE_ARRAY beyond.
+func decimalNode(t *arrow.Decimal128Type) parquet.Node {
+	scale, precision := int(t.Scale), int(t.Precision)
+	switch {
+	case precision <= 9:
+		return parquet.Decimal(scale, precision, parquet.Int32Type)
+	case precision <= 18:
+		return parquet.Decimal(scale, precision, parquet.Int64Type)
+	}
+	return parquet.Decimal(scale, precision, parquet.FixedLenByteArrayType(decimalBytes(precision)))
+}
+
+// decimalBytes is the minimal number of bytes holding any unscaled value of
+// the given precision in two's complement.
+func decimalBytes(precision int) int {
+	for n := 1; ; n++ {
+		// 10^precision - 1 must fit in 8n-1 bits.
+		if float64(precision) <= float64(8*n-1)*0.30102999566398120 {
+			return n
+		}
+	}
+}
+
+// orderedGroup is a group node keeping its fields in the given order:
+// parquet.Group is a map and would sort the columns by name.
+type orderedGroup []parquet.Field
+
+func (g orderedGroup) ID() int                     { return 0 }
+func (g orderedGroup) String() string              { return "table" }
+func (g orderedGroup) Type() parquet.Type          { return parquet.Group{}.Type() }
+func (g orderedGroup) Optional() bool              { return false }
+func (g orderedGroup) Repeated() bool              { return false }
+func (g orderedGroup) Required() bool              { return true }
+func (g orderedGroup) Leaf() bool                  { return false }
+func (g orderedGroup) Fields() []parquet.Field     { return g }
+func (g orderedGroup) Encoding() encoding.Encoding { return nil }
+func (g orderedGroup) Compression() compress.Codec { return nil }
+func (g orderedGroup) GoType() reflect.Type        { return reflect.TypeFor[map[string]any]() }
+func (f orderedField) Name() string                { return f.name }
+func (f orderedField) Value(base reflect.Value) reflect.Value {
+	return base.MapIndex(reflect.ValueOf(f.name))
+}
+
+type orderedField struct {
+	parquet.Node
+	name string
+}
+
+// columnEncoder appends the parquet values of rows [lo, hi) of an Arrow array.
+//
+// parquet-go's Writer only accepts column data as parquet.Value (its typed
+// column buffers cannot carry definition levels into a file writer), so
+// values are wrapped here. parquet.Value is a small struct that points into
+// the Arrow buffers: this allocates nothing per value and copies no bytes.
+type columnEncoder func(dst []parquet.Value, arr arrow.Array, lo, hi int) []parquet.Value
+
+func newColumnEncoder(t arrow.DataType, column int, optional bool) (columnEncoder, error) {
+	var def int
+	if optional {
+		def = 1
+	}
+	switch t := t.(type) {
+	case *arrow.BooleanType:
+		return encodeWith(column, def, func(a *array.Boolean, i int) parquet.Value { return parquet.BooleanValue(a.Value(i)) }), nil
+	case *arrow.Int32Type:
+		return encodeWith(column, def, func(a *array.Int32, i int) parquet.Value { return parquet.Int32Value(a.Value(i)) }), nil
+	case *arrow.Date32Type:
+		return encodeWith(column, def, func(a *array.Date32, i int) parquet.Value { return parquet.Int32Value(int32(a.Value(i))) }), nil
+	case *arrow.Int64Type:
+		return encodeWith(column, def, func(a *array.Int64, i int) parquet.Value { return parquet.Int64Value(a.Value(i)) }), nil
+	case *arrow.Time64Type:
+		return encodeWith(column, def, func(a *array.Time64, i int) parquet.Value { return parquet.Int64Value(int64(a.Value(i))) }), nil
+	case *arrow.TimestampType:
+		return encodeWith(column, def, func(a *array.Timestamp, i int) parquet.Value { return parquet.Int64Value(int64(a.Value(i))) }), nil
+	case *arrow.Float32Type:
+		return encodeWith(column, def, func(a *array.Float32, i int) parquet.Value { return parquet.FloatValue(a.Value(i)) }), nil
+	case *arrow.Float64Type:
+		return encodeWith(column, def, func(a *array.Float64, i int) parquet.Value { return parquet.DoubleValue(a.Value(i)) }), nil
+	case *arrow.StringType:
+		return encodeWith(column, def, func(a *array.String, i int) parquet.Value {
+			return parquet.ByteArrayValue(stringBytes(a, i))
+		}), nil
+	case *arrow.BinaryType:
+		return encodeWith(column, def, func(a *array.Binary, i int) parquet.Value { return parquet.ByteArrayValue(a.Value(i)) }), nil
+	case *arrow.FixedSizeBinaryType:
+		return encodeWith(column, def, func(a *array.FixedSizeBinary, i int) parquet.Value { return parquet.FixedLenByteArrayValue(a.Value(i)) }), nil
+	case *extensions.UUIDType:
+		return encodeWith(column, def, func(a *extensions.UUIDArray, i int) parquet.Value {
+			return parquet.FixedLenByteArrayValue(a.Storage().(*array.FixedSizeBinary).Value(i))
+		}), nil
+	case *arrow.Decimal128Type:
+		return decimalEncoder(t, column, def), nil
+	}
+	return nil, fmt.Errorf("arrow type %s not supported by the parquet writer", t)
+}
+
+// encodeWith builds an encoder from a typed accessor: the type assertion is
+// paid once per chunk, the loop itself is monomorphic.
+func encodeWith[A arrow.Array](column, def int, value func(a A, i int) parquet.Value) columnEncoder {
+	return func(dst []parquet.Value, arr arrow.Array, lo, hi int) []parquet.Value {
+		a := arr.(A)
+		if a.NullN() == 0 {
+			for i := lo; i < hi; i++ {
+				dst = append(dst, value(a, i).Level(0, def, column))
+			}
+			return dst
+		}
+		for i := lo; i < hi; i++ {
+			if a.IsNull(i) {
+				dst = append(dst, parquet.NullValue().Level(0, 0, column))
+			} else {
+				dst = append(dst, value(a, i).Level(0, def, column))
+			}
+		}
+		return dst
+	}
+}
+
+// stringBytes returns the bytes of a string element without copying them.
+func stringBytes(a *array.String, i int) []byte {
+	s := a.Value(i)
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// decimalEncoder writes unscaled decimal values in the physical type chosen
+// by decimalNode.
+func decimalEncoder(t *arrow.Decimal128Type, column, def int) columnEncoder {
+	switch p := int(t.Precision); {
+	case p <= 9:
+		return encodeWith(column, def, func(a *array.Decimal128, i int) parquet.Value { return parquet.Int32Value(int32(a.Value(i).LowBits())) })
+	case p <= 18:
+		return encodeWith(column, def, func(a *array.Decimal128, i int) parquet.Value { return parquet.Int64Value(int64(a.Value(i).LowBits())) })
+	default:
+		width := decimalBytes(p)
+		return encodeWith(column, def, func(a *array.Decimal128, i int) parquet.Value {
+			// The value's bytes are copied by the column buffer, so a fresh
+			// small slice per value is the only per-value allocation here.
+			return parquet.FixedLenByteArrayValue(decimalToBigEndian(a.Value(i), width))
+		})
+	}
+}
+
+// decimalToBigEndian encodes an unscaled value as width bytes of big-endian
+// two's complement.
+func decimalToBigEndian(v decimal128.Num, width int) []byte {
+	var buf [16]byte
+	binary.BigEndian.PutUint64(buf[:8], uint64(v.HighBits()))
+	binary.BigEndian.PutUint64(buf[8:], v.LowBits())
+	return append([]byte(nil), buf[16-width:]...)
+}

@@ -1,0 +1,352 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/iceberg-go"
+	icebergio "github.com/apache/iceberg-go/io"
+	"github.com/apache/iceberg-go/table"
+	"github.com/google/uuid"
+)
+
+// DefaultTargetFileSize is Iceberg's default write.target-file-size-bytes.
+const DefaultTargetFileSize = 512 << 20
+
+// TableWriter writes rows into new data files of a table under its current
+// partition spec: rows are fanned out by partition value, and each partition's
+// file rolls over at write.target-file-size-bytes. Nothing is visible until
+// the caller commits the returned data files.
+type TableWriter struct {
+	tbl        *table.Table
+	fs         icebergio.WriteFileIO
+	spec       iceberg.PartitionSpec
+	schema     *iceberg.Schema
+	cols       []WriteColumn
+	partitions []partitionColumn
+	targetSize int64
+	opts       ParquetWriterOptions
+	writeID    string
+
+	open    map[string]*openFile
+	done    []iceberg.DataFile
+	created []string // every file started, for cleanup on failure
+	nfiles  int
+}
+
+// partitionColumn is one partition field with the position of its source column.
+type partitionColumn struct {
+	field     iceberg.PartitionField
+	sourceCol int
+	result    iceberg.Type
+}
+
+type openFile struct {
+	path      string
+	partition map[int]any
+	out       icebergio.FileWriter
+	w         *ParquetWriter
+}
+
+// NewTableWriter prepares to write batches whose columns are the table's
+// current schema columns, in order, with their Arrow types.
+func NewTableWriter(tbl *table.Table, fs icebergio.WriteFileIO, arrowTypes []arrow.DataType) (*TableWriter, error) {
+	schema := tbl.Schema()
+	fields := schema.Fields()
+	if len(arrowTypes) != len(fields) {
+		return nil, fmt.Errorf("write %s: %d columns given, the table has %d", tbl.Identifier(), len(arrowTypes), len(fields))
+	}
+	w := &TableWriter{
+		tbl: tbl, fs: fs, spec: tbl.Spec(), schema: schema,
+		targetSize: int64(tbl.Properties().GetInt("write.target-file-size-bytes", DefaultTargetFileSize)),
+		opts:       ParquetWriterOptions{Compression: tbl.Properties().Get("write.parquet.compression-codec", "zstd")},
+		writeID:    uuid.NewString(),
+		open:       map[string]*openFile{},
+	}
+	if v := tbl.Properties().Get("write.parquet.row-group-size-rows", ""); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("table property write.parquet.row-group-size-rows=%q is not a positive integer", v)
+		}
+		w.opts.RowGroupRows = n
+	}
+	for i, f := range fields {
+		w.cols = append(w.cols, WriteColumn{FieldID: f.ID, Name: f.Name, Type: arrowTypes[i], Required: f.Required})
+	}
+	for _, pf := range w.spec.Fields() {
+		idx := -1
+		for i, f := range fields {
+			if f.ID == pf.SourceID() {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return nil, fmt.Errorf("write %s: partition field %s has no source column", tbl.Identifier(), pf.Name)
+		}
+		w.partitions = append(w.partitions, partitionColumn{field: pf, sourceCol: idx, result: pf.Transform.ResultType(fields[idx].Type)})
+	}
+	return w, nil
+}
+
+// Write adds a batch of rows.
+func (w *TableWriter) Write(ctx context.Context, batch arrow.RecordBatch) error {
+	if batch.NumRows() == 0 {
+		return nil
+	}
+	if err := w.checkRequired(batch); err != nil {
+		return err
+	}
+	if len(w.partitions) == 0 {
+		return w.writeTo(ctx, "", nil, batch)
+	}
+	groups, err := w.groupByPartition(batch)
+	if err != nil {
+		return err
+	}
+	for _, g := range groups {
+		part, err := takeRows(ctx, batch, g.rows)
+		if err != nil {
+			return err
+		}
+		err = w.writeTo(ctx, g.key, g.values, part)
+		part.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRequired refuses NULLs in NOT NULL columns before anything is written.
+func (w *TableWriter) checkRequired(batch arrow.RecordBatch) error {
+	for i, c := range w.cols {
+		if c.Required && batch.Column(i).NullN() > 0 {
+			return fmt.Errorf("column %s is NOT NULL but a row has NULL", c.Name)
+		}
+	}
+	return nil
+}
+
+type partitionGroup struct {
+	key    string
+	values map[int]any
+	rows   []int64
+}
+
+// groupByPartition computes each row's partition tuple and groups row indexes
+// by it, in order of first appearance.
+func (w *TableWriter) groupByPartition(batch arrow.RecordBatch) ([]*partitionGroup, error) {
+	byKey := map[string]*partitionGroup{}
+	var order []*partitionGroup
+	var key strings.Builder
+	values := make([]any, len(w.partitions))
+	for row := range int(batch.NumRows()) {
+		key.Reset()
+		for i, p := range w.partitions {
+			v, err := partitionValue(p, batch.Column(p.sourceCol), row)
+			if err != nil {
+				return nil, err
+			}
+			values[i] = v
+			fmt.Fprintf(&key, "%v\x00", v)
+		}
+		g, ok := byKey[key.String()]
+		if !ok {
+			g = &partitionGroup{key: key.String(), values: map[int]any{}}
+			for i, p := range w.partitions {
+				g.values[p.field.FieldID] = values[i]
+			}
+			byKey[g.key] = g
+			order = append(order, g)
+		}
+		g.rows = append(g.rows, int64(row))
+	}
+	return order, nil
+}
+
+// partitionValue applies a partition transform to one value.
+func partitionValue(p partitionColumn, col arrow.Array, row int) (any, error) {
+	lit, err := LiteralAt(col, row)
+	if err != nil {
+		return nil, err
+	}
+	var in iceberg.Optional[iceberg.Literal]
+	if lit != nil {
+		in = iceberg.Optional[iceberg.Literal]{Valid: true, Val: lit}
+	}
+	out := p.field.Transform.Apply(in)
+	if !out.Valid {
+		return nil, nil
+	}
+	return out.Val.Any(), nil
+}
+
+func takeRows(ctx context.Context, batch arrow.RecordBatch, rows []int64) (arrow.RecordBatch, error) {
+	if int64(len(rows)) == batch.NumRows() {
+		batch.Retain()
+		return batch, nil
+	}
+	idx := array.NewInt64Builder(compute.GetAllocator(ctx))
+	defer idx.Release()
+	idx.AppendValues(rows, nil)
+	indices := idx.NewArray()
+	defer indices.Release()
+	out, err := compute.TakeArray(ctx, array.NewStructData(array.RecordToStructArray(batch).Data()), indices)
+	if err != nil {
+		return nil, fmt.Errorf("split rows by partition: %w", err)
+	}
+	defer out.Release()
+	return array.RecordFromStructArray(out.(*array.Struct), batch.Schema()), nil
+}
+
+// writeTo appends rows to the partition's open file, rolling to a new file
+// once it reaches the target size.
+func (w *TableWriter) writeTo(ctx context.Context, key string, partition map[int]any, batch arrow.RecordBatch) error {
+	f := w.open[key]
+	if f == nil {
+		var err error
+		if f, err = w.newFile(partition); err != nil {
+			return err
+		}
+		w.open[key] = f
+	}
+	if err := f.w.Write(batch); err != nil {
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	if f.w.BytesWritten() >= w.targetSize {
+		delete(w.open, key)
+		return w.finish(f)
+	}
+	return ctx.Err()
+}
+
+func (w *TableWriter) newFile(partition map[int]any) (*openFile, error) {
+	w.nfiles++
+	dir := strings.TrimRight(w.tbl.Location(), "/") + "/data/"
+	if len(w.partitions) > 0 {
+		dir += w.partitionPath(partition) + "/"
+	}
+	path := fmt.Sprintf("%s%05d-%s.parquet", dir, w.nfiles, w.writeID)
+	out, err := w.fs.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("create data file %s: %w", path, err)
+	}
+	w.created = append(w.created, path)
+	pw, err := NewParquetWriter(out, w.cols, w.opts)
+	if err != nil {
+		out.Close()
+		return nil, fmt.Errorf("create data file %s: %w", path, err)
+	}
+	return &openFile{path: path, partition: partition, out: out, w: pw}, nil
+}
+
+// partitionPath is the Hive-style folder of a partition: day=2026-01-15/…
+func (w *TableWriter) partitionPath(partition map[int]any) string {
+	parts := make([]string, len(w.partitions))
+	for i, p := range w.partitions {
+		v := partition[p.field.FieldID]
+		text := "null"
+		if v != nil {
+			text = p.field.Transform.ToHumanStrType(w.schema.Field(p.sourceCol).Type, v)
+		}
+		parts[i] = p.field.Name + "=" + escapePathSegment(text)
+	}
+	return strings.Join(parts, "/")
+}
+
+func escapePathSegment(s string) string {
+	return strings.NewReplacer("/", "%2F", "%", "%25", ":", "%3A", " ", "%20").Replace(s)
+}
+
+// finish closes a file and records it as a data file.
+func (w *TableWriter) finish(f *openFile) error {
+	m, err := f.w.Close()
+	if cerr := f.out.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("finish data file %s: %w", f.path, err)
+	}
+	logical := map[int]string{}
+	b, err := iceberg.NewDataFileBuilder(w.spec, iceberg.EntryContentData, f.path, iceberg.ParquetFile,
+		f.partition, logical, nil, m.RecordCount, m.FileSize)
+	if err != nil {
+		return fmt.Errorf("describe data file %s: %w", f.path, err)
+	}
+	b.ColumnSizes(m.ColumnSizes).ValueCounts(m.ValueCounts).NullValueCounts(m.NullCounts).
+		NaNValueCounts(m.NaNCounts).LowerBoundValues(m.LowerBounds).UpperBoundValues(m.UpperBounds)
+	w.done = append(w.done, b.Build())
+	return nil
+}
+
+// Close finishes every open file and returns all data files written.
+func (w *TableWriter) Close() ([]iceberg.DataFile, error) {
+	for key, f := range w.open {
+		delete(w.open, key)
+		if err := w.finish(f); err != nil {
+			return nil, err
+		}
+	}
+	return w.done, nil
+}
+
+// Abort closes and deletes every file written, after a failure, so a failed
+// statement leaves no orphan files behind.
+func (w *TableWriter) Abort() {
+	for _, f := range w.open {
+		f.out.Close()
+	}
+	w.open = nil
+	for _, path := range w.created {
+		_ = w.fs.Remove(path)
+	}
+}
+
+// Append writes all batches from next into new files and commits them as one
+// append snapshot. On any error nothing is committed and the files are removed.
+func Append(ctx context.Context, tbl *table.Table, fs icebergio.WriteFileIO, arrowTypes []arrow.DataType, next func() (arrow.RecordBatch, error)) (int64, error) {
+	w, err := NewTableWriter(tbl, fs, arrowTypes)
+	if err != nil {
+		return 0, err
+	}
+	var rows int64
+	files, err := func() ([]iceberg.DataFile, error) {
+		for {
+			batch, err := next()
+			if err != nil || batch == nil {
+				if err != nil {
+					return nil, err
+				}
+				return w.Close()
+			}
+			rows += batch.NumRows()
+			err = w.Write(ctx, batch)
+			batch.Release()
+			if err != nil {
+				return nil, err
+			}
+		}
+	}()
+	if err != nil {
+		w.Abort()
+		return 0, err
+	}
+	if len(files) == 0 {
+		return 0, nil
+	}
+	tx := tbl.NewTransaction()
+	if err := tx.AddDataFiles(ctx, files, nil); err != nil {
+		w.Abort()
+		return 0, fmt.Errorf("commit to %s: %w", strings.Join(tbl.Identifier(), "."), err)
+	}
+	if _, err := tx.Commit(ctx); err != nil {
+		w.Abort()
+		return 0, fmt.Errorf("commit to %s: %w", strings.Join(tbl.Identifier(), "."), err)
+	}
+	return rows, nil
+}
