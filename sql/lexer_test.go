@@ -18,6 +18,7 @@ func TestTokenize(t *testing.T) {
 		{"SELECT Foo", []tok{{tokWord, "select", Pos{1, 1}}, {tokWord, "foo", Pos{1, 8}}, {tokEOF, "", Pos{1, 11}}}},
 		{`"Mixed ""Case"""`, []tok{{tokQuoted, `Mixed "Case"`, Pos{1, 1}}, {tokEOF, "", Pos{1, 17}}}},
 		{"`a``b`", []tok{{tokQuoted, "a`b", Pos{1, 1}}, {tokEOF, "", Pos{1, 7}}}},
+		{"a$1 _x", []tok{{tokWord, "a$1", Pos{1, 1}}, {tokWord, "_x", Pos{1, 5}}, {tokEOF, "", Pos{1, 7}}}},
 		{"'it''s'", []tok{{tokString, "it's", Pos{1, 1}}, {tokEOF, "", Pos{1, 8}}}},
 		{"1 1.5 .5 1. 1e10 2.5E-3", []tok{
 			{tokNumber, "1", Pos{1, 1}}, {tokNumber, "1.5", Pos{1, 3}}, {tokNumber, ".5", Pos{1, 7}},

@@ -38,6 +38,7 @@ func TestQueryFormat(t *testing.T) {
 		{"(SELECT a FROM t ORDER BY a LIMIT 1) UNION (SELECT b FROM u)", "((SELECT a FROM t ORDER BY a LIMIT 1) UNION SELECT b FROM u)"},
 		{"((SELECT 1))", "SELECT 1"},
 		{"(SELECT 1) ORDER BY 1", "SELECT 1 ORDER BY 1"},
+		{"(SELECT 1 ORDER BY 1)", "SELECT 1 ORDER BY 1"},
 		{"VALUES (1, 'a'), (2, 'b')", "VALUES (1, 'a'), (2, 'b')"},
 		{"SELECT * FROM (VALUES (1), (2)) AS v (x)", "SELECT * FROM (VALUES (1), (2)) AS v (x)"},
 		{"WITH a AS (SELECT 1), b (x, y) AS (SELECT 1, 2) SELECT * FROM a, b",

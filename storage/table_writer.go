@@ -336,17 +336,25 @@ func Append(ctx context.Context, tbl *table.Table, fs icebergio.WriteFileIO, arr
 		w.Abort()
 		return 0, err
 	}
-	if len(files) == 0 {
-		return 0, nil
-	}
-	tx := tbl.NewTransaction()
-	if err := tx.AddDataFiles(ctx, files, nil); err != nil {
+	if err := CommitAppend(ctx, tbl, files); err != nil {
 		w.Abort()
-		return 0, fmt.Errorf("commit to %s: %w", strings.Join(tbl.Identifier(), "."), err)
-	}
-	if _, err := tx.Commit(ctx); err != nil {
-		w.Abort()
-		return 0, fmt.Errorf("commit to %s: %w", strings.Join(tbl.Identifier(), "."), err)
+		return 0, err
 	}
 	return rows, nil
+}
+
+// CommitAppend commits data files as one append snapshot.
+func CommitAppend(ctx context.Context, tbl *table.Table, files []iceberg.DataFile) error {
+	if len(files) == 0 {
+		return nil
+	}
+	name := strings.Join(tbl.Identifier(), ".")
+	tx := tbl.NewTransaction()
+	if err := tx.AddDataFiles(ctx, files, nil); err != nil {
+		return fmt.Errorf("commit to %s: %w", name, err)
+	}
+	if _, err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("commit to %s: %w", name, err)
+	}
+	return nil
 }

@@ -25,9 +25,16 @@ const (
 	uuidExtName = "arrow.uuid"
 )
 
+// isNull reports whether arr[i] is NULL. Arrays of Arrow's null type (the
+// type of a bare NULL literal) have no validity bitmap, so IsNull alone
+// reports their values as valid.
+func isNull(arr arrow.Array, i int) bool {
+	return arr.IsNull(i) || arr.DataType().ID() == arrow.NULL
+}
+
 // formatValue returns the text form of arr[i]; a null prints as NULL.
 func formatValue(arr arrow.Array, i int) string {
-	if arr.IsNull(i) {
+	if isNull(arr, i) {
 		return nullText
 	}
 	switch a := arr.(type) {
@@ -220,7 +227,7 @@ func formatStruct(a *array.Struct, i int) string {
 // quoted there, otherwise ['a, b'] and ['a', 'b'] would print the same.
 func formatNested(arr arrow.Array, i int) string {
 	s := formatValue(arr, i)
-	if !arr.IsNull(i) && isStringType(arr.DataType()) {
+	if !isNull(arr, i) && isStringType(arr.DataType()) {
 		return quoteNested(s)
 	}
 	return s

@@ -72,6 +72,7 @@ func TestFormatValue(t *testing.T) {
 			`[[{"key": "a", "value": 1}, {"key": "b", "value": null}]]`, "{'a'=1, 'b'=NULL}"},
 		{"nested list", arrow.ListOf(arrow.ListOf(arrow.BinaryTypes.String)), `[[["a, b"], ["c"]]]`, "[['a, b'], ['c']]"},
 		{"null", arrow.BinaryTypes.String, `[null]`, "NULL"},
+		{"null type", arrow.Null, `[null]`, "NULL"},
 	}
 	for _, c := range cases {
 		if got := formatOne(t, c.dt, c.js); got != c.want {

@@ -31,7 +31,7 @@ func (c *csvRenderer) batch(rec arrow.RecordBatch) error {
 	for r := 0; r < int(rec.NumRows()); r++ {
 		for i := range c.record {
 			c.record[i] = ""
-			if col := rec.Column(i); !col.IsNull(r) {
+			if col := rec.Column(i); !isNull(col, r) {
 				c.record[i] = formatValue(col, r)
 			}
 		}

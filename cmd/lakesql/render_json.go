@@ -68,7 +68,7 @@ func (j *jsonRenderer) end() error {
 
 // writeJSONValue appends arr[i] as a JSON value.
 func writeJSONValue(b *strings.Builder, arr arrow.Array, i int) {
-	if arr.IsNull(i) {
+	if isNull(arr, i) {
 		b.WriteString("null")
 		return
 	}
