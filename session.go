@@ -18,6 +18,7 @@ type Session struct {
 	opts      Options
 	wh        *catalog.Warehouse
 	namespace string // the current namespace (USE), "" until set
+	noPruning bool   // SET pruning = off
 }
 
 // Open opens a session on the warehouse in opts.
@@ -75,6 +76,8 @@ func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Resul
 		return s.showCreateTable(ctx, st)
 	case *sql.Call:
 		return s.call(ctx, st)
+	case *sql.Set:
+		return s.set(st)
 	}
 	return nil, fmt.Errorf("%s is not supported yet", statementName(stmt))
 }
@@ -110,12 +113,16 @@ func (s *Session) query(ctx context.Context, q *sql.Query) (*Result, error) {
 	return s.run(ctx, p, nil)
 }
 
+// env is the execution environment of the session's statements.
+func (s *Session) env() *exec.Env {
+	return &exec.Env{FS: s.wh.FS(), NoPruning: s.noPruning}
+}
+
 // run builds and opens the operators of a plan.
 func (s *Session) run(ctx context.Context, p planner.Plan, env *exec.Env) (*Result, error) {
 	if env == nil {
-		env = &exec.Env{}
+		env = s.env()
 	}
-	env.FS = s.wh.FS()
 	op, err := exec.Build(ctx, p, env)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package lakesql
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -41,41 +40,4 @@ func (s *Session) insert(ctx context.Context, st *sql.Insert) (*Result, error) {
 		return nil, err
 	}
 	return message(fmt.Sprintf("%d rows inserted", rows)), nil
-}
-
-func (s *Session) explain(ctx context.Context, st *sql.Explain) (*Result, error) {
-	if st.Analyze {
-		return nil, fmt.Errorf("EXPLAIN ANALYZE is not supported yet")
-	}
-	q, ok := st.Stmt.(*sql.QueryStmt)
-	if !ok {
-		return nil, fmt.Errorf("EXPLAIN supports queries only, not %s", statementName(st.Stmt))
-	}
-	p, err := s.plan(ctx, q.Query)
-	if err != nil {
-		return nil, err
-	}
-	var lines [][]string
-	var walk func(planner.Plan, int) error
-	walk = func(p planner.Plan, depth int) error {
-		line := strings.Repeat("  ", depth) + p.Describe()
-		if scan, ok := p.(*planner.Scan); ok {
-			listed, err := storage.ListSnapshotFiles(ctx, s.wh.FS(), scan.Table.Snapshot)
-			if err != nil {
-				return err
-			}
-			line += fmt.Sprintf(" data_files=%d", len(listed.DataFiles))
-		}
-		lines = append(lines, []string{line})
-		for _, c := range p.Children() {
-			if err := walk(c, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := walk(p, 0); err != nil {
-		return nil, err
-	}
-	return textRows([]string{"plan"}, lines), nil
 }

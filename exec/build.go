@@ -17,10 +17,25 @@ type Env struct {
 	FS icebergio.IO
 	// ScanStats, when set, receives per-scan counters keyed by plan node.
 	ScanStats map[*planner.Scan]*ScanStats
+	// NoPruning reads every file and row group (SET pruning = off).
+	NoPruning bool
+	// Metrics, when set, receives per-operator counters keyed by plan node.
+	Metrics map[planner.Plan]*OperatorMetrics
 }
 
-// Build turns a logical plan into a tree of operators.
+// Build turns a logical plan into a tree of operators. With env.Metrics set,
+// every operator is metered for EXPLAIN ANALYZE.
 func Build(ctx context.Context, p planner.Plan, env *Env) (Operator, error) {
+	op, err := buildNode(ctx, p, env)
+	if err != nil || env.Metrics == nil {
+		return op, err
+	}
+	m := &OperatorMetrics{}
+	env.Metrics[p] = m
+	return newMetered(op, m), nil
+}
+
+func buildNode(ctx context.Context, p planner.Plan, env *Env) (Operator, error) {
 	switch p := p.(type) {
 	case *planner.Scan:
 		return buildScan(ctx, p, env)
@@ -57,27 +72,46 @@ func ArrowSchema(cols []planner.Column) *arrow.Schema {
 	return arrow.NewSchema(fields, nil)
 }
 
-func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error) {
-	listed, err := store.ListSnapshotFiles(ctx, env.FS, p.Table.Snapshot)
+// PlanTableScan decides which data files a scan reads. EXPLAIN shows the
+// same plan the scan operator executes.
+func PlanTableScan(ctx context.Context, p *planner.Scan, env *Env) (*store.ScanPlan, error) {
+	req := store.ScanRequest{
+		Metadata: p.Table.Table.Metadata(),
+		Snapshot: p.Table.Snapshot,
+		Schema:   p.Table.Schema,
+		Prune:    !env.NoPruning,
+	}
+	if p.Filter != nil {
+		req.Filter, _ = planner.IcebergFilter(p.Filter, p.Columns)
+	}
+	plan, err := store.PlanScan(ctx, env.FS, req)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", p.Table.QualifiedName(), err)
 	}
-	if n := len(listed.DeleteFiles); n > 0 {
+	return plan, nil
+}
+
+func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error) {
+	plan, err := PlanTableScan(ctx, p, env)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(plan.DeleteFiles); n > 0 {
 		// Returning rows without applying deletes would be a wrong answer.
 		return nil, fmt.Errorf("scan %s: the table has %d delete files (merge-on-read deletes), which lakesql cannot apply yet", p.Table.QualifiedName(), n)
 	}
-	files := make([]ScanFile, len(listed.DataFiles))
-	for i, df := range listed.DataFiles {
+	files := make([]ScanFile, len(plan.Files))
+	for i, df := range plan.Files {
 		files[i] = ScanFile{Path: df.FilePath(), Size: df.FileSizeBytes()}
 	}
-	cols := make([]store.ReadColumn, len(p.Columns))
+	cols := make([]ScanColumn, len(p.Columns))
 	for i, c := range p.Columns {
-		cols[i] = store.ReadColumn{FieldID: c.FieldID, Name: c.Name, Type: c.T}
+		f, _ := p.Table.Schema.FindFieldByID(c.FieldID)
+		cols[i] = ScanColumn{ReadColumn: store.ReadColumn{FieldID: c.FieldID, Name: c.Name, Type: c.T}, IcebergType: f.Type}
 	}
-	var stats *ScanStats
+	stats := &ScanStats{}
 	if env.ScanStats != nil {
-		stats = &ScanStats{}
 		env.ScanStats[p] = stats
 	}
-	return NewTableScan(env.FS, files, cols, stats), nil
+	return NewTableScan(env.FS, files, cols, plan.RowFilter, stats), nil
 }

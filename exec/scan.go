@@ -9,8 +9,10 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
 	icebergio "github.com/apache/iceberg-go/io"
 
+	"github.com/lakesql/lakesql/planner"
 	store "github.com/lakesql/lakesql/storage"
 )
 
@@ -20,25 +22,33 @@ type ScanFile struct {
 	Size int64
 }
 
+// ScanColumn is a column a scan reads, with its Iceberg type for statistics.
+type ScanColumn struct {
+	store.ReadColumn
+	IcebergType iceberg.Type
+}
+
 // ScanStats counts what a scan actually touched, for EXPLAIN ANALYZE and for
 // tests that check pruning against real reads.
 type ScanStats struct {
-	FilesOpened   atomic.Int64
-	RowGroupsRead atomic.Int64
-	BytesRead     atomic.Int64
-	RowsProduced  atomic.Int64
+	FilesOpened    atomic.Int64
+	RowGroupsTotal atomic.Int64
+	RowGroupsRead  atomic.Int64
+	BytesRead      atomic.Int64
+	RowsProduced   atomic.Int64
 }
 
 // tableScan reads data files in parallel, one worker per core. Each worker
 // takes whole files from a queue and streams their row groups into a channel
 // whose capacity bounds the batches in flight.
 type tableScan struct {
-	fs      icebergio.IO
-	files   []ScanFile
-	cols    []store.ReadColumn
-	schema  *arrow.Schema
-	stats   *ScanStats
-	workers int
+	fs        icebergio.IO
+	files     []ScanFile
+	cols      []ScanColumn
+	rowFilter iceberg.BooleanExpression // bound; nil: read every row group
+	schema    *arrow.Schema
+	stats     *ScanStats
+	workers   int
 
 	cancel context.CancelFunc
 	out    chan arrow.RecordBatch
@@ -47,9 +57,10 @@ type tableScan struct {
 	wg     sync.WaitGroup
 }
 
-// NewTableScan returns an operator that reads cols of files through fs.
-// stats may be nil.
-func NewTableScan(fs icebergio.IO, files []ScanFile, cols []store.ReadColumn, stats *ScanStats) Operator {
+// NewTableScan returns an operator that reads cols of files through fs,
+// skipping row groups whose footer statistics rule out rowFilter (a bound
+// Iceberg expression, or nil). stats may be nil.
+func NewTableScan(fs icebergio.IO, files []ScanFile, cols []ScanColumn, rowFilter iceberg.BooleanExpression, stats *ScanStats) Operator {
 	fields := make([]arrow.Field, len(cols))
 	for i, c := range cols {
 		fields[i] = arrow.Field{Name: c.Name, Type: c.Type, Nullable: true}
@@ -58,7 +69,7 @@ func NewTableScan(fs icebergio.IO, files []ScanFile, cols []store.ReadColumn, st
 		stats = &ScanStats{}
 	}
 	return &tableScan{
-		fs: fs, files: files, cols: cols, stats: stats,
+		fs: fs, files: files, cols: cols, rowFilter: rowFilter, stats: stats,
 		schema:  arrow.NewSchema(fields, nil),
 		workers: max(1, min(runtime.GOMAXPROCS(0), len(files))),
 	}
@@ -121,10 +132,18 @@ func (s *tableScan) readFile(ctx context.Context, f ScanFile) error {
 		return err
 	}
 	mem := allocator(ctx)
+	readCols := make([]store.ReadColumn, len(s.cols))
+	for i, c := range s.cols {
+		readCols[i] = c.ReadColumn
+	}
 	for rg := range pf.NumRowGroups() {
+		s.stats.RowGroupsTotal.Add(1)
+		if s.rowFilter != nil && !store.MightMatch(s.rowFilter, s.rowGroupStats(pf, rg)) {
+			continue
+		}
 		s.stats.RowGroupsRead.Add(1)
 		s.stats.BytesRead.Add(pf.RowGroupBytes(rg))
-		it, err := pf.ReadRowGroup(ctx, rg, s.cols, BatchSize, mem)
+		it, err := pf.ReadRowGroup(ctx, rg, readCols, BatchSize, mem)
 		if err != nil {
 			return err
 		}
@@ -133,6 +152,41 @@ func (s *tableScan) readFile(ctx context.Context, f ScanFile) error {
 		}
 	}
 	return nil
+}
+
+// rowGroupStats exposes a row group's footer statistics to the pruning
+// evaluator; columns without usable statistics are unknown.
+func (s *tableScan) rowGroupStats(pf *store.ParquetFile, rg int) func(int) store.FieldStats {
+	return func(fieldID int) store.FieldStats {
+		unknown := store.FieldStats{Nulls: -1, Values: -1, NaNs: -1}
+		for _, c := range s.cols {
+			if c.FieldID != fieldID {
+				continue
+			}
+			lo, hi, nulls, ok := pf.ColumnStats(rg, c.ReadColumn)
+			st := unknown
+			st.Nulls = nulls
+			st.Values = pf.RowGroupNumRows(rg)
+			if ok {
+				st.Lower = statLiteral(lo, c)
+				st.Upper = statLiteral(hi, c)
+			}
+			return st
+		}
+		return unknown
+	}
+}
+
+func statLiteral(v any, c ScanColumn) iceberg.Literal {
+	lit, ok := planner.IcebergLiteral(v, c.Type)
+	if !ok {
+		return nil
+	}
+	conv, err := lit.To(c.IcebergType)
+	if err != nil {
+		return nil
+	}
+	return conv
 }
 
 // drain sends one row group's batches downstream.

@@ -7,8 +7,13 @@ import "github.com/lakesql/lakesql/planner"
 type rule func(planner.Plan) planner.Plan
 
 // rules run in this order:
-//  1. pruneColumns: scans read only the columns the query uses.
+//  1. pushDownFilters: WHERE conditions move to the scans (Scan.Filter).
+//  2. normalizePredicates: scan filters that wrap a column in a function
+//     become ranges on the column, so partitions and statistics can prune.
+//  3. pruneColumns: scans read only the columns the query uses.
 var rules = []rule{
+	pushDownFilters,
+	normalizePredicates,
 	pruneColumns,
 }
 

@@ -53,6 +53,11 @@ func narrow(p planner.Plan, needed []bool) (planner.Plan, []int) {
 }
 
 func narrowScan(s *planner.Scan, needed []bool) (planner.Plan, []int) {
+	if s.Filter != nil {
+		// The scan's own filter reads its columns too.
+		needed = append([]bool(nil), needed...)
+		markColumns(s.Filter, needed)
+	}
 	out := *s
 	out.Columns = nil
 	mapping := make([]int, len(s.Columns))
@@ -67,6 +72,9 @@ func narrowScan(s *planner.Scan, needed []bool) (planner.Plan, []int) {
 		// Rows still have to be counted: keep one column.
 		out.Columns = append(out.Columns, s.Columns[0])
 		mapping[0] = 0
+	}
+	if s.Filter != nil {
+		out.Filter = remapColumns(s.Filter, mapping)
 	}
 	return &out, mapping
 }

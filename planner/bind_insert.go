@@ -14,39 +14,20 @@ import (
 // the table's types: listed columns come from the query, the rest are NULL.
 func BindInsert(ctx context.Context, res Resolver, target *TableRef, ins *sql.Insert) (Plan, error) {
 	b := &binder{ctx: ctx, res: res}
+	if values, ok := plainValues(ins.Source); ok {
+		// VALUES rows convert straight to the table's column types, so a
+		// value that does not fit is reported where it is written.
+		return b.bindInsertValues(target, ins, values)
+	}
 	source, err := b.bindQuery(ins.Source)
 	if err != nil {
 		return nil, err
 	}
 	fields := target.Schema.Fields()
 	srcCols := source.Schema()
-	// positions[i] is the source column feeding table column i, or -1.
-	positions := make([]int, len(fields))
-	if len(ins.Columns) == 0 {
-		if len(srcCols) != len(fields) {
-			return nil, errorf(ins.Pos, "INSERT into %s needs %d values per row (its columns: %s), got %d",
-				target.QualifiedName(), len(fields), columnList(target), len(srcCols))
-		}
-		for i := range positions {
-			positions[i] = i
-		}
-	} else {
-		if len(ins.Columns) != len(srcCols) {
-			return nil, errorf(ins.Pos, "INSERT lists %d columns but the query gives %d values per row", len(ins.Columns), len(srcCols))
-		}
-		for i := range positions {
-			positions[i] = -1
-		}
-		for j, name := range ins.Columns {
-			i := fieldIndex(target, name)
-			if i < 0 {
-				return nil, errorf(ins.Pos, "table %s has no column %q (its columns: %s)", target.QualifiedName(), name, columnList(target))
-			}
-			if positions[i] >= 0 {
-				return nil, errorf(ins.Pos, "column %q is listed twice", name)
-			}
-			positions[i] = j
-		}
+	positions, err := insertPositions(target, ins, len(srcCols))
+	if err != nil {
+		return nil, err
 	}
 	proj := &Project{Input: source}
 	for i, f := range fields {
@@ -60,13 +41,50 @@ func BindInsert(ctx context.Context, res Resolver, target *TableRef, ins *sql.In
 			if e, err = insertCast(src, t, f.Name, ins.Pos); err != nil {
 				return nil, err
 			}
-		} else if f.Required {
-			return nil, errorf(ins.Pos, "column %s is NOT NULL and needs a value", f.Name)
 		}
 		proj.Exprs = append(proj.Exprs, e)
 		proj.Names = append(proj.Names, f.Name)
 	}
-	return foldValuesCasts(proj), nil
+	return proj, nil
+}
+
+// insertPositions maps each table column to the source column that feeds
+// it, or -1 for columns the INSERT does not list.
+func insertPositions(target *TableRef, ins *sql.Insert, width int) ([]int, error) {
+	fields := target.Schema.Fields()
+	positions := make([]int, len(fields))
+	if len(ins.Columns) == 0 {
+		if width != len(fields) {
+			return nil, errorf(ins.Pos, "INSERT into %s needs %d values per row (its columns: %s), got %d",
+				target.QualifiedName(), len(fields), columnList(target), width)
+		}
+		for i := range positions {
+			positions[i] = i
+		}
+		return positions, nil
+	}
+	if len(ins.Columns) != width {
+		return nil, errorf(ins.Pos, "INSERT lists %d columns but the query gives %d values per row", len(ins.Columns), width)
+	}
+	for i := range positions {
+		positions[i] = -1
+	}
+	for j, name := range ins.Columns {
+		i := fieldIndex(target, name)
+		if i < 0 {
+			return nil, errorf(ins.Pos, "table %s has no column %q (its columns: %s)", target.QualifiedName(), name, columnList(target))
+		}
+		if positions[i] >= 0 {
+			return nil, errorf(ins.Pos, "column %q is listed twice", name)
+		}
+		positions[i] = j
+	}
+	for i, f := range fields {
+		if positions[i] < 0 && f.Required {
+			return nil, errorf(ins.Pos, "column %s is NOT NULL and needs a value", f.Name)
+		}
+	}
+	return positions, nil
 }
 
 // insertCast converts a source column to the table column's type. Implicit
@@ -85,43 +103,58 @@ func insertCast(src Expr, t arrow.DataType, column string, pos sql.Pos) (Expr, e
 	return &Cast{X: src, T: t}, nil
 }
 
-// foldValuesCasts applies the insert casts to VALUES literals at plan time, so
-// a value that cannot be converted is reported before anything is written.
-func foldValuesCasts(p *Project) Plan {
-	values, ok := p.Input.(*Values)
-	if !ok {
-		return p
+// plainValues returns the VALUES list of a query that is nothing else.
+func plainValues(q *sql.Query) (*sql.Values, bool) {
+	v, ok := q.Body.(*sql.Values)
+	return v, ok && len(q.With) == 0 && len(q.OrderBy) == 0 && q.Limit == nil && q.Offset == nil
+}
+
+// bindInsertValues binds INSERT … VALUES rows directly against the target
+// columns: each value is converted to its column's type, NULL fills columns
+// not listed.
+func (b *binder) bindInsertValues(target *TableRef, ins *sql.Insert, values *sql.Values) (Plan, error) {
+	fields := target.Schema.Fields()
+	positions, err := insertPositions(target, ins, len(values.Rows[0]))
+	if err != nil {
+		return nil, err
+	}
+	cols := make([]Column, len(fields))
+	for i, f := range fields {
+		t, err := ArrowTypeOf(f.Type)
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = Column{Name: f.Name, T: t}
 	}
 	rows := make([][]Expr, len(values.Rows))
 	for r, row := range values.Rows {
-		rows[r] = make([]Expr, len(p.Exprs))
-		for i, e := range p.Exprs {
-			rows[r][i] = substituteColumns(e, row)
+		if len(row) != len(values.Rows[0]) {
+			return nil, errorf(values.Pos, "VALUES row %d has %d values, the first row has %d", r+1, len(row), len(values.Rows[0]))
 		}
-	}
-	cols := make([]Column, len(p.Exprs))
-	for i, e := range p.Exprs {
-		cols[i] = Column{Name: p.Names[i], T: e.Type()}
-	}
-	return &Values{Columns: cols, Rows: rows}
-}
-
-// substituteColumns replaces column references with the row's expressions,
-// folding casts of literals.
-func substituteColumns(e Expr, row []Expr) Expr {
-	switch e := e.(type) {
-	case *ColumnRef:
-		return row[e.Index]
-	case *Cast:
-		x := substituteColumns(e.X, row)
-		if lit, ok := x.(*Literal); ok {
-			if v, err := ConvertLiteral(lit.Value, lit.T, e.T); err == nil {
-				return &Literal{Value: v, T: e.T}
+		rows[r] = make([]Expr, len(fields))
+		for i, f := range fields {
+			if positions[i] < 0 {
+				rows[r][i] = &Literal{T: cols[i].T}
+				continue
 			}
+			e := row[positions[i]]
+			x, err := b.bindExpr(e, &scope{})
+			if err != nil {
+				return nil, err
+			}
+			if x, err = insertCast(x, cols[i].T, f.Name, e.Position()); err != nil {
+				return nil, err
+			}
+			if lit, ok := x.(*Literal); ok {
+				x, err = castTo(lit, cols[i].T)
+				if err != nil {
+					return nil, errorf(e.Position(), "value for column %s: %v", f.Name, err)
+				}
+			}
+			rows[r][i] = x
 		}
-		return &Cast{X: x, T: e.T, Try: e.Try}
 	}
-	return e
+	return &Values{Columns: cols, Rows: rows}, nil
 }
 
 func fieldIndex(t *TableRef, name string) int {

@@ -39,3 +39,15 @@ func Rewrite(e Expr, fn func(Expr) Expr) Expr {
 	}
 	return fn(e)
 }
+
+// Conjuncts splits a predicate into its AND-ed parts.
+func Conjuncts(e Expr) []Expr {
+	if call, ok := e.(*Call); ok && call.Fn == FnAnd {
+		var out []Expr
+		for _, a := range call.Args {
+			out = append(out, Conjuncts(a)...)
+		}
+		return out
+	}
+	return []Expr{e}
+}

@@ -1,0 +1,162 @@
+package lakesql
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/storage"
+)
+
+// explain prints the optimized plan, one line per operator, and under each
+// scan the pruning at every level: partition filters per spec, the stats
+// filter, the residual filter and kept/total counts. EXPLAIN ANALYZE runs
+// the query and adds rows and time per operator and what each scan read.
+func (s *Session) explain(ctx context.Context, st *sql.Explain) (*Result, error) {
+	q, ok := st.Stmt.(*sql.QueryStmt)
+	if !ok {
+		return nil, fmt.Errorf("EXPLAIN supports queries only, not %s", statementName(st.Stmt))
+	}
+	p, err := s.plan(ctx, q.Query)
+	if err != nil {
+		return nil, err
+	}
+	env := s.env()
+	if st.Analyze {
+		env.Metrics = map[planner.Plan]*exec.OperatorMetrics{}
+		env.ScanStats = map[*planner.Scan]*exec.ScanStats{}
+		if err := s.drain(ctx, p, env); err != nil {
+			return nil, err
+		}
+	}
+	var lines [][]string
+	var walk func(planner.Plan, int, planner.Plan) error
+	walk = func(node planner.Plan, depth int, parent planner.Plan) error {
+		indent := strings.Repeat("  ", depth)
+		line := indent + node.Describe()
+		if m := env.Metrics[node]; m != nil {
+			line += fmt.Sprintf(" (rows=%d time=%s)", m.Rows, m.Time.Round(time.Microsecond))
+		}
+		lines = append(lines, []string{line})
+		if scan, ok := node.(*planner.Scan); ok {
+			details, err := s.explainScan(ctx, scan, parent, env)
+			if err != nil {
+				return err
+			}
+			for _, d := range details {
+				lines = append(lines, []string{indent + "  " + d})
+			}
+		}
+		for _, c := range node.Children() {
+			if err := walk(c, depth+1, node); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(p, 0, nil); err != nil {
+		return nil, err
+	}
+	return textRows([]string{"plan"}, lines), nil
+}
+
+// drain runs a plan to the end, discarding its rows.
+func (s *Session) drain(ctx context.Context, p planner.Plan, env *exec.Env) error {
+	res, err := s.run(ctx, p, env)
+	if err != nil {
+		return err
+	}
+	defer res.Close()
+	for {
+		batch, err := res.Next(ctx)
+		if err != nil || batch == nil {
+			return err
+		}
+		batch.Release()
+	}
+}
+
+// explainScan describes how a scan prunes.
+func (s *Session) explainScan(ctx context.Context, scan *planner.Scan, parent planner.Plan, env *exec.Env) ([]string, error) {
+	plan, err := exec.PlanTableScan(ctx, scan, env)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, sp := range plan.Specs {
+		if sp.Fields == "unpartitioned" {
+			out = append(out, fmt.Sprintf("spec %d (unpartitioned): none; manifests %d/%d, files %d/%d",
+				sp.SpecID, sp.ManifestsKept, sp.ManifestsTotal, sp.FilesKept, sp.FilesTotal))
+			continue
+		}
+		out = append(out, fmt.Sprintf("spec %d [%s]: %s; manifests %d/%d, files %d/%d",
+			sp.SpecID, sp.Fields, sp.PartitionFilter, sp.ManifestsKept, sp.ManifestsTotal, sp.FilesKept, sp.FilesTotal))
+	}
+	if env.NoPruning {
+		out = append(out, "pruning: off (SET pruning = on to enable)")
+	} else if plan.FilterText != "" {
+		out = append(out, "stats filter: "+plan.FilterText)
+	}
+	if f, ok := parent.(*planner.Filter); ok {
+		out = append(out, "residual filter: "+f.Cond.String())
+	}
+	out = append(out, pruningNotes(scan, plan)...)
+	out = append(out, fmt.Sprintf("manifests %d/%d; data files %d/%d (pruned by partition %d, by stats %d); bytes %s/%s",
+		plan.ManifestsKept, plan.ManifestsTotal, plan.FilesAfterStats, plan.FilesTotal,
+		plan.FilesTotal-plan.FilesAfterPartition, plan.FilesAfterPartition-plan.FilesAfterStats,
+		formatBytes(plan.BytesKept), formatBytes(plan.BytesTotal)))
+	if st := env.ScanStats[scan]; st != nil {
+		out = append(out, fmt.Sprintf("read: files %d, row groups %d/%d, bytes %s, rows %d",
+			st.FilesOpened.Load(), st.RowGroupsRead.Load(), st.RowGroupsTotal.Load(),
+			formatBytes(st.BytesRead.Load()), st.RowsProduced.Load()))
+	}
+	return out, nil
+}
+
+// pruningNotes explains, per scan filter conjunct, why it could not prune by
+// partition.
+func pruningNotes(scan *planner.Scan, plan *storage.ScanPlan) []string {
+	if scan.Filter == nil {
+		return nil
+	}
+	sources := map[int]bool{}
+	for _, spec := range scan.Table.Table.Metadata().PartitionSpecs() {
+		for _, pf := range spec.Fields() {
+			sources[pf.SourceID()] = true
+		}
+	}
+	var notes []string
+	for _, c := range planner.Conjuncts(scan.Filter) {
+		if _, ok := planner.IcebergFilter(c, scan.Columns); !ok {
+			notes = append(notes, fmt.Sprintf("note: %s: cannot prune; kept as residual filter", c))
+			continue
+		}
+		usesSource := false
+		planner.Walk(c, func(x planner.Expr) {
+			if ref, ok := x.(*planner.ColumnRef); ok && sources[scan.Columns[ref.Index].FieldID] {
+				usesSource = true
+			}
+		})
+		if !usesSource {
+			notes = append(notes, fmt.Sprintf("note: %s: not a partition source; used for stats only", c))
+		}
+	}
+	return notes
+}
+
+func formatBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

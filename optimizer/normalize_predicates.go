@@ -1,0 +1,416 @@
+package optimizer
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// normalizePredicates rewrites the scan filters (which only prune, see
+// pushDownFilters) so predicates that wrap a column in a function become
+// ranges on the column itself, which partition transforms and column
+// statistics can use:
+//
+//	DATE(ts) = DATE '2026-01-15'         → ts >= '2026-01-15 00:00' AND ts < '2026-01-16 00:00'
+//	CAST(ts AS DATE) BETWEEN a AND b     → ts >= a 00:00 AND ts < b+1 00:00
+//	YEAR(d) = 2024                       → d >= '2024-01-01' AND d < '2025-01-01'
+//	YEAR(d) = 2024 AND MONTH(d) = 3      → d >= '2024-03-01' AND d < '2024-04-01'
+//	date_trunc('month', ts) >= '2026-01-01' → ts >= '2026-01-01 00:00'
+//	CAST(year AS VARCHAR) = '2024'       → year = 2024
+//
+// Each rewrite is implied by the original predicate (usually equivalent), so
+// the scan's row set only ever grows; the original stays in the Filter above.
+func normalizePredicates(p planner.Plan) planner.Plan {
+	if scan, ok := p.(*planner.Scan); ok && scan.Filter != nil {
+		out := *scan
+		out.Filter = normalizeFilter(scan.Filter)
+		return &out
+	}
+	return withChildren(p, normalizePredicates)
+}
+
+func normalizeFilter(e planner.Expr) planner.Expr {
+	parts := planner.Conjuncts(e)
+	parts = append(parts, yearMonthRanges(parts)...)
+	for i, c := range parts {
+		parts[i] = normalizePredicate(c)
+	}
+	return andAll(parts)
+}
+
+// normalizePredicate rewrites one predicate, recursing through OR and NOT.
+func normalizePredicate(e planner.Expr) planner.Expr {
+	call, ok := e.(*planner.Call)
+	if !ok {
+		return e
+	}
+	switch call.Fn {
+	case planner.FnAnd, planner.FnOr:
+		args := make([]planner.Expr, len(call.Args))
+		for i, a := range call.Args {
+			args[i] = normalizePredicate(a)
+		}
+		return &planner.Call{Fn: call.Fn, Args: args, T: call.T}
+	case planner.FnEq, planner.FnLt, planner.FnLe, planner.FnGt, planner.FnGe:
+		if r, ok := bucketRange(call); ok {
+			return r
+		}
+		if r, ok := castToStringEquality(call); ok {
+			return r
+		}
+	case planner.FnIn:
+		return inBucketRanges(call)
+	}
+	return e
+}
+
+// bucketFn describes a monotonic function that maps ranges of its source
+// column to values: f(x) = v holds exactly for x in [start(k), start(k+1)).
+type bucketFn struct {
+	source planner.Expr
+	// index gives the bucket of a function value, and whether v is exactly a
+	// value f produces (f(x) = v for some x).
+	index func(v any) (k int64, aligned bool, ok bool)
+	// start is the first source value of bucket k, as a literal.
+	start func(k int64) *planner.Literal
+	// next is the bucket after k (k+1 when nil; date_trunc numbers buckets
+	// by their start time, so its next bucket is one unit later).
+	next func(k int64) int64
+}
+
+func (b bucketFn) after(k int64) int64 {
+	if b.next == nil {
+		return k + 1
+	}
+	return b.next(k)
+}
+
+// asBucketFn recognizes CAST(ts AS DATE), date(ts), to_date(ts), year(x) and
+// date_trunc('unit', x) over a column.
+func asBucketFn(e planner.Expr) (bucketFn, bool) {
+	switch f := e.(type) {
+	case *planner.Cast:
+		if f.Try || f.T.ID() != arrow.DATE32 || f.X.Type().ID() != arrow.TIMESTAMP {
+			return bucketFn{}, false
+		}
+		return dayBuckets(f.X), isColumn(f.X)
+	case *planner.Call:
+		switch f.Fn {
+		case "date", "to_date":
+			if len(f.Args) == 1 && f.Args[0].Type().ID() == arrow.TIMESTAMP {
+				return dayBuckets(f.Args[0]), isColumn(f.Args[0])
+			}
+		case "year":
+			if len(f.Args) == 1 && isTemporal(f.Args[0].Type()) {
+				return yearBuckets(f.Args[0]), isColumn(f.Args[0])
+			}
+		case "date_trunc":
+			if len(f.Args) == 2 && isTemporal(f.Args[1].Type()) {
+				unit, ok := f.Args[0].(*planner.Literal)
+				if !ok || unit.Value == nil {
+					return bucketFn{}, false
+				}
+				b, ok := truncBuckets(unit.Value.(string), f.Args[1], f.T)
+				return b, ok && isColumn(f.Args[1])
+			}
+		}
+	}
+	return bucketFn{}, false
+}
+
+func isColumn(e planner.Expr) bool {
+	_, ok := e.(*planner.ColumnRef)
+	return ok
+}
+
+func isTemporal(t arrow.DataType) bool { return t.ID() == arrow.DATE32 || t.ID() == arrow.TIMESTAMP }
+
+const microsPerDay = 86400 * 1_000_000
+
+// dayBuckets: a DATE value d is the timestamps [d 00:00, d+1 00:00) (UTC, the session zone).
+func dayBuckets(ts planner.Expr) bucketFn {
+	return bucketFn{
+		source: ts,
+		index: func(v any) (int64, bool, bool) {
+			d, ok := v.(int32)
+			return int64(d), true, ok
+		},
+		start: func(k int64) *planner.Literal { return &planner.Literal{Value: k * microsPerDay, T: ts.Type()} },
+	}
+}
+
+// yearBuckets: year(x) = y is x in [y-01-01, y+1-01-01).
+func yearBuckets(x planner.Expr) bucketFn {
+	return bucketFn{
+		source: x,
+		index: func(v any) (int64, bool, bool) {
+			switch y := v.(type) {
+			case int32:
+				return int64(y), true, true
+			case int64:
+				return y, true, true
+			}
+			return 0, false, false
+		},
+		start: func(k int64) *planner.Literal {
+			return temporalLiteral(time.Date(int(k), 1, 1, 0, 0, 0, 0, time.UTC), x.Type())
+		},
+	}
+}
+
+// truncBuckets: date_trunc(unit, x) = v is x in [v, v + unit) when v is a
+// unit boundary; buckets are numbered by their start time in microseconds.
+func truncBuckets(unit string, x planner.Expr, result arrow.DataType) (bucketFn, bool) {
+	floor, next, ok := truncUnit(unit)
+	if !ok {
+		return bucketFn{}, false
+	}
+	return bucketFn{
+		source: x,
+		index: func(v any) (int64, bool, bool) {
+			t, ok := literalTime(v, result)
+			if !ok {
+				return 0, false, false
+			}
+			f := floor(t)
+			return f.UnixMicro(), f.Equal(t), true
+		},
+		start: func(k int64) *planner.Literal {
+			return temporalLiteral(time.UnixMicro(k).UTC(), x.Type())
+		},
+		next: func(k int64) int64 { return next(time.UnixMicro(k).UTC()).UnixMicro() },
+	}, true
+}
+
+// truncUnit gives the floor and the next boundary of a date_trunc unit.
+func truncUnit(unit string) (floor, next func(time.Time) time.Time, ok bool) {
+	switch unit {
+	case "year":
+		return func(t time.Time) time.Time { return time.Date(t.Year(), 1, 1, 0, 0, 0, 0, time.UTC) },
+			func(t time.Time) time.Time { return t.AddDate(1, 0, 0) }, true
+	case "quarter":
+		return func(t time.Time) time.Time {
+				return time.Date(t.Year(), (t.Month()-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC)
+			},
+			func(t time.Time) time.Time { return t.AddDate(0, 3, 0) }, true
+	case "month":
+		return func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC) },
+			func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }, true
+	case "day":
+		return func(t time.Time) time.Time { return t.Truncate(24 * time.Hour) },
+			func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }, true
+	case "hour":
+		return func(t time.Time) time.Time { return t.Truncate(time.Hour) },
+			func(t time.Time) time.Time { return t.Add(time.Hour) }, true
+	}
+	return nil, nil, false
+}
+
+// literalTime reads a DATE or TIMESTAMP constant as a UTC time.
+func literalTime(v any, t arrow.DataType) (time.Time, bool) {
+	switch x := v.(type) {
+	case int32:
+		if t.ID() == arrow.DATE32 {
+			return time.Unix(int64(x)*86400, 0).UTC(), true
+		}
+	case int64:
+		if t.ID() == arrow.TIMESTAMP {
+			return time.UnixMicro(x).UTC(), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// temporalLiteral makes a DATE or TIMESTAMP constant of type t at instant u.
+// A DATE bucket boundary that is not midnight rounds up: x >= 10:00 on a
+// date column means x >= the next day.
+func temporalLiteral(u time.Time, t arrow.DataType) *planner.Literal {
+	if t.ID() == arrow.DATE32 {
+		days := u.Unix() / 86400
+		if u.Unix()%86400 != 0 {
+			days++
+		}
+		return &planner.Literal{Value: int32(days), T: t}
+	}
+	return &planner.Literal{Value: u.UnixMicro(), T: t}
+}
+
+// bucketRange rewrites f(x) op v into a range on x.
+func bucketRange(call *planner.Call) (planner.Expr, bool) {
+	fn, fExpr, vExpr := call.Fn, call.Args[0], call.Args[1]
+	if _, isLit := fExpr.(*planner.Literal); isLit {
+		fn, fExpr, vExpr = flippedOp[fn], vExpr, fExpr
+	}
+	b, ok := asBucketFn(fExpr)
+	if !ok {
+		return nil, false
+	}
+	lit, ok := vExpr.(*planner.Literal)
+	if !ok || lit.Value == nil {
+		return nil, false
+	}
+	k, aligned, ok := b.index(lit.Value)
+	if !ok {
+		return nil, false
+	}
+	// first is the first bucket whose values are >= v.
+	first := k
+	if !aligned {
+		first = b.after(k)
+	}
+	switch fn {
+	case planner.FnEq:
+		if !aligned {
+			return falseLiteral(), true
+		}
+		return andAll([]planner.Expr{cmp(planner.FnGe, b.source, b.start(k)), cmp(planner.FnLt, b.source, b.start(b.after(k)))}), true
+	case planner.FnGe:
+		return cmp(planner.FnGe, b.source, b.start(first)), true
+	case planner.FnGt:
+		return cmp(planner.FnGe, b.source, b.start(b.after(k))), true
+	case planner.FnLe:
+		return cmp(planner.FnLt, b.source, b.start(b.after(k))), true
+	case planner.FnLt:
+		return cmp(planner.FnLt, b.source, b.start(first)), true
+	}
+	return nil, false
+}
+
+var flippedOp = map[string]string{
+	planner.FnEq: planner.FnEq, planner.FnLt: planner.FnGt, planner.FnLe: planner.FnGe,
+	planner.FnGt: planner.FnLt, planner.FnGe: planner.FnLe,
+}
+
+func cmp(fn string, l, r planner.Expr) planner.Expr {
+	return &planner.Call{Fn: fn, Args: []planner.Expr{l, r}, T: planner.TypeBoolean}
+}
+
+func falseLiteral() planner.Expr { return &planner.Literal{Value: false, T: planner.TypeBoolean} }
+
+// inBucketRanges rewrites f(x) IN (v1, …) into an OR of ranges.
+func inBucketRanges(call *planner.Call) planner.Expr {
+	if _, ok := asBucketFn(call.Args[0]); !ok {
+		return call
+	}
+	var ranges []planner.Expr
+	for _, v := range call.Args[1:] {
+		if _, ok := v.(*planner.Literal); !ok {
+			return call
+		}
+		r, ok := bucketRange(&planner.Call{Fn: planner.FnEq, Args: []planner.Expr{call.Args[0], v}, T: planner.TypeBoolean})
+		if !ok {
+			return call
+		}
+		ranges = append(ranges, r)
+	}
+	var out planner.Expr
+	for _, r := range ranges {
+		if out == nil {
+			out = r
+			continue
+		}
+		out = &planner.Call{Fn: planner.FnOr, Args: []planner.Expr{out, r}, T: planner.TypeBoolean}
+	}
+	if out == nil {
+		return falseLiteral()
+	}
+	return out
+}
+
+// castToStringEquality rewrites CAST(int_col AS VARCHAR) = '2024' into
+// int_col = 2024. A string that is not how the integer prints ('02024')
+// matches no row.
+func castToStringEquality(call *planner.Call) (planner.Expr, bool) {
+	if call.Fn != planner.FnEq {
+		return nil, false
+	}
+	castExpr, litExpr := call.Args[0], call.Args[1]
+	if _, isLit := castExpr.(*planner.Literal); isLit {
+		castExpr, litExpr = litExpr, castExpr
+	}
+	c, ok := castExpr.(*planner.Cast)
+	lit, isLit := litExpr.(*planner.Literal)
+	if !ok || !isLit || lit.Value == nil || c.T.ID() != arrow.STRING || !isColumn(c.X) {
+		return nil, false
+	}
+	text := lit.Value.(string)
+	var value any
+	switch c.X.Type().ID() {
+	case arrow.INT32:
+		n, err := strconv.ParseInt(text, 10, 32)
+		if err != nil || strconv.FormatInt(n, 10) != text {
+			return falseLiteral(), true
+		}
+		value = int32(n)
+	case arrow.INT64:
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil || strconv.FormatInt(n, 10) != text {
+			return falseLiteral(), true
+		}
+		value = n
+	default:
+		return nil, false
+	}
+	return cmp(planner.FnEq, c.X, &planner.Literal{Value: value, T: c.X.Type()}), true
+}
+
+// yearMonthRanges finds year(x) = y together with month(x) = m among the
+// conjuncts and adds the month's range on x, which neither gives alone.
+func yearMonthRanges(parts []planner.Expr) []planner.Expr {
+	years := map[string]int64{}
+	months := map[string][]int64{}
+	sources := map[string]planner.Expr{}
+	for _, p := range parts {
+		fn, x, v, ok := fnEqualsInt(p)
+		if !ok {
+			continue
+		}
+		key := x.String()
+		sources[key] = x
+		switch fn {
+		case "year":
+			years[key] = v
+		case "month":
+			months[key] = append(months[key], v)
+		}
+	}
+	var out []planner.Expr
+	for key, y := range years {
+		for _, m := range months[key] {
+			if m < 1 || m > 12 {
+				out = append(out, falseLiteral())
+				continue
+			}
+			x := sources[key]
+			from := time.Date(int(y), time.Month(m), 1, 0, 0, 0, 0, time.UTC)
+			out = append(out, andAll([]planner.Expr{
+				cmp(planner.FnGe, x, temporalLiteral(from, x.Type())),
+				cmp(planner.FnLt, x, temporalLiteral(from.AddDate(0, 1, 0), x.Type())),
+			}))
+		}
+	}
+	return out
+}
+
+// fnEqualsInt matches fn(column) = integer constant.
+func fnEqualsInt(e planner.Expr) (string, planner.Expr, int64, bool) {
+	call, ok := e.(*planner.Call)
+	if !ok || call.Fn != planner.FnEq {
+		return "", nil, 0, false
+	}
+	f, fok := call.Args[0].(*planner.Call)
+	lit, lok := call.Args[1].(*planner.Literal)
+	if !fok || !lok || len(f.Args) != 1 || !isColumn(f.Args[0]) || !isTemporal(f.Args[0].Type()) {
+		return "", nil, 0, false
+	}
+	switch v := lit.Value.(type) {
+	case int32:
+		return f.Fn, f.Args[0], int64(v), true
+	case int64:
+		return f.Fn, f.Args[0], v, true
+	}
+	return "", nil, 0, false
+}
