@@ -139,27 +139,40 @@ type partitionGroup struct {
 }
 
 // groupByPartition computes each row's partition tuple and groups row indexes
-// by it, in order of first appearance.
+// by it, in order of first appearance. Transforms with integer keys are
+// computed for the whole batch at once; the tuple's Iceberg values are
+// computed once per group, from its first row.
 func (w *TableWriter) groupByPartition(batch arrow.RecordBatch) ([]*partitionGroup, error) {
+	fast := make([][]int64, len(w.partitions))
+	for i, p := range w.partitions {
+		fast[i], _ = fastKeys(p.field.Transform, batch.Column(p.sourceCol))
+	}
 	byKey := map[string]*partitionGroup{}
 	var order []*partitionGroup
-	var key strings.Builder
-	values := make([]any, len(w.partitions))
+	var key []byte
 	for row := range int(batch.NumRows()) {
-		key.Reset()
+		key = key[:0]
 		for i, p := range w.partitions {
-			v, err := partitionValue(p, batch.Column(p.sourceCol), row)
+			col := batch.Column(p.sourceCol)
+			if fast[i] != nil {
+				key = appendKey(key, col.IsValid(row), fast[i][row])
+				continue
+			}
+			v, err := partitionValue(p, col, row)
 			if err != nil {
 				return nil, err
 			}
-			values[i] = v
-			fmt.Fprintf(&key, "%v\x00", v)
+			key = appendText(key, v)
 		}
-		g, ok := byKey[key.String()]
+		g, ok := byKey[string(key)]
 		if !ok {
-			g = &partitionGroup{key: key.String(), values: map[int]any{}}
-			for i, p := range w.partitions {
-				g.values[p.field.FieldID] = values[i]
+			g = &partitionGroup{key: string(key), values: map[int]any{}}
+			for _, p := range w.partitions {
+				v, err := partitionValue(p, batch.Column(p.sourceCol), row)
+				if err != nil {
+					return nil, err
+				}
+				g.values[p.field.FieldID] = v
 			}
 			byKey[g.key] = g
 			order = append(order, g)

@@ -13,14 +13,8 @@ import (
 	"github.com/lakesql/lakesql"
 )
 
-// buildDemo generates the demo warehouse. It is to be lakesql.BuildDemo,
-// which has not landed yet; wire it with
-//
-//	var buildDemo = lakesql.BuildDemo
-//
-// Until then it is nil and "lakesql demo" reports that it is unavailable.
-// Tests replace it with a fake.
-var buildDemo func(ctx context.Context, opts lakesql.DemoOptions) error
+// buildDemo generates the demo warehouse; tests replace it with a fake.
+var buildDemo = lakesql.BuildDemo
 
 const demoDateLayout = "2006-01-02"
 
@@ -33,10 +27,6 @@ func runDemo(args []string, warehouse string, stdout, stderr io.Writer) int {
 		return exitOK
 	case err != nil:
 		return usageError(stderr, fmt.Errorf("demo: %w", err))
-	}
-	if buildDemo == nil {
-		printError(stderr, errors.New("demo: the demo generator is not available in this build"))
-		return exitError
 	}
 	opts.Progress = stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -74,11 +74,3 @@ func TestDemoErrors(t *testing.T) {
 		}
 	}
 }
-
-func TestDemoUnavailable(t *testing.T) {
-	withDemo(t, nil)
-	r := runCLI(t, &fakeSession{}, "", "demo")
-	if r.code != exitError || r.stderr != "Error: demo: the demo generator is not available in this build\n" {
-		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
-	}
-}

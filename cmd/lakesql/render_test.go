@@ -172,15 +172,27 @@ func TestRenderStreamErrorIsReturnedAndResultClosed(t *testing.T) {
 
 func TestTableTruncatesWideCells(t *testing.T) {
 	long := strings.Repeat("x", 100)
-	got := tableCell(long)
+	got := tableCell(long, maxCellWidth)
 	if want := strings.Repeat("x", 79) + "…"; got != want {
 		t.Errorf("tableCell(100 x) = %q, want %q", got, want)
 	}
-	if got := tableCell(strings.Repeat("é", 80)); got != strings.Repeat("é", 80) {
+	if got := tableCell(strings.Repeat("é", 80), maxCellWidth); got != strings.Repeat("é", 80) {
 		t.Errorf("an 80-rune cell was changed to %q", got)
 	}
-	if got := tableCell("a\nb\tc"); got != `a\nb\tc` {
-		t.Errorf("control characters not escaped: %q", got)
+	if got := tableCell("a\nb\tc", maxCellWidth); got != "a\n"+`b\tc` {
+		t.Errorf("tab not escaped or newline not kept: %q", got)
+	}
+	if got := tableCell(long, 0); got != long {
+		t.Errorf("a cell without a limit was cut to %q", got)
+	}
+}
+
+func TestTableDrawsMultiLineCells(t *testing.T) {
+	tr := &tableRenderer{widths: []int{3, 1}, numeric: []bool{false, false}}
+	got := tr.line([]string{"ab\ncde", "x"})
+	want := "│ ab  │ x │\n│ cde │   │\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
 
