@@ -308,6 +308,10 @@ func runRecord(ctx context.Context, t *testing.T, sc *script, rec *record, sess 
 		return nil, false
 	}
 	out := outputLines(rows, subst, rec.kind == explainPlan)
+	if rec.sorted {
+		// Sorted output keeps rewritten files stable whatever order rows came in.
+		slices.Sort(out)
+	}
 	if !*rewrite {
 		compareOutput(t, sc, rec, out)
 	}
@@ -377,17 +381,19 @@ func compareOutput(t *testing.T, sc *script, rec *record, out []string) {
 	t.Helper()
 	want := rec.expected
 	if rec.sorted {
-		out, want = sortedCopy(out), sortedCopy(want)
+		want = slices.Sorted(slices.Values(want))
 	}
 	if !slices.Equal(out, want) {
-		fail(t, sc, rec, "expected:\n%s\nactual:\n%s", strings.Join(want, "\n"), strings.Join(out, "\n"))
+		fail(t, sc, rec, "expected:\n%s\nactual:\n%s", showLines(want), showLines(out))
 	}
 }
 
-func sortedCopy(lines []string) []string {
-	c := slices.Clone(lines)
-	slices.Sort(c)
-	return c
+// showLines prints output lines for a failure message.
+func showLines(lines []string) string {
+	if len(lines) == 0 {
+		return "(no rows)"
+	}
+	return strings.Join(lines, "\n")
 }
 
 // fail reports a failed record with its location and SQL.
@@ -396,10 +402,23 @@ func fail(t *testing.T, sc *script, rec *record, format string, args ...any) {
 	t.Errorf("%s:%d: %s\n%s\n%s", sc.path, rec.line, sc.lines[rec.start], rec.sql, fmt.Sprintf(format, args...))
 }
 
-// writeScript rewrites the script with the actual output of its query and
-// explain records; records that did not run keep their expected output.
+// writeScript rewrites the script file with the actual output of its query
+// and explain records, if that changes it.
 func writeScript(t *testing.T, sc *script, actual map[*record][]string) {
 	t.Helper()
+	text := sc.render(actual)
+	if text == sc.text {
+		return
+	}
+	if err := os.WriteFile(sc.path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("rewrote %s", sc.path)
+}
+
+// render returns the script's text with the expected output of each record in
+// actual replaced; other records, comments and blank lines stay as written.
+func (sc *script) render(actual map[*record][]string) string {
 	var out []string
 	prev := 0
 	for _, rec := range sc.records {
@@ -413,12 +432,73 @@ func writeScript(t *testing.T, sc *script, actual map[*record][]string) {
 		prev = rec.end
 	}
 	out = append(out, sc.lines[prev:]...)
-	text := strings.Join(out, "\n") + "\n"
-	if text == sc.text {
-		return
-	}
-	if err := os.WriteFile(sc.path, []byte(text), 0o644); err != nil {
+	return strings.Join(out, "\n") + "\n"
+}
+
+// TestGoldenFormat checks the script parser and the rewrite on a small script.
+func TestGoldenFormat(t *testing.T) {
+	const text = `# comment
+
+statement ok
+CREATE NAMESPACE db
+
+query sort
+SELECT a
+FROM db.t
+----
+old
+
+# between
+explain
+SELECT 1
+
+query error boom
+SELECT 2
+`
+	sc, err := parseScript("x.test", text)
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("rewrote %s", sc.path)
+	if len(sc.records) != 4 {
+		t.Fatalf("got %d records, want 4", len(sc.records))
+	}
+	q, ex, qe := sc.records[1], sc.records[2], sc.records[3]
+	if q.kind != queryRows || !q.sorted || q.sql != "SELECT a\nFROM db.t" || q.line != 6 || !slices.Equal(q.expected, []string{"old"}) {
+		t.Errorf("query record parsed as %+v", q)
+	}
+	if ex.kind != explainPlan || ex.expected != nil {
+		t.Errorf("explain record parsed as %+v", ex)
+	}
+	if qe.kind != statementError || qe.errText != "boom" {
+		t.Errorf("query error record parsed as %+v", qe)
+	}
+	actual := map[*record][]string{q: {"1", "2"}, ex: {"Plan"}}
+	want := strings.Replace(text, "----\nold\n", "----\n1\n2\n", 1)
+	want = strings.Replace(want, "SELECT 1\n", "SELECT 1\n----\nPlan\n", 1)
+	got := sc.render(actual)
+	if got != want {
+		t.Fatalf("render:\n%s\nwant:\n%s", got, want)
+	}
+	again, err := parseScript("x.test", got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.render(map[*record][]string{again.records[1]: {"1", "2"}, again.records[2]: {"Plan"}}) != got {
+		t.Error("rewriting twice changed the script")
+	}
+}
+
+func TestGoldenFormatErrors(t *testing.T) {
+	for _, text := range []string{
+		"statement okay\nSELECT 1\n",
+		"statement ok\nSELECT 1\n----\n1\n",
+		"statement error\nSELECT 1\n",
+		"query nosort\nSELECT 1\n",
+		"statement ok\nSELECT 1; SELECT 2\n",
+		"statement ok\n-- only a comment\n",
+	} {
+		if _, err := parseScript("x.test", text); err == nil {
+			t.Errorf("parseScript(%q) succeeded, want an error", text)
+		}
+	}
 }

@@ -142,7 +142,7 @@ func (w *Warehouse) DropNamespace(ctx context.Context, ns string, ifExists, casc
 		return err
 	}
 	if len(tables) > 0 && !cascade {
-		return fmt.Errorf("namespace %s is not empty (%d tables); use DROP NAMESPACE %s CASCADE", ns, len(tables), ns)
+		return fmt.Errorf("namespace %s is not empty (tables: %s); use DROP NAMESPACE %s CASCADE", ns, strings.Join(tables, ", "), ns)
 	}
 	for _, t := range tables {
 		if err := w.DropTable(ctx, ns, t, true); err != nil {

@@ -44,13 +44,20 @@ func buildNode(ctx context.Context, p planner.Plan, env *Env) (Operator, error) 
 		if err != nil {
 			return nil, err
 		}
-		return NewFilter(input, p.Cond), nil
+		return NewFilter(input, prepareSubqueries(p.Cond, env)), nil
 	case *planner.Project:
 		input, err := Build(ctx, p.Input, env)
 		if err != nil {
 			return nil, err
 		}
-		return NewProject(input, p.Exprs, p.Names), nil
+		return NewProject(input, prepareAll(p.Exprs, env), p.Names), nil
+	case *planner.Join:
+		return buildJoin(ctx, p, env)
+	case *planner.SetOp:
+		return buildSetOp(ctx, p, env)
+	case *planner.SubqueryAlias:
+		// Renaming is the plan's business; the rows are the input's.
+		return Build(ctx, p.Input, env)
 	case *planner.Limit:
 		input, err := Build(ctx, p.Input, env)
 		if err != nil {
@@ -59,6 +66,8 @@ func buildNode(ctx context.Context, p planner.Plan, env *Env) (Operator, error) 
 		return NewLimit(input, p.Limit, p.Offset), nil
 	case *planner.Values:
 		return NewValues(ArrowSchema(p.Columns), p.Rows), nil
+	case *planner.Aggregate, *planner.Sort, *planner.TopN, *planner.Distinct:
+		return buildGrouping(ctx, p, env)
 	}
 	return nil, fmt.Errorf("no operator for plan node %T", p)
 }

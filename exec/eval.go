@@ -55,6 +55,8 @@ func (ev *evaluator) eval(e planner.Expr) (arrow.Array, error) {
 		return ev.cast(e)
 	case *planner.Case:
 		return ev.caseWhen(e)
+	case *subqueryExpr:
+		return ev.subquery(e)
 	}
 	return nil, fmt.Errorf("cannot evaluate expression %s of type %T", e, e)
 }

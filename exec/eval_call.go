@@ -24,6 +24,9 @@ func (ev *evaluator) call(c *planner.Call) (arrow.Array, error) {
 		return nil, err
 	}
 	defer releaseOperands(ops)
+	if fn, ok := scalarFns[c.Fn]; ok {
+		return ev.scalar(fn, c, ops)
+	}
 	if err := checkArity(c, len(ops)); err != nil {
 		return nil, err
 	}

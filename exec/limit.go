@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -14,9 +15,13 @@ type limit struct {
 }
 
 // NewLimit returns an operator that skips offset rows of input and then
-// passes on at most limit rows. Once it has them it closes its input, so
-// upstream work (scans) stops early.
+// passes on at most limitRows rows (all of them when limitRows < 0, as for
+// OFFSET without LIMIT). Once it has them it closes its input, so upstream
+// work (scans) stops early.
 func NewLimit(input Operator, limitRows, offset int64) Operator {
+	if limitRows < 0 {
+		limitRows = math.MaxInt64
+	}
 	return &limit{input: input, skip: offset, remain: limitRows}
 }
 

@@ -48,8 +48,71 @@ func narrow(p planner.Plan, needed []bool) (planner.Plan, []int) {
 	case *planner.Limit:
 		input, mapping := narrow(p.Input, needed)
 		return &planner.Limit{Input: input, Limit: p.Limit, Offset: p.Offset}, mapping
+	case *planner.Join:
+		return narrowJoin(p, needed)
+	case *planner.SubqueryAlias:
+		input, mapping := narrow(p.Input, needed)
+		out := &planner.SubqueryAlias{Input: input, Alias: p.Alias, Columns: make([]planner.Column, len(input.Schema()))}
+		for i, m := range mapping {
+			if m >= 0 {
+				out.Columns[m] = p.Columns[i]
+			}
+		}
+		return out, mapping
+	case *planner.Aggregate:
+		return narrowAggregate(p), identity(len(p.Schema()))
+	case *planner.Sort:
+		input, mapping := narrow(p.Input, neededWithKeys(needed, p.Keys))
+		return &planner.Sort{Input: input, Keys: remapSortKeys(p.Keys, mapping)}, mapping
+	case *planner.TopN:
+		input, mapping := narrow(p.Input, neededWithKeys(needed, p.Keys))
+		return &planner.TopN{Input: input, Keys: remapSortKeys(p.Keys, mapping), Limit: p.Limit, Offset: p.Offset}, mapping
+	case *planner.Distinct:
+		// Distinctness depends on every column; the scans below still drop
+		// what the input's own projection does not use.
+		return &planner.Distinct{Input: pruneColumns(p.Input)}, identity(len(p.Schema()))
+	case *planner.SetOp:
+		// Distinctness depends on every column, so a set operation keeps them
+		// all; its inputs' scans can still drop what the inputs do not use.
+		out := *p
+		out.Left, out.Right = pruneColumns(p.Left), pruneColumns(p.Right)
+		return &out, identity(len(p.Columns))
 	}
 	return p, identity(len(p.Schema()))
+}
+
+// narrowJoin keeps the columns needed above the join or by its keys and
+// condition, on each side.
+func narrowJoin(j *planner.Join, needed []bool) (planner.Plan, []int) {
+	nl := len(j.Left.Schema())
+	inNeeded := append([]bool(nil), needed...)
+	if j.Cond != nil {
+		markColumns(j.Cond, inNeeded)
+	}
+	leftNeeded, rightNeeded := inNeeded[:nl], inNeeded[nl:]
+	for i := range j.LeftKeys {
+		markColumns(j.LeftKeys[i], leftNeeded)
+		markColumns(j.RightKeys[i], rightNeeded)
+	}
+	left, leftMap := narrow(j.Left, leftNeeded)
+	right, rightMap := narrow(j.Right, rightNeeded)
+	mapping := append([]int(nil), leftMap...)
+	newNl := len(left.Schema())
+	for _, m := range rightMap {
+		if m >= 0 {
+			m += newNl
+		}
+		mapping = append(mapping, m)
+	}
+	out := &planner.Join{Type: j.Type, Left: left, Right: right, BuildLeft: j.BuildLeft}
+	for i := range j.LeftKeys {
+		out.LeftKeys = append(out.LeftKeys, remapColumns(j.LeftKeys[i], leftMap))
+		out.RightKeys = append(out.RightKeys, remapColumns(j.RightKeys[i], rightMap))
+	}
+	if j.Cond != nil {
+		out.Cond = remapColumns(j.Cond, mapping)
+	}
+	return out, mapping
 }
 
 func narrowScan(s *planner.Scan, needed []bool) (planner.Plan, []int) {
@@ -96,11 +159,17 @@ func markColumns(e planner.Expr, needed []bool) {
 	})
 }
 
-// remapColumns rewrites column indexes through mapping.
+// remapColumns rewrites column indexes through mapping. The plans of
+// subqueries inside e are pruned on their own.
 func remapColumns(e planner.Expr, mapping []int) planner.Expr {
 	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
-		if ref, ok := x.(*planner.ColumnRef); ok {
-			return &planner.ColumnRef{Index: mapping[ref.Index], Name: ref.Name, T: ref.T}
+		switch x := x.(type) {
+		case *planner.ColumnRef:
+			return &planner.ColumnRef{Index: mapping[x.Index], Name: x.Name, T: x.T}
+		case *planner.Subquery:
+			out := *x
+			out.Plan = pruneColumns(x.Plan)
+			return &out
 		}
 		return x
 	})

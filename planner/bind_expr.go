@@ -13,6 +13,9 @@ import (
 // scope is the set of columns an expression can name: the input plan's schema.
 type scope struct {
 	cols []Column
+	// aggs collects the aggregate calls of a SELECT block (bind_aggregate.go);
+	// nil where aggregates are not allowed.
+	aggs *aggregator
 }
 
 // resolve finds the column a (possibly qualified) reference names.
@@ -59,7 +62,7 @@ func (b *binder) bindExpr(e sql.Expr, s *scope) (Expr, error) {
 	case *sql.ColumnRef:
 		i, err := s.resolve(e)
 		if err != nil {
-			return nil, err
+			return nil, b.outerReference(e, err)
 		}
 		return &ColumnRef{Index: i, Name: s.cols[i].Name, T: s.cols[i].T}, nil
 	case *sql.Literal:
@@ -97,9 +100,20 @@ func (b *binder) bindExpr(e sql.Expr, s *scope) (Expr, error) {
 	case *sql.CastExpr:
 		return b.bindCast(e, s)
 	case *sql.FuncCall:
+		if IsAggregate(e) {
+			return b.bindAggregate(e, s)
+		}
 		return b.bindFunc(e, s)
+	case *sql.Interval:
+		return b.bindInterval(e, s)
 	case *sql.Star:
 		return nil, errorf(e.Pos, "* is only allowed in a select list or count(*)")
+	case *sql.SubqueryExpr:
+		return b.bindScalarSubquery(e, s)
+	case *sql.InSubqueryExpr:
+		return b.bindInSubquery(e, s)
+	case *sql.ExistsExpr:
+		return b.bindExists(e, s)
 	}
 	return nil, errorf(e.Position(), "%s is not supported yet", describeNode(e))
 }
@@ -107,10 +121,6 @@ func (b *binder) bindExpr(e sql.Expr, s *scope) (Expr, error) {
 // describeNode names an expression kind for "not supported" errors.
 func describeNode(e sql.Expr) string {
 	switch e.(type) {
-	case *sql.SubqueryExpr, *sql.InSubqueryExpr, *sql.ExistsExpr:
-		return "a subquery"
-	case *sql.Interval:
-		return "INTERVAL"
 	case *sql.NamedArg:
 		return "a named argument (name => value)"
 	}
@@ -244,6 +254,9 @@ func (b *binder) bindBinary(e *sql.BinaryExpr, s *scope) (Expr, error) {
 		return &Call{Fn: strings.ToLower(e.Op), Args: []Expr{l, r}, T: TypeBoolean}, nil
 	case "||":
 		return b.bindConcat(l, r)
+	}
+	if x, handled, err := bindTemporalArithmetic(e.Op, l, r, e.Pos); handled {
+		return x, err
 	}
 	if fn, ok := arithmeticFns[e.Op]; ok {
 		return bindArithmetic(fn, l, r, e.Pos)

@@ -9,6 +9,10 @@ import (
 func (b *binder) bindFrom(from sql.TableExpr) (Plan, error) {
 	switch t := from.(type) {
 	case *sql.TableName:
+		// A CTE shadows a table of the same name.
+		if f := b.lookupCTE(t.Name); f != nil {
+			return b.bindCTERef(f, t)
+		}
 		ref, err := b.res.ResolveTable(b.ctx, t.Name, t.TimeTravel)
 		if err != nil {
 			return nil, err
@@ -17,9 +21,9 @@ func (b *binder) bindFrom(from sql.TableExpr) (Plan, error) {
 	case *sql.TableFunc:
 		return nil, errorf(t.Pos, "table function %s is not supported yet", t.Name)
 	case *sql.SubqueryTable:
-		return nil, errorf(t.Pos, "subqueries in FROM are not supported yet")
+		return b.bindSubqueryTable(t)
 	case *sql.Join:
-		return nil, errorf(t.Pos, "joins are not supported yet")
+		return b.bindJoin(t)
 	}
 	return nil, fmt.Errorf("unknown FROM item %T", from)
 }
@@ -35,4 +39,108 @@ func NewScan(ref *TableRef, alias string) (*Scan, error) {
 		scan.Columns = append(scan.Columns, ScanColumn{FieldID: f.ID, Name: f.Name, T: t})
 	}
 	return scan, nil
+}
+
+// bindSubqueryTable binds (query) AS alias [(cols)].
+func (b *binder) bindSubqueryTable(t *sql.SubqueryTable) (Plan, error) {
+	plan, err := b.bindQuery(t.Query)
+	if err != nil {
+		return nil, err
+	}
+	out, err := NewSubqueryAlias(plan, t.Alias, t.ColAliases)
+	if err != nil {
+		return nil, errorf(t.Pos, "subquery %v", err)
+	}
+	return out, nil
+}
+
+// bindJoin binds both inputs, then the ON condition over their columns (left's
+// first), or turns USING into key equalities.
+func (b *binder) bindJoin(j *sql.Join) (Plan, error) {
+	left, err := b.bindFrom(j.L)
+	if err != nil {
+		return nil, err
+	}
+	right, err := b.bindFrom(j.R)
+	if err != nil {
+		return nil, err
+	}
+	if len(j.Using) > 0 {
+		return b.bindJoinUsing(j, left, right)
+	}
+	var cond Expr
+	if j.On != nil {
+		s := &scope{cols: append(append([]Column(nil), left.Schema()...), right.Schema()...)}
+		if cond, err = b.bindExpr(j.On, s); err != nil {
+			return nil, err
+		}
+		if cond, err = requireBoolean(cond, j.On.Position(), "ON"); err != nil {
+			return nil, err
+		}
+	}
+	typ := j.Type
+	if typ == sql.JoinCross && cond != nil {
+		typ = sql.JoinInner
+	}
+	return newJoin(typ, left, right, cond), nil
+}
+
+// bindJoinUsing binds JOIN … USING (cols): the inputs join on equal columns,
+// and the output has each USING column once, first, then the other columns
+// of the left and of the right input. The USING column is the left input's,
+// the right's for a RIGHT join, and their coalesced value for a FULL join.
+func (b *binder) bindJoinUsing(j *sql.Join, left, right Plan) (Plan, error) {
+	lcols, rcols := left.Schema(), right.Schema()
+	nl := len(lcols)
+	var keys []Expr
+	proj := &Project{}
+	usedL, usedR := make([]bool, nl), make([]bool, len(rcols))
+	for _, name := range j.Using {
+		ref := &sql.ColumnRef{Parts: []string{name}, Pos: j.Pos}
+		li, err := (&scope{cols: lcols}).resolve(ref)
+		if err != nil {
+			return nil, err
+		}
+		ri, err := (&scope{cols: rcols}).resolve(ref)
+		if err != nil {
+			return nil, err
+		}
+		if usedL[li] {
+			return nil, errorf(j.Pos, "column %q appears more than once in USING", name)
+		}
+		usedL[li], usedR[ri] = true, true
+		pair, err := unify(j.Pos,
+			&ColumnRef{Index: li, Name: lcols[li].Name, T: lcols[li].T},
+			&ColumnRef{Index: nl + ri, Name: rcols[ri].Name, T: rcols[ri].T})
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, &Call{Fn: FnEq, Args: pair, T: TypeBoolean})
+		proj.Exprs = append(proj.Exprs, usingColumn(j.Type, pair[0], pair[1]))
+		proj.Names = append(proj.Names, lcols[li].Name)
+	}
+	for i, c := range append(append([]Column(nil), lcols...), rcols...) {
+		if i < nl && usedL[i] || i >= nl && usedR[i-nl] {
+			continue
+		}
+		proj.Exprs = append(proj.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
+		proj.Names = append(proj.Names, c.Name)
+	}
+	typ := j.Type
+	if typ == sql.JoinCross {
+		typ = sql.JoinInner
+	}
+	proj.Input = newJoin(typ, left, right, conjunction(keys))
+	return proj, nil
+}
+
+// usingColumn is the value of a USING column in the join output.
+func usingColumn(typ sql.JoinType, l, r Expr) Expr {
+	switch typ {
+	case sql.JoinRight:
+		return r
+	case sql.JoinFull:
+		return &Call{Fn: FnCoalesce, Args: []Expr{l, r}, T: l.Type()}
+	}
+	return l
 }

@@ -1,13 +1,26 @@
 package planner
 
 import (
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/lakesql/lakesql/sql"
 )
 
-// bindFunc binds the scalar functions of this version.
+// bindFunc binds a scalar function call through the function registry
+// (function_registry.go). Aggregate calls without OVER never get here: the
+// aggregation binder takes them.
 func (b *binder) bindFunc(e *sql.FuncCall, s *scope) (Expr, error) {
 	if e.Over != nil || e.Star || e.Distinct {
 		return nil, errorf(e.Pos, "%s(…) with OVER, * or DISTINCT is not supported yet", e.Name)
+	}
+	if windowNames[e.Name] {
+		return nil, errorf(e.Pos, "window function %s needs an OVER clause", e.Name)
+	}
+	spec, ok := lookupFunction(e.Name)
+	if !ok {
+		return nil, unknownFunction(e.Name, e.Pos)
 	}
 	args := make([]Expr, len(e.Args))
 	for i, a := range e.Args {
@@ -17,37 +30,149 @@ func (b *binder) bindFunc(e *sql.FuncCall, s *scope) (Expr, error) {
 		}
 		args[i] = x
 	}
-	switch e.Name {
-	case "coalesce":
-		if len(args) == 0 {
-			return nil, errorf(e.Pos, "coalesce needs at least one argument")
-		}
-		unified, err := unifyResults(e.Pos, args...)
-		if err != nil {
-			return nil, err
-		}
-		return &Call{Fn: FnCoalesce, Args: unified, T: unified[0].Type()}, nil
-	case "nullif":
-		if len(args) != 2 {
-			return nil, errorf(e.Pos, "nullif needs 2 arguments, got %d", len(args))
-		}
-		unified, err := unify(e.Pos, args...)
-		if err != nil {
-			return nil, err
-		}
-		return &Call{Fn: FnNullIf, Args: unified, T: unified[0].Type()}, nil
-	case "concat":
-		var out Expr = &Literal{Value: "", T: TypeVarchar}
-		for _, a := range args {
-			// concat() skips NULLs, unlike ||.
-			str, err := castTo(a, TypeVarchar)
-			if err != nil {
-				return nil, err
-			}
-			str = &Call{Fn: FnCoalesce, Args: []Expr{str, &Literal{Value: "", T: TypeVarchar}}, T: TypeVarchar}
-			out = &Call{Fn: FnConcat, Args: []Expr{out, str}, T: TypeVarchar}
-		}
-		return out, nil
+	c := &funcCall{name: e.Name, pos: e.Pos, args: args, spec: spec}
+	if len(args) < spec.minArgs || spec.maxArgs >= 0 && len(args) > spec.maxArgs {
+		return nil, c.mismatch()
 	}
-	return nil, errorf(e.Pos, "unknown function %s", e.Name)
+	return spec.bind(b, c)
+}
+
+func bindCoalesce(_ *binder, c *funcCall) (Expr, error) {
+	unified, err := unifyResults(c.pos, c.args...)
+	if err != nil {
+		return nil, err
+	}
+	return &Call{Fn: FnCoalesce, Args: unified, T: unified[0].Type()}, nil
+}
+
+func bindNullIf(_ *binder, c *funcCall) (Expr, error) {
+	unified, err := unify(c.pos, c.args...)
+	if err != nil {
+		return nil, err
+	}
+	return &Call{Fn: FnNullIf, Args: unified, T: unified[0].Type()}, nil
+}
+
+// bindConcatFunc binds concat(…), which, unlike ||, skips NULLs.
+func bindConcatFunc(_ *binder, c *funcCall) (Expr, error) {
+	var out Expr = stringLit("")
+	for _, a := range c.args {
+		str, err := castTo(a, TypeVarchar)
+		if err != nil {
+			return nil, errorf(c.pos, "%v", err)
+		}
+		str = &Call{Fn: FnCoalesce, Args: []Expr{str, stringLit("")}, T: TypeVarchar}
+		out = &Call{Fn: FnConcat, Args: []Expr{out, str}, T: TypeVarchar}
+	}
+	return out, nil
+}
+
+// bindPosition binds position(search, string) as strpos(string, search).
+func bindPosition(_ *binder, c *funcCall) (Expr, error) {
+	args, err := c.convert(stringArg, stringArg)
+	if err != nil {
+		return nil, err
+	}
+	return &Call{Fn: FnStrpos, Args: []Expr{args[1], args[0]}, T: TypeBigint}, nil
+}
+
+// bindSameNumber binds a function whose result has its argument's type.
+func bindSameNumber(fn string) bindFn {
+	return func(_ *binder, c *funcCall) (Expr, error) {
+		args, err := c.convert(numberArg)
+		if err != nil {
+			return nil, err
+		}
+		return &Call{Fn: fn, Args: args, T: args[0].Type()}, nil
+	}
+}
+
+// bindSign binds sign(x): -1, 0 or 1 as an INT.
+func bindSign(_ *binder, c *funcCall) (Expr, error) {
+	args, err := c.convert(numberArg)
+	if err != nil {
+		return nil, err
+	}
+	return &Call{Fn: FnSign, Args: args, T: TypeInt}, nil
+}
+
+// bindFloorCeil binds floor and ceil: integers are already whole, and a
+// DECIMAL(p,s) result needs no fractional digits (DuckDB types it DECIMAL(p,0)).
+func bindFloorCeil(fn string) bindFn {
+	return func(_ *binder, c *funcCall) (Expr, error) {
+		args, err := c.convert(numberArg)
+		if err != nil {
+			return nil, err
+		}
+		x := args[0]
+		t := x.Type()
+		switch {
+		case IsInteger(t):
+			return x, nil
+		case t.ID() == arrow.DECIMAL128:
+			d := t.(*arrow.Decimal128Type)
+			if d.Scale == 0 {
+				return x, nil
+			}
+			t = &arrow.Decimal128Type{Precision: d.Precision, Scale: 0}
+		}
+		return &Call{Fn: fn, Args: args, T: t}, nil
+	}
+}
+
+// bindRound binds round(x[, digits]). The result keeps x's type, except that
+// a DECIMAL(p,s) rounded to d < s digits becomes DECIMAL(p-s+d+1, d) (one
+// more integer digit for the carry: 9.96 → 10.0), so digits must be constant.
+func bindRound(_ *binder, c *funcCall) (Expr, error) {
+	args, err := c.convert(numberArg, intArg)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) == 1 {
+		args = append(args, &Literal{Value: int64(0), T: TypeBigint})
+	}
+	x, digits := args[0], args[1]
+	dt, isDecimal := x.Type().(*arrow.Decimal128Type)
+	if !isDecimal {
+		return &Call{Fn: FnRound, Args: args, T: x.Type()}, nil
+	}
+	lit, ok := digits.(*Literal)
+	if !ok {
+		return nil, errorf(c.pos, "round of a DECIMAL needs constant digits")
+	}
+	if lit.Value == nil {
+		return &Literal{T: x.Type()}, nil
+	}
+	d := lit.Value.(int64)
+	if d >= int64(dt.Scale) {
+		return x, nil
+	}
+	scale := max(d, 0)
+	prec := min(int64(dt.Precision-dt.Scale)+scale+1, 38)
+	t := &arrow.Decimal128Type{Precision: int32(prec), Scale: int32(scale)}
+	return &Call{Fn: FnRound, Args: args, T: t}, nil
+}
+
+// bindMod binds mod(a, b) as a % b.
+func bindMod(_ *binder, c *funcCall) (Expr, error) {
+	return bindArithmetic(FnMod, c.args[0], c.args[1], c.pos)
+}
+
+// bindExtreme binds greatest and least over arguments of one orderable type.
+func bindExtreme(fn string) bindFn {
+	return func(_ *binder, c *funcCall) (Expr, error) {
+		unified, err := unifyResults(c.pos, c.args...)
+		if err != nil {
+			return nil, err
+		}
+		t := unified[0].Type()
+		if t.ID() == arrow.INTERVAL_MONTH_DAY_NANO {
+			return nil, c.mismatch()
+		}
+		return &Call{Fn: fn, Args: unified, T: t}, nil
+	}
+}
+
+func bindPi(*binder, *funcCall) (Expr, error) {
+	return &Literal{Value: math.Pi, T: TypeDouble}, nil
 }

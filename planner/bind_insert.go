@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -64,7 +65,7 @@ func insertPositions(target *TableRef, ins *sql.Insert, width int) ([]int, error
 		return positions, nil
 	}
 	if len(ins.Columns) != width {
-		return nil, errorf(ins.Pos, "INSERT lists %d columns but the query gives %d values per row", len(ins.Columns), width)
+		return nil, errorf(ins.Pos, "INSERT lists %s but the query gives %s per row", plural(len(ins.Columns), "column"), plural(width, "value"))
 	}
 	for i := range positions {
 		positions[i] = -1
@@ -172,4 +173,12 @@ func columnList(t *TableRef) string {
 		names = append(names, f.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// plural writes a count with its noun: 1 column, 2 columns.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -1,15 +1,80 @@
 package planner
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/lakesql/lakesql/sql"
 )
 
+// selectItem is a bound output column of a SELECT block. src is the parsed
+// expression it came from, where errors about it point.
+type selectItem struct {
+	expr Expr
+	name string
+	src  sql.Expr
+}
+
+// bindSelect binds a SELECT block that no ORDER BY applies to.
 func (b *binder) bindSelect(sel *sql.Select) (Plan, error) {
-	if sel.Distinct || len(sel.GroupBy) > 0 || sel.Having != nil {
-		return nil, errorf(sel.Pos, "DISTINCT, GROUP BY and HAVING are not supported yet")
+	return b.bindSelectOrdered(sel, nil)
+}
+
+// bindSelectOrdered binds a SELECT block and the ORDER BY of the query whose
+// body it is. The plan is, bottom up: FROM, WHERE, Aggregate (when the block
+// groups or aggregates), HAVING, the select list plus hidden ORDER BY
+// columns, Distinct, Sort, and a projection dropping the hidden columns.
+func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan, error) {
+	input, err := b.bindSelectInput(sel)
+	if err != nil {
+		return nil, err
 	}
+	s := &scope{cols: input.Schema()}
+	groups, err := b.bindGroupBy(sel, s)
+	if err != nil {
+		return nil, err
+	}
+	agg := newAggregator(groups)
+	withAggs := *s
+	withAggs.aggs = agg
+	items, err := b.bindSelectItems(sel.Items, &withAggs)
+	if err != nil {
+		return nil, err
+	}
+	var having Expr
+	if sel.Having != nil {
+		if having, err = b.bindExpr(sel.Having, &withAggs); err != nil {
+			return nil, err
+		}
+	}
+	keys, hidden, err := b.bindSelectOrder(order, items, &withAggs)
+	if err != nil {
+		return nil, err
+	}
+	if sel.Distinct && len(hidden) > 0 {
+		return nil, errorf(hidden[0].src.Position(), "for SELECT DISTINCT, ORDER BY expressions must appear in the select list")
+	}
+	all := append(items, hidden...)
+	plan := input
+	if len(groups) > 0 || len(agg.calls) > 0 || sel.Having != nil {
+		if plan, err = aggregatePlan(input, agg, all, having, sel.Having); err != nil {
+			return nil, err
+		}
+	}
+	proj := &Project{Input: plan}
+	for _, it := range all {
+		proj.Exprs = append(proj.Exprs, it.expr)
+		proj.Names = append(proj.Names, it.name)
+	}
+	plan = proj
+	if sel.Distinct {
+		plan = &Distinct{Input: plan}
+	}
+	return sortPlan(plan, len(items), keys), nil
+}
+
+// bindSelectInput binds FROM and WHERE.
+func (b *binder) bindSelectInput(sel *sql.Select) (Plan, error) {
 	var input Plan = &Values{Rows: [][]Expr{{}}}
 	if sel.From != nil {
 		var err error
@@ -17,50 +82,133 @@ func (b *binder) bindSelect(sel *sql.Select) (Plan, error) {
 			return nil, err
 		}
 	}
-	s := &scope{cols: input.Schema()}
-	if sel.Where != nil {
-		cond, err := b.bindExpr(sel.Where, s)
+	if sel.Where == nil {
+		return input, nil
+	}
+	s := forbidAggregates(&scope{cols: input.Schema()}, "aggregate functions are not allowed in WHERE")
+	cond, err := b.bindExpr(sel.Where, s)
+	if err != nil {
+		return nil, err
+	}
+	if cond, err = requireBoolean(cond, sel.Where.Position(), "WHERE"); err != nil {
+		return nil, err
+	}
+	return &Filter{Input: input, Cond: cond}, nil
+}
+
+// bindGroupBy binds the GROUP BY expressions over the input. An item may be
+// an ordinal of the select list (GROUP BY 1) or, when no input column has
+// that name, a select-list alias.
+func (b *binder) bindGroupBy(sel *sql.Select, s *scope) ([]Expr, error) {
+	gs := forbidAggregates(s, "aggregate functions are not allowed in GROUP BY")
+	var groups []Expr
+	seen := map[string]bool{}
+	for _, g := range sel.GroupBy {
+		target, err := groupTarget(g, sel.Items, s)
 		if err != nil {
 			return nil, err
 		}
-		if cond, err = requireBoolean(cond, sel.Where.Position(), "WHERE"); err != nil {
+		x, err := b.bindExpr(target, gs)
+		if err != nil {
 			return nil, err
 		}
-		input = &Filter{Input: input, Cond: cond}
+		if key := exprKey(x); !seen[key] {
+			seen[key] = true
+			groups = append(groups, x)
+		}
 	}
-	proj := &Project{Input: input}
-	for _, item := range sel.Items {
+	return groups, nil
+}
+
+// groupTarget resolves a GROUP BY ordinal or alias to its select item.
+func groupTarget(g sql.Expr, items []sql.SelectItem, s *scope) (sql.Expr, error) {
+	switch g := g.(type) {
+	case *sql.Literal:
+		if g.Kind != sql.LitInteger {
+			break
+		}
+		k, err := strconv.Atoi(g.Value)
+		if err != nil || k < 1 || k > len(items) {
+			return nil, errorf(g.Pos, "GROUP BY position %s is not in select list", g.Value)
+		}
+		if _, ok := items[k-1].Expr.(*sql.Star); ok {
+			return nil, errorf(g.Pos, "GROUP BY position %d refers to *", k)
+		}
+		return items[k-1].Expr, nil
+	case *sql.ColumnRef:
+		if _, err := s.resolve(g); err == nil || len(g.Parts) > 1 {
+			break
+		}
+		for _, item := range items {
+			if item.Alias != "" && strings.EqualFold(item.Alias, g.Parts[0]) {
+				return item.Expr, nil
+			}
+		}
+	}
+	return g, nil
+}
+
+// bindSelectItems binds the select list, expanding stars.
+func (b *binder) bindSelectItems(sqlItems []sql.SelectItem, s *scope) ([]selectItem, error) {
+	var items []selectItem
+	for _, item := range sqlItems {
 		if star, ok := item.Expr.(*sql.Star); ok {
-			if err := expandStar(proj, star, s); err != nil {
+			expanded, err := expandStar(star, s)
+			if err != nil {
 				return nil, err
 			}
+			items = append(items, expanded...)
 			continue
 		}
 		e, err := b.bindExpr(item.Expr, s)
 		if err != nil {
 			return nil, err
 		}
-		proj.Exprs = append(proj.Exprs, e)
-		proj.Names = append(proj.Names, selectItemName(item))
+		items = append(items, selectItem{expr: e, name: selectItemName(item), src: item.Expr})
 	}
-	return proj, nil
+	return items, nil
 }
 
-// expandStar adds the columns * or t.* stands for.
-func expandStar(proj *Project, star *sql.Star, s *scope) error {
-	matched := false
+// expandStar returns the columns * or t.* stands for.
+func expandStar(star *sql.Star, s *scope) ([]selectItem, error) {
+	var items []selectItem
 	for i, c := range s.cols {
 		if len(star.Table) > 0 && !strings.EqualFold(c.Table, star.Table[len(star.Table)-1]) {
 			continue
 		}
-		matched = true
-		proj.Exprs = append(proj.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
-		proj.Names = append(proj.Names, c.Name)
+		items = append(items, selectItem{expr: &ColumnRef{Index: i, Name: c.Name, T: c.T}, name: c.Name, src: star})
 	}
-	if !matched && len(star.Table) > 0 {
-		return errorf(star.Pos, "table %q is not in FROM", star.Table[len(star.Table)-1])
+	if len(items) == 0 && len(star.Table) > 0 {
+		return nil, errorf(star.Pos, "table %q is not in FROM", star.Table[len(star.Table)-1])
 	}
-	return nil
+	return items, nil
+}
+
+// aggregatePlan puts an Aggregate over input and rewrites the output columns
+// (and HAVING, which becomes a Filter) to read the Aggregate's columns.
+func aggregatePlan(input Plan, agg *aggregator, items []selectItem, having Expr, havingSrc sql.Expr) (Plan, error) {
+	for _, it := range items {
+		agg.nameCall(it.expr, it.name)
+	}
+	for i := range items {
+		e, err := agg.finish(items[i].expr, items[i].src)
+		if err != nil {
+			return nil, err
+		}
+		items[i].expr = e
+	}
+	var plan Plan = agg.plan(input)
+	if having == nil {
+		return plan, nil
+	}
+	cond, err := agg.finish(having, havingSrc)
+	if err != nil {
+		return nil, err
+	}
+	if cond, err = requireBoolean(cond, havingSrc.Position(), "HAVING"); err != nil {
+		return nil, err
+	}
+	return &Filter{Input: plan, Cond: cond}, nil
 }
 
 // selectItemName is the output name of a select item: its alias, the column

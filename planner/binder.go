@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -19,6 +20,14 @@ type Resolver interface {
 type binder struct {
 	ctx context.Context
 	res Resolver
+	// ctes are the WITH definitions visible where the binder is (bind_cte.go).
+	ctes *cteFrame
+	// outer are the scopes of the queries enclosing a subquery being bound,
+	// innermost last, to recognize correlated references (bind_subquery.go).
+	outer []*scope
+	// now is the statement's time, fixed on first use so that every
+	// current_timestamp of a statement agrees (bind_func_datetime.go).
+	now time.Time
 }
 
 // BindQuery binds a query into a logical plan.
@@ -35,13 +44,12 @@ func BindExpr(ctx context.Context, res Resolver, e sql.Expr, cols []Column) (Exp
 }
 
 func (b *binder) bindQuery(q *sql.Query) (Plan, error) {
-	if len(q.With) > 0 {
-		return nil, errorf(q.Pos, "WITH is not supported yet")
+	popCTEs, err := b.pushCTEs(q.With)
+	if err != nil {
+		return nil, err
 	}
-	if len(q.OrderBy) > 0 {
-		return nil, errorf(q.Pos, "ORDER BY is not supported yet")
-	}
-	plan, err := b.bindSetExpr(q.Body)
+	defer popCTEs()
+	plan, err := b.bindOrderedBody(q.Body, q.OrderBy)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +67,7 @@ func (b *binder) bindQuery(q *sql.Query) (Plan, error) {
 			return nil, err
 		}
 	}
-	return &Limit{Input: plan, Limit: limit, Offset: offset}, nil
+	return limitRows(plan, limit, offset), nil
 }
 
 // constantCount evaluates a LIMIT or OFFSET, which must be a non-negative integer constant.
@@ -86,7 +94,7 @@ func (b *binder) bindSetExpr(body sql.SetExpr) (Plan, error) {
 	case *sql.Values:
 		return b.bindValues(body)
 	case *sql.SetOp:
-		return nil, errorf(body.Pos, "%s is not supported yet", body.Op)
+		return b.bindSetOp(body)
 	}
 	return nil, fmt.Errorf("unknown query body %T", body)
 }

@@ -51,6 +51,89 @@ const (
 	FnNullIf   = "nullif"
 )
 
+// Scalar functions bound through the function registry (function_registry.go).
+// All are NULL when any argument is NULL, except greatest and least. String
+// positions and lengths count characters (UTF-8 code points), not bytes.
+const (
+	// STRING → STRING.
+	FnLower   = "lower"
+	FnUpper   = "upper"
+	FnReverse = "reverse"
+	// trim/ltrim/rtrim(s STRING, chars STRING): strip any of chars.
+	FnTrim  = "trim"
+	FnLTrim = "ltrim"
+	FnRTrim = "rtrim"
+	// length(s STRING) → BIGINT characters.
+	FnLength = "length"
+	// substr(s STRING, start BIGINT[, len BIGINT]) → STRING, DuckDB positions.
+	FnSubstr = "substr"
+	// left/right(s STRING, n BIGINT) → STRING; negative n drops -n characters.
+	FnLeft  = "left"
+	FnRight = "right"
+	// lpad/rpad(s STRING, len BIGINT, pad STRING) → STRING.
+	FnLPad = "lpad"
+	FnRPad = "rpad"
+	// replace(s, from, to STRING) → STRING; regexp_replace(s, pattern, repl
+	// STRING) replaces every match, repl may use $1.
+	FnReplace       = "replace"
+	FnRegexpReplace = "regexp_replace"
+	// split_part(s STRING, delim STRING, n BIGINT) → STRING.
+	FnSplitPart = "split_part"
+	// strpos(s STRING, sub STRING) → BIGINT: 1-based character position, 0 if absent.
+	FnStrpos = "strpos"
+	// (s STRING, x STRING) → BOOLEAN.
+	FnStartsWith = "starts_with"
+	FnEndsWith   = "ends_with"
+	FnContains   = "contains"
+	FnRegexpLike = "regexp_like"
+
+	// abs(x), sign(x) → INT, floor(x), ceil(x) over INT, BIGINT, FLOAT,
+	// DOUBLE or DECIMAL; floor and ceil of DECIMAL(p,s) give DECIMAL(p,0).
+	FnAbs   = "abs"
+	FnSign  = "sign"
+	FnFloor = "floor"
+	FnCeil  = "ceil"
+	// round(x, digits BIGINT) rounds half away from zero; x is INT, BIGINT,
+	// FLOAT or DOUBLE (result of the same type) or DECIMAL with a constant
+	// digits (result DECIMAL of scale max(digits, 0)).
+	FnRound = "round"
+	// DOUBLE → DOUBLE; NULL outside the function's domain (sqrt(-1), ln(0)).
+	FnSqrt  = "sqrt"
+	FnLn    = "ln"
+	FnLog10 = "log10"
+	FnLog2  = "log2"
+	FnExp   = "exp"
+	FnPower = "power"
+	// greatest/least(a, b, …) over one orderable type; NULLs are skipped.
+	FnGreatest = "greatest"
+	FnLeast    = "least"
+
+	// date_part(field STRING literal, x DATE|TIMESTAMP|TIMESTAMPTZ) → BIGINT.
+	// Fields: YEAR QUARTER MONTH WEEK (ISO) DAY DAYOFWEEK (1 = Sunday) DOW
+	// (0 = Sunday) DOY HOUR MINUTE SECOND.
+	FnDatePart = "date_part"
+	// epoch(x DATE|TIMESTAMP|TIMESTAMPTZ) → DOUBLE seconds since 1970-01-01.
+	FnEpoch = "epoch"
+	// date_trunc(unit STRING literal, x DATE|TIMESTAMP|TIMESTAMPTZ): the
+	// result type is TIMESTAMP for a DATE, the type of x otherwise.
+	FnDateTrunc = "date_trunc"
+	// datediff(unit STRING literal, start, end DATE|TIMESTAMP|TIMESTAMPTZ) →
+	// BIGINT: the number of unit boundaries between start and end.
+	FnDateDiff = "datediff"
+	// date_add(d DATE, days BIGINT) → DATE.
+	FnDateAdd = "date_add"
+	// add_interval(x DATE|TIMESTAMP|TIMESTAMPTZ, iv INTERVAL literal): months
+	// first (clamped to the month's end), then days, then time. The result is
+	// TIMESTAMP for a DATE, the type of x otherwise.
+	FnAddInterval = "add_interval"
+	// make_date(y, m, d BIGINT) → DATE.
+	FnMakeDate = "make_date"
+	// from_unixtime(seconds BIGINT|DOUBLE) → TIMESTAMP.
+	FnFromUnixtime = "from_unixtime"
+	// unix_timestamp(x DATE|TIMESTAMP|TIMESTAMPTZ) → BIGINT seconds, floored.
+	FnUnixTimestamp = "unix_timestamp"
+)
+
 // infixOps gives the SQL operator for binary functions when printing plans.
 var infixOps = map[string]string{
 	FnAdd: "+", FnSub: "-", FnMul: "*", FnDiv: "/", FnMod: "%",

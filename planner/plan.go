@@ -138,7 +138,10 @@ func (p *Project) Describe() string {
 	return "Project " + strings.Join(items, ", ")
 }
 func (l *Limit) Describe() string {
-	if l.Offset > 0 {
+	switch {
+	case l.Limit < 0:
+		return fmt.Sprintf("Offset %d", l.Offset)
+	case l.Offset > 0:
 		return fmt.Sprintf("Limit %d offset %d", l.Limit, l.Offset)
 	}
 	return fmt.Sprintf("Limit %d", l.Limit)

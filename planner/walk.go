@@ -16,6 +16,11 @@ func Walk(e Expr, fn func(Expr)) {
 			Walk(w.Result, fn)
 		}
 		Walk(e.Else, fn)
+	case *Subquery:
+		// The subquery's own plan is a separate scope; only X reads the outer row.
+		if e.X != nil {
+			Walk(e.X, fn)
+		}
 	}
 }
 
@@ -36,6 +41,10 @@ func Rewrite(e Expr, fn func(Expr) Expr) Expr {
 			out.Whens = append(out.Whens, CaseWhen{Cond: Rewrite(w.Cond, fn), Result: Rewrite(w.Result, fn)})
 		}
 		return fn(out)
+	case *Subquery:
+		if x.X != nil {
+			return fn(&Subquery{Kind: x.Kind, Plan: x.Plan, X: Rewrite(x.X, fn), T: x.T})
+		}
 	}
 	return fn(e)
 }

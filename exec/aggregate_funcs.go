@@ -1,0 +1,180 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// accumulator computes one aggregate for every group. Its state is a typed
+// slice indexed by group id, so that a batch is folded in with one loop and
+// no per-row boxing.
+type accumulator interface {
+	// update folds row i of arg (nil for count(*)) into group gids[i];
+	// groups is the number of groups so far.
+	update(ctx context.Context, arg arrow.Array, gids []int32, groups int) error
+	// result returns the aggregate of groups 0 … groups-1.
+	result(mem memory.Allocator, groups int) arrow.Array
+}
+
+// newAccumulator returns the accumulator of an aggregate call. The binder
+// has cast the argument to the type the accumulator reads (aggregateArg).
+func newAccumulator(call *planner.AggCall) (accumulator, error) {
+	acc, err := newPlainAccumulator(call)
+	if err != nil || !call.Distinct {
+		return acc, err
+	}
+	return newDistinctAcc(call.Arg.Type(), acc)
+}
+
+func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
+	switch call.Fn {
+	case planner.AggCount:
+		return &countAcc{}, nil
+	case planner.AggCountIf:
+		return &countAcc{onlyTrue: true}, nil
+	case planner.AggSum:
+		return newSumAcc(call.Arg.Type(), call.T)
+	case planner.AggAvg:
+		return newAvgAcc(call.Arg.Type())
+	case planner.AggMin, planner.AggBoolAnd:
+		return newSelector(call.Arg.Type(), func(c int) bool { return c < 0 })
+	case planner.AggMax, planner.AggBoolOr:
+		return newSelector(call.Arg.Type(), func(c int) bool { return c > 0 })
+	case planner.AggAnyValue:
+		return newSelector(call.Arg.Type(), func(int) bool { return false })
+	case planner.AggVarSamp, planner.AggVarPop, planner.AggStddevSamp, planner.AggStddevPop:
+		return &varianceAcc{fn: call.Fn}, nil
+	}
+	return nil, fmt.Errorf("unknown aggregate function %s", call.Fn)
+}
+
+// countAcc counts rows (count(*)), non-NULL values (count(x)) or TRUE
+// values (count_if(x)).
+type countAcc struct {
+	onlyTrue bool
+	counts   []int64
+}
+
+func (a *countAcc) update(_ context.Context, arg arrow.Array, gids []int32, groups int) error {
+	a.counts = grow(a.counts, groups)
+	if arg == nil {
+		for _, g := range gids {
+			a.counts[g]++
+		}
+		return nil
+	}
+	valid := nullMask(arg)
+	var truth []byte
+	if a.onlyTrue && arg.DataType().ID() == arrow.BOOL {
+		truth = alignedBits(arg.Data().Buffers()[1].Bytes(), arg.Data().Offset(), arg.Len())
+	}
+	for i, g := range gids {
+		if isValid(valid, i) && (!a.onlyTrue || truth != nil && bitutil.BitIsSet(truth, i)) {
+			a.counts[g]++
+		}
+	}
+	return nil
+}
+
+func (a *countAcc) result(mem memory.Allocator, groups int) arrow.Array {
+	a.counts = grow(a.counts, groups)
+	return buildFixed(mem, planner.TypeBigint, a.counts[:groups], nil)
+}
+
+// summable are the types sums accumulate in: BIGINT, DOUBLE, DECIMAL.
+type summable interface {
+	int64 | float64 | decimal128.Num
+}
+
+// sumAcc sums per group. With avg set it returns avg(sum, count) as DOUBLE
+// instead of the sum.
+type sumAcc[T summable] struct {
+	add    func(a, b T) (T, bool) // false on overflow
+	avg    func(sum T, n int64) float64
+	t      arrow.DataType
+	sums   []T
+	counts []int64
+}
+
+func newSumAcc(arg, result arrow.DataType) (accumulator, error) {
+	switch arg.ID() {
+	case arrow.INT64:
+		return &sumAcc[int64]{add: addInt64, t: result}, nil
+	case arrow.FLOAT64:
+		return &sumAcc[float64]{add: addFloat64, t: result}, nil
+	case arrow.DECIMAL128:
+		return &sumAcc[decimal128.Num]{add: addDecimal, t: result}, nil
+	}
+	return nil, fmt.Errorf("sum of %s", planner.TypeString(arg))
+}
+
+func newAvgAcc(arg arrow.DataType) (accumulator, error) {
+	switch t := arg.(type) {
+	case *arrow.Float64Type:
+		avg := func(sum float64, n int64) float64 { return sum / float64(n) }
+		return &sumAcc[float64]{add: addFloat64, avg: avg, t: planner.TypeDouble}, nil
+	case *arrow.Decimal128Type:
+		avg := func(sum decimal128.Num, n int64) float64 { return sum.ToFloat64(t.Scale) / float64(n) }
+		return &sumAcc[decimal128.Num]{add: addDecimal, avg: avg, t: planner.TypeDouble}, nil
+	}
+	return nil, fmt.Errorf("avg of %s", planner.TypeString(arg))
+}
+
+func addInt64(a, b int64) (int64, bool) {
+	s, o := intAdd(a, b)
+	return s, o == valueOK
+}
+
+func addFloat64(a, b float64) (float64, bool) { return a + b, true }
+
+// addDecimal adds within DECIMAL(38): a sum of 38-digit values can also
+// wrap around the 128 bits, which shows as a sign flip.
+func addDecimal(a, b decimal128.Num) (decimal128.Num, bool) {
+	s := a.Add(b)
+	wrapped := a.Sign() == b.Sign() && a.Sign() != 0 && s.Sign() != a.Sign()
+	return s, !wrapped && s.FitsInPrecision(38)
+}
+
+func (a *sumAcc[T]) update(_ context.Context, arg arrow.Array, gids []int32, groups int) error {
+	a.sums = grow(a.sums, groups)
+	a.counts = grow(a.counts, groups)
+	vals, valid := fixedValues[T](arg), nullMask(arg)
+	for i, g := range gids {
+		if !isValid(valid, i) {
+			continue
+		}
+		s, ok := a.add(a.sums[g], vals[i])
+		if !ok {
+			return fmt.Errorf("sum out of range for %s", planner.TypeString(a.t))
+		}
+		a.sums[g] = s
+		a.counts[g]++
+	}
+	return nil
+}
+
+func (a *sumAcc[T]) result(mem memory.Allocator, groups int) arrow.Array {
+	a.sums = grow(a.sums, groups)
+	a.counts = grow(a.counts, groups)
+	valid := make([]bool, groups)
+	for g := range valid {
+		valid[g] = a.counts[g] > 0
+	}
+	if a.avg == nil {
+		return buildFixed(mem, a.t, a.sums[:groups], valid)
+	}
+	avgs := make([]float64, groups)
+	for g := range avgs {
+		if valid[g] {
+			avgs[g] = a.avg(a.sums[g], a.counts[g])
+		}
+	}
+	return buildFixed(mem, planner.TypeDouble, avgs, valid)
+}

@@ -1,0 +1,63 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// distinctAcc feeds an aggregate only the first occurrence of each value in
+// each group (count(DISTINCT x), sum(DISTINCT x)). It keeps a table of the
+// (group, value) pairs seen, so it is exact; approx_count_distinct uses it too.
+type distinctAcc struct {
+	pairs *groupTable
+	inner accumulator
+	ids   []int32
+}
+
+func newDistinctAcc(arg arrow.DataType, inner accumulator) (accumulator, error) {
+	pairs, err := newGroupTable([]arrow.DataType{planner.TypeInt, arg})
+	if err != nil {
+		return nil, fmt.Errorf("DISTINCT: %w", err)
+	}
+	return &distinctAcc{pairs: pairs, inner: inner}, nil
+}
+
+func (a *distinctAcc) update(ctx context.Context, arg arrow.Array, gids []int32, groups int) error {
+	groupCol := int32Array(gids)
+	defer groupCol.Release()
+	before := a.pairs.len()
+	a.ids = a.pairs.insert([]arrow.Array{groupCol, arg}, a.ids)
+	valid := nullMask(arg)
+	var rows, newGids []int32
+	next := int32(before)
+	for i, id := range a.ids {
+		if id == next {
+			next++
+			if isValid(valid, i) {
+				rows = append(rows, int32(i))
+				newGids = append(newGids, gids[i])
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return a.inner.update(ctx, arg, nil, groups) // only grows the state to groups
+	}
+	idx := int32Array(rows)
+	defer idx.Release()
+	firsts, err := compute.TakeArray(ctx, arg, idx)
+	if err != nil {
+		return err
+	}
+	defer firsts.Release()
+	return a.inner.update(ctx, firsts, newGids, groups)
+}
+
+func (a *distinctAcc) result(mem memory.Allocator, groups int) arrow.Array {
+	return a.inner.result(mem, groups)
+}

@@ -1,0 +1,61 @@
+package exec
+
+import (
+	"context"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// varianceAcc computes var_samp, var_pop, stddev_samp and stddev_pop of
+// DOUBLE values with Welford's online algorithm, which stays accurate when
+// the values are large compared with their spread (sum of squares would not).
+type varianceAcc struct {
+	fn     string
+	counts []int64
+	means  []float64
+	m2     []float64 // sum of squared distances from the mean
+}
+
+func (a *varianceAcc) update(_ context.Context, arg arrow.Array, gids []int32, groups int) error {
+	a.counts = grow(a.counts, groups)
+	a.means = grow(a.means, groups)
+	a.m2 = grow(a.m2, groups)
+	vals, valid := fixedValues[float64](arg), nullMask(arg)
+	for i, g := range gids {
+		if !isValid(valid, i) {
+			continue
+		}
+		a.counts[g]++
+		delta := vals[i] - a.means[g]
+		a.means[g] += delta / float64(a.counts[g])
+		a.m2[g] += delta * (vals[i] - a.means[g])
+	}
+	return nil
+}
+
+func (a *varianceAcc) result(mem memory.Allocator, groups int) arrow.Array {
+	a.counts = grow(a.counts, groups)
+	a.m2 = grow(a.m2, groups)
+	out := make([]float64, groups)
+	valid := make([]bool, groups)
+	sample := a.fn == planner.AggVarSamp || a.fn == planner.AggStddevSamp
+	for g := range out {
+		n := a.counts[g]
+		if sample {
+			n--
+		}
+		if n <= 0 {
+			continue
+		}
+		valid[g] = true
+		out[g] = a.m2[g] / float64(n)
+		if a.fn == planner.AggStddevSamp || a.fn == planner.AggStddevPop {
+			out[g] = math.Sqrt(out[g])
+		}
+	}
+	return buildFixed(mem, planner.TypeDouble, out, valid)
+}

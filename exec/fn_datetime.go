@@ -1,0 +1,250 @@
+package exec
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// Date and time kernels. Instants are microseconds since 1970-01-01 in UTC,
+// the session time zone; a DATE operand is read as its midnight, so every
+// kernel takes DATE, TIMESTAMP and TIMESTAMPTZ alike.
+
+const (
+	microsPerMinute = 60 * microsPerSecond
+	microsPerHour   = 60 * microsPerMinute
+)
+
+// instantVec views a DATE, TIMESTAMP or TIMESTAMPTZ operand as microseconds.
+type instantVec struct {
+	days   *vec[int32] // DATE
+	micros *vec[int64] // TIMESTAMP, TIMESTAMPTZ
+}
+
+func newInstantVec(o operand) instantVec {
+	if o.t.ID() == arrow.DATE32 {
+		return instantVec{days: fixedVec[int32](o)}
+	}
+	return instantVec{micros: fixedVec[int64](o)}
+}
+
+func (v instantVec) at(i int) int64 {
+	if v.days != nil {
+		return int64(v.days.at(i)) * microsPerDay
+	}
+	return v.micros.at(i)
+}
+
+func utcTime(micros int64) time.Time { return time.UnixMicro(micros).UTC() }
+
+// timeOfDay splits an instant into its day and microseconds since midnight.
+func timeOfDay(micros int64) (days, rem int64) { return floorDivMod(micros, microsPerDay) }
+
+// mondayOf is the day number of the Monday on or before days (1970-01-01 was
+// a Thursday).
+func mondayOf(days int64) int64 {
+	_, sinceMonday := floorDivMod(days+3, 7)
+	return days - sinceMonday
+}
+
+// dateParts extracts the fields of planner.FnDatePart.
+var dateParts = map[string]func(micros int64) int64{
+	"YEAR":  func(us int64) int64 { return int64(utcTime(us).Year()) },
+	"MONTH": func(us int64) int64 { return int64(utcTime(us).Month()) },
+	"QUARTER": func(us int64) int64 {
+		return (int64(utcTime(us).Month())-1)/3 + 1
+	},
+	"DAY": func(us int64) int64 { return int64(utcTime(us).Day()) },
+	"DOY": func(us int64) int64 { return int64(utcTime(us).YearDay()) },
+	"WEEK": func(us int64) int64 {
+		_, week := utcTime(us).ISOWeek()
+		return int64(week)
+	},
+	"DOW":       func(us int64) int64 { return int64(utcTime(us).Weekday()) },
+	"DAYOFWEEK": func(us int64) int64 { return int64(utcTime(us).Weekday()) + 1 },
+	"HOUR": func(us int64) int64 {
+		_, rem := timeOfDay(us)
+		return rem / microsPerHour
+	},
+	"MINUTE": func(us int64) int64 {
+		_, rem := timeOfDay(us)
+		return rem / microsPerMinute % 60
+	},
+	"SECOND": func(us int64) int64 {
+		_, rem := timeOfDay(us)
+		return rem / microsPerSecond % 60
+	},
+}
+
+// truncations implement date_trunc: each maps an instant to the start of
+// its unit. Weeks start on Monday (ISO 8601).
+var truncations = map[string]func(micros int64) int64{
+	"YEAR":    func(us int64) int64 { return startOfMonth(us, func(time.Month) time.Month { return 1 }) },
+	"QUARTER": func(us int64) int64 { return startOfMonth(us, func(m time.Month) time.Month { return (m-1)/3*3 + 1 }) },
+	"MONTH":   func(us int64) int64 { return startOfMonth(us, func(m time.Month) time.Month { return m }) },
+	"WEEK": func(us int64) int64 {
+		days, _ := timeOfDay(us)
+		return mondayOf(days) * microsPerDay
+	},
+	"DAY":    truncateTo(microsPerDay),
+	"HOUR":   truncateTo(microsPerHour),
+	"MINUTE": truncateTo(microsPerMinute),
+	"SECOND": truncateTo(microsPerSecond),
+}
+
+// startOfMonth is midnight of the first day of month(m) of the instant's year.
+func startOfMonth(us int64, month func(time.Month) time.Month) int64 {
+	t := utcTime(us)
+	return daysFromCivil(int64(t.Year()), int64(month(t.Month())), 1) * microsPerDay
+}
+
+func truncateTo(unit int64) func(int64) int64 {
+	return func(us int64) int64 {
+		q, _ := floorDivMod(us, unit)
+		return q * unit
+	}
+}
+
+// ordinals number the units of datediff from a fixed origin, so that the
+// difference of two instants' ordinals counts the unit boundaries between
+// them: datediff('month', 2026-01-31, 2026-02-01) is 1.
+var ordinals = map[string]func(micros int64) int64{
+	"YEAR": func(us int64) int64 { return int64(utcTime(us).Year()) },
+	"QUARTER": func(us int64) int64 {
+		t := utcTime(us)
+		return int64(t.Year())*4 + (int64(t.Month())-1)/3
+	},
+	"MONTH": func(us int64) int64 {
+		t := utcTime(us)
+		return int64(t.Year())*12 + int64(t.Month()) - 1
+	},
+	"WEEK": func(us int64) int64 {
+		days, _ := timeOfDay(us)
+		weeks, _ := floorDivMod(mondayOf(days), 7)
+		return weeks
+	},
+	"DAY":    ordinalOf(microsPerDay),
+	"HOUR":   ordinalOf(microsPerHour),
+	"MINUTE": ordinalOf(microsPerMinute),
+	"SECOND": ordinalOf(microsPerSecond),
+}
+
+func ordinalOf(unit int64) func(int64) int64 {
+	return func(us int64) int64 {
+		q, _ := floorDivMod(us, unit)
+		return q
+	}
+}
+
+// unitFunc looks up the function of a constant unit or field operand.
+func unitFunc[F any](c *planner.Call, o operand, table map[string]F) (F, error) {
+	var zero F
+	if o.lit == nil {
+		return zero, fmt.Errorf("%s: the unit must be a constant string", c)
+	}
+	name, _ := o.lit.Value.(string)
+	f, ok := table[name]
+	if !ok {
+		return zero, fmt.Errorf("%s: unknown unit %s", c, name)
+	}
+	return f, nil
+}
+
+func datePartKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	part, err := unitFunc(c, ops[0], dateParts)
+	if err != nil {
+		return nil, err
+	}
+	x := newInstantVec(ops[1])
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return part(x.at(i)), valueOK }, nil)
+}
+
+// epochKernel gives seconds since the epoch, with the microseconds as a fraction.
+func epochKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	x := newInstantVec(ops[0])
+	return fixedRows(ev, c.T, ops, func(i int) (float64, outcome) {
+		return float64(x.at(i)) / float64(microsPerSecond), valueOK
+	}, nil)
+}
+
+func dateTruncKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	trunc, err := unitFunc(c, ops[0], truncations)
+	if err != nil {
+		return nil, err
+	}
+	x := newInstantVec(ops[1])
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return trunc(x.at(i)), valueOK }, nil)
+}
+
+func dateDiffKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	ordinal, err := unitFunc(c, ops[0], ordinals)
+	if err != nil {
+		return nil, err
+	}
+	start, end := newInstantVec(ops[1]), newInstantVec(ops[2])
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
+		return ordinal(end.at(i)) - ordinal(start.at(i)), valueOK
+	}, nil)
+}
+
+// dateAddKernel adds a BIGINT number of days to a DATE.
+func dateAddKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	d, n := fixedVec[int32](ops[0]), fixedVec[int64](ops[1])
+	return fixedRows(ev, c.T, ops, func(i int) (int32, outcome) {
+		days, o := intAdd(int64(d.at(i)), n.at(i))
+		if o != valueOK || days != int64(int32(days)) {
+			return 0, overflow
+		}
+		return int32(days), valueOK
+	}, rangeError(c))
+}
+
+// maxCivilYear bounds make_date's year well beyond DATE's range (about
+// ±5.8 million years) so that the day arithmetic cannot overflow.
+const maxCivilYear = 10_000_000
+
+func makeDateKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	y, m, d := fixedVec[int64](ops[0]), fixedVec[int64](ops[1]), fixedVec[int64](ops[2])
+	return fixedRows(ev, c.T, ops, func(i int) (int32, outcome) {
+		year, month, day := y.at(i), m.at(i), d.at(i)
+		if year < -maxCivilYear || year > maxCivilYear || month < 1 || month > 12 ||
+			day < 1 || day > int64(daysIn(time.Month(month), year)) {
+			return 0, overflow
+		}
+		days := daysFromCivil(year, month, day)
+		if days != int64(int32(days)) {
+			return 0, overflow
+		}
+		return int32(days), valueOK
+	}, rowError(c, func(i int) string {
+		return fmt.Sprintf("invalid date: year %d, month %d, day %d", y.at(i), m.at(i), d.at(i))
+	}))
+}
+
+// fromUnixtimeKernel converts seconds since the epoch, BIGINT or DOUBLE, to
+// a TIMESTAMP.
+func fromUnixtimeKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	if kindOf(ops[0].t) == kindInt64 {
+		return unaryRows(ev, c, ops, func(s int64) (int64, outcome) { return intMul(s, microsPerSecond) })
+	}
+	return unaryRows(ev, c, ops, func(s float64) (int64, outcome) {
+		us := math.Round(s * float64(microsPerSecond))
+		if !(us >= math.MinInt64 && us < math.MaxInt64) { // also rejects NaN
+			return 0, overflow
+		}
+		return int64(us), valueOK
+	})
+}
+
+// unixTimestampKernel gives whole seconds since the epoch, rounded down.
+func unixTimestampKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	x := newInstantVec(ops[0])
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
+		s, _ := floorDivMod(x.at(i), microsPerSecond)
+		return s, valueOK
+	}, nil)
+}

@@ -1,0 +1,56 @@
+package exec
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// maxTimestampYear bounds month arithmetic well beyond TIMESTAMP's range
+// (about ±292,000 years) so that the day arithmetic cannot overflow.
+const maxTimestampYear = 1_000_000
+
+// addIntervalKernel adds a constant interval to a DATE or TIMESTAMP: first
+// the months, keeping the day of the month unless the month is shorter
+// (2026-01-31 + 1 month = 2026-02-28), then the days, then the time.
+func addIntervalKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	if ops[1].lit == nil {
+		return nil, fmt.Errorf("%s: the interval must be a constant", c)
+	}
+	iv := ops[1].lit.Value.(arrow.MonthDayNanoInterval)
+	x := newInstantVec(ops[0])
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return addInterval(x.at(i), iv) }, rangeError(c))
+}
+
+func addInterval(us int64, iv arrow.MonthDayNanoInterval) (int64, outcome) {
+	if iv.Months != 0 {
+		var o outcome
+		if us, o = addMonths(us, int64(iv.Months)); o != valueOK {
+			return 0, o
+		}
+	}
+	days, o := intMul(int64(iv.Days), microsPerDay)
+	if o != valueOK {
+		return 0, o
+	}
+	if us, o = intAdd(us, days); o != valueOK {
+		return 0, o
+	}
+	return intAdd(us, iv.Nanoseconds/1000)
+}
+
+// addMonths moves an instant by whole months, clamping the day of the month
+// to the length of the target month.
+func addMonths(us, months int64) (int64, outcome) {
+	days, rem := timeOfDay(us)
+	y, m, d := civil(days).Date()
+	year, month := floorDivMod(int64(y)*12+int64(m)-1+months, 12)
+	if year < -maxTimestampYear || year > maxTimestampYear {
+		return 0, overflow
+	}
+	day := min(d, daysIn(time.Month(month+1), year))
+	return intAdd(daysFromCivil(year, month+1, int64(day))*microsPerDay, rem)
+}

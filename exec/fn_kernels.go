@@ -1,0 +1,178 @@
+package exec
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"regexp"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// scalarFn is the executor side of a function of the planner's function
+// registry. Its kernel gets the evaluated arguments; unless nullable is set,
+// a NULL literal argument makes the result NULL before the kernel runs, so
+// kernels only see NULLs through validity bitmaps.
+type scalarFn struct {
+	minArgs, maxArgs int // maxArgs < 0: any number
+	nullable         bool
+	kernel           func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error)
+}
+
+// scalarFns maps Call.Fn to its implementation.
+var scalarFns = map[string]scalarFn{
+	planner.FnLower:         {1, 1, false, lowerKernel},
+	planner.FnUpper:         {1, 1, false, upperKernel},
+	planner.FnReverse:       {1, 1, false, reverseKernel},
+	planner.FnLength:        {1, 1, false, lengthKernel},
+	planner.FnTrim:          {2, 2, false, trimKernel(true, true)},
+	planner.FnLTrim:         {2, 2, false, trimKernel(true, false)},
+	planner.FnRTrim:         {2, 2, false, trimKernel(false, true)},
+	planner.FnSubstr:        {2, 3, false, substrKernel},
+	planner.FnLeft:          {2, 2, false, leftRightKernel(true)},
+	planner.FnRight:         {2, 2, false, leftRightKernel(false)},
+	planner.FnLPad:          {3, 3, false, padKernel(true)},
+	planner.FnRPad:          {3, 3, false, padKernel(false)},
+	planner.FnReplace:       {3, 3, false, replaceKernel},
+	planner.FnRegexpReplace: {3, 3, false, regexpReplaceKernel},
+	planner.FnRegexpLike:    {2, 2, false, regexpLikeKernel},
+	planner.FnSplitPart:     {3, 3, false, splitPartKernel},
+	planner.FnStrpos:        {2, 2, false, strposKernel},
+	planner.FnStartsWith:    {2, 2, false, bytesPredicate(bytes.HasPrefix)},
+	planner.FnEndsWith:      {2, 2, false, bytesPredicate(bytes.HasSuffix)},
+	planner.FnContains:      {2, 2, false, bytesPredicate(bytes.Contains)},
+
+	planner.FnAbs:      {1, 1, false, absKernel},
+	planner.FnSign:     {1, 1, false, signKernel},
+	planner.FnFloor:    {1, 1, false, floorCeilKernel(true)},
+	planner.FnCeil:     {1, 1, false, floorCeilKernel(false)},
+	planner.FnRound:    {2, 2, false, roundKernel},
+	planner.FnSqrt:     {1, 1, false, doubleKernel(math.Sqrt, nonNegative)},
+	planner.FnLn:       {1, 1, false, doubleKernel(math.Log, positive)},
+	planner.FnLog10:    {1, 1, false, doubleKernel(math.Log10, positive)},
+	planner.FnLog2:     {1, 1, false, doubleKernel(math.Log2, positive)},
+	planner.FnExp:      {1, 1, false, doubleKernel(math.Exp, anyDouble)},
+	planner.FnPower:    {2, 2, false, powerKernel},
+	planner.FnGreatest: {1, -1, true, extremeKernel(planner.FnGt)},
+	planner.FnLeast:    {1, -1, true, extremeKernel(planner.FnLt)},
+
+	planner.FnDatePart:      {2, 2, false, datePartKernel},
+	planner.FnEpoch:         {1, 1, false, epochKernel},
+	planner.FnDateTrunc:     {2, 2, false, dateTruncKernel},
+	planner.FnDateDiff:      {3, 3, false, dateDiffKernel},
+	planner.FnDateAdd:       {2, 2, false, dateAddKernel},
+	planner.FnAddInterval:   {2, 2, false, addIntervalKernel},
+	planner.FnMakeDate:      {3, 3, false, makeDateKernel},
+	planner.FnFromUnixtime:  {1, 1, false, fromUnixtimeKernel},
+	planner.FnUnixTimestamp: {1, 1, false, unixTimestampKernel},
+}
+
+// scalar runs a registry function's kernel.
+func (ev *evaluator) scalar(fn scalarFn, c *planner.Call, ops []operand) (arrow.Array, error) {
+	if len(ops) < fn.minArgs || fn.maxArgs >= 0 && len(ops) > fn.maxArgs {
+		return nil, fmt.Errorf("%s: wrong number of arguments (%d)", c, len(ops))
+	}
+	if !fn.nullable {
+		for _, o := range ops {
+			if o.isNullLiteral() {
+				return ev.allNull(c.T), nil
+			}
+		}
+	}
+	return fn.kernel(ev, c, ops)
+}
+
+// stringRows builds a STRING array: row appends the result of row i to dst
+// for each row where every operand is valid.
+func (ev *evaluator) stringRows(ops []operand, row func(dst []byte, i int) []byte) arrow.Array {
+	validity := ev.validity(ops...)
+	if validity != nil {
+		defer validity.Release()
+	}
+	b := array.NewStringBuilder(ev.mem)
+	defer b.Release()
+	b.Reserve(ev.n)
+	var buf []byte
+	for i := 0; i < ev.n; i++ {
+		if validity != nil && !bitutil.BitIsSet(validity.Bytes(), i) {
+			b.AppendNull()
+			continue
+		}
+		buf = row(buf[:0], i)
+		b.BinaryBuilder.Append(buf)
+	}
+	return b.NewArray()
+}
+
+// boolRows builds a BOOLEAN array of row(i) for the rows where every operand
+// is valid.
+func (ev *evaluator) boolRows(ops []operand, row func(i int) bool) arrow.Array {
+	validity := ev.validity(ops...)
+	out := ev.newBitmap()
+	bits := out.Bytes()
+	for i := 0; i < ev.n; i++ {
+		if (validity == nil || bitutil.BitIsSet(validity.Bytes(), i)) && row(i) {
+			bitutil.SetBit(bits, i)
+		}
+	}
+	return makeArray(planner.TypeBoolean, ev.n, validity, out)
+}
+
+// fixedRows builds an array of type t from row(i) for the rows where every
+// operand is valid; see fillRows for the outcomes.
+func fixedRows[T fixedWidth](ev *evaluator, t arrow.DataType, ops []operand, row func(i int) (T, outcome), fail func(i int) error) (arrow.Array, error) {
+	return mapRows(ev, t, ev.validity(ops...), row, fail)
+}
+
+// rowError reports that row i of c has no result, such as an invalid date.
+// It names only the function: the operator reporting the error names the
+// whole expression.
+func rowError(c *planner.Call, what func(i int) string) func(i int) error {
+	return func(i int) error { return fmt.Errorf("%s: %s", c.Fn, what(i)) }
+}
+
+// regexpCache compiles a row's pattern only when it differs from the
+// previous row's, so a constant pattern compiles once per batch.
+type regexpCache struct {
+	pattern string
+	re      *regexp.Regexp
+	err     error
+}
+
+func (rc *regexpCache) get(pattern []byte) (*regexp.Regexp, error) {
+	if rc.re == nil || string(pattern) != rc.pattern {
+		rc.pattern = string(pattern)
+		rc.re, rc.err = regexp.Compile(rc.pattern)
+		if rc.err != nil {
+			rc.err = fmt.Errorf("invalid regular expression %q: %w", rc.pattern, rc.err)
+		}
+	}
+	return rc.re, rc.err
+}
+
+// releaseOnError drops arr when err is set, for kernels that detect errors
+// while filling a result.
+func releaseOnError(arr arrow.Array, err error) (arrow.Array, error) {
+	if err != nil {
+		arr.Release()
+		return nil, err
+	}
+	return arr, nil
+}
+
+// wrapError names the call an error comes from; nil stays nil.
+func wrapError(c *planner.Call, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", c, err)
+}
+
+// rangeError reports a date or timestamp result out of the type's range.
+func rangeError(c *planner.Call) func(int) error {
+	return rowError(c, func(int) string { return "result out of range" })
+}

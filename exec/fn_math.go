@@ -1,0 +1,302 @@
+package exec
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// Math kernels. The binder gives abs, sign, floor, ceil and round an INT,
+// BIGINT, FLOAT, DOUBLE or DECIMAL operand, and the DOUBLE functions DOUBLE
+// operands.
+
+// unaryRows maps a one-operand call's values of type T through f into an
+// array of type c.T; an overflow outcome fails the call.
+func unaryRows[T, R fixedWidth](ev *evaluator, c *planner.Call, ops []operand, f func(T) (R, outcome)) (arrow.Array, error) {
+	x := fixedVec[T](ops[0])
+	return fixedRows(ev, c.T, ops, func(i int) (R, outcome) { return f(x.at(i)) }, overflowError(c))
+}
+
+func absKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	switch kindOf(c.T) {
+	case kindInt32:
+		return unaryRows(ev, c, ops, intAbs[int32])
+	case kindInt64:
+		return unaryRows(ev, c, ops, intAbs[int64])
+	case kindFloat32:
+		return unaryRows(ev, c, ops, floatAbs[float32])
+	case kindFloat64:
+		return unaryRows(ev, c, ops, floatAbs[float64])
+	case kindDecimal:
+		// |x| has x's digits, so it keeps within the precision.
+		return unaryRows(ev, c, ops, func(x decimal128.Num) (decimal128.Num, outcome) { return x.Abs(), valueOK })
+	}
+	return nil, unsupportedType(c, ops[0].t)
+}
+
+func intAbs[T signed](x T) (T, outcome) {
+	if x < 0 {
+		return intNeg(x)
+	}
+	return x, valueOK
+}
+
+func floatAbs[T float](x T) (T, outcome) { return T(math.Abs(float64(x))), valueOK }
+
+// signKernel gives -1, 0 or 1 as an INT; NaN has sign 0.
+func signKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	switch kindOf(ops[0].t) {
+	case kindInt32:
+		return unaryRows(ev, c, ops, signOf[int32])
+	case kindInt64:
+		return unaryRows(ev, c, ops, signOf[int64])
+	case kindFloat32:
+		return unaryRows(ev, c, ops, signOf[float32])
+	case kindFloat64:
+		return unaryRows(ev, c, ops, signOf[float64])
+	case kindDecimal:
+		return unaryRows(ev, c, ops, func(x decimal128.Num) (int32, outcome) { return int32(x.Sign()), valueOK })
+	}
+	return nil, unsupportedType(c, ops[0].t)
+}
+
+func signOf[T cmp.Ordered](x T) (int32, outcome) {
+	var zero T
+	switch {
+	case x > zero:
+		return 1, valueOK
+	case x < zero:
+		return -1, valueOK
+	}
+	return 0, valueOK
+}
+
+// floorCeilKernel rounds a FLOAT, DOUBLE or DECIMAL down (floor) or up; the
+// binder leaves integers alone and types a DECIMAL result with scale 0.
+func floorCeilKernel(floor bool) func(*evaluator, *planner.Call, []operand) (arrow.Array, error) {
+	f := math.Ceil
+	if floor {
+		f = math.Floor
+	}
+	return func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+		switch kindOf(c.T) {
+		case kindFloat32:
+			return unaryRows(ev, c, ops, func(x float32) (float32, outcome) { return float32(f(float64(x))), valueOK })
+		case kindFloat64:
+			return unaryRows(ev, c, ops, func(x float64) (float64, outcome) { return f(x), valueOK })
+		case kindDecimal:
+			unit := decimal128.GetScaleMultiplier(int(decimalScale(ops[0].t)))
+			return unaryRows(ev, c, ops, func(x decimal128.Num) (decimal128.Num, outcome) {
+				q, r := x.Div(unit) // truncated toward zero
+				switch {
+				case floor && r.Sign() < 0:
+					q = q.Sub(decimal128.FromI64(1))
+				case !floor && r.Sign() > 0:
+					q = q.Add(decimal128.FromI64(1))
+				}
+				return q, valueOK
+			})
+		}
+		return nil, unsupportedType(c, ops[0].t)
+	}
+}
+
+// roundKernel rounds half away from zero to the digits of the second
+// operand (negative digits round left of the decimal point).
+func roundKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	switch kindOf(c.T) {
+	case kindInt32:
+		return roundRows(ev, c, ops, roundInt[int32])
+	case kindInt64:
+		return roundRows(ev, c, ops, roundInt[int64])
+	case kindFloat32:
+		return roundRows(ev, c, ops, func(x float32, d int64) (float32, outcome) { return float32(roundFloat(float64(x), d)), valueOK })
+	case kindFloat64:
+		return roundRows(ev, c, ops, func(x float64, d int64) (float64, outcome) { return roundFloat(x, d), valueOK })
+	case kindDecimal:
+		prec, _ := decimalParams(c.T)
+		scale := int64(decimalScale(ops[0].t))
+		return roundRows(ev, c, ops, func(x decimal128.Num, d int64) (decimal128.Num, outcome) {
+			return roundDecimal(x, scale, d, prec)
+		})
+	}
+	return nil, unsupportedType(c, ops[0].t)
+}
+
+func roundRows[T fixedWidth](ev *evaluator, c *planner.Call, ops []operand, f func(x T, digits int64) (T, outcome)) (arrow.Array, error) {
+	x, d := fixedVec[T](ops[0]), fixedVec[int64](ops[1])
+	return fixedRows(ev, c.T, ops, func(i int) (T, outcome) { return f(x.at(i), d.at(i)) }, overflowError(c))
+}
+
+// roundInt rounds an integer to a multiple of 10^-digits; digits ≥ 0 leave it whole.
+func roundInt[T signed](x T, digits int64) (T, outcome) {
+	if digits >= 0 {
+		return x, valueOK
+	}
+	if digits < -18 {
+		// 10^19 exceeds BIGINT: every value rounds to 0 or overflows.
+		if v := int64(x); v > -5e18 && v < 5e18 {
+			return 0, valueOK
+		}
+		return 0, overflow
+	}
+	unit := int64(math.Pow10(int(-digits)))
+	q, r := int64(x)/unit, int64(x)%unit
+	if 2*max(r, -r) >= unit {
+		q += int64(signOfInt(r))
+	}
+	v, o := intMul(q, unit)
+	if o != valueOK || int64(T(v)) != v {
+		return 0, overflow
+	}
+	return T(v), valueOK
+}
+
+func signOfInt(x int64) int {
+	s, _ := signOf(x)
+	return int(s)
+}
+
+// roundFloat rounds half away from zero; digits beyond what a double holds
+// leave x unchanged.
+func roundFloat(x float64, digits int64) float64 {
+	switch {
+	case math.IsNaN(x) || math.IsInf(x, 0) || digits > 308:
+		return x
+	case digits < -308:
+		return 0
+	case digits >= 0:
+		p := math.Pow10(int(digits))
+		if y := x * p; !math.IsInf(y, 0) {
+			return math.Round(y) / p
+		}
+		return x
+	}
+	p := math.Pow10(int(-digits))
+	return math.Round(x/p) * p
+}
+
+// roundDecimal rounds x, an unscaled value of the given scale, to digits <
+// scale decimal digits; the result has scale max(digits, 0) and must fit prec.
+func roundDecimal(x decimal128.Num, scale, digits int64, prec int32) (decimal128.Num, outcome) {
+	drop := scale - digits
+	if drop > 38 {
+		return decimal128.Num{}, valueOK // |x| < 10^38 rounds to 0
+	}
+	unit := decimal128.GetScaleMultiplier(int(drop))
+	q, r := x.Div(unit)
+	// |r| ≥ unit/2, written so that nothing overflows
+	if r.Abs().Cmp(unit.Sub(r.Abs())) >= 0 {
+		q = q.Add(decimal128.FromI64(int64(x.Sign())))
+	}
+	if digits < 0 {
+		q = q.Mul(decimal128.GetScaleMultiplier(int(-digits)))
+	}
+	if !q.FitsInPrecision(prec) {
+		return decimal128.Num{}, overflow
+	}
+	return q, valueOK
+}
+
+func decimalScale(t arrow.DataType) int32 {
+	_, s := decimalParams(t)
+	return s
+}
+
+// doubleKernel applies f to a DOUBLE; arguments outside the domain give
+// NULL, as in Spark's log (DuckDB raises an error instead).
+func doubleKernel(f func(float64) float64, domain func(float64) bool) func(*evaluator, *planner.Call, []operand) (arrow.Array, error) {
+	return func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+		return unaryRows(ev, c, ops, func(x float64) (float64, outcome) {
+			if !domain(x) {
+				return 0, valueNull
+			}
+			return f(x), valueOK
+		})
+	}
+}
+
+// nonNegative and positive admit NaN, which passes through.
+func nonNegative(x float64) bool { return !(x < 0) }
+func positive(x float64) bool    { return !(x <= 0) }
+func anyDouble(float64) bool     { return true }
+
+// powerKernel is x^y; a NaN result from non-NaN operands (a negative base
+// with a fractional exponent) is NULL.
+func powerKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	x, y := fixedVec[float64](ops[0]), fixedVec[float64](ops[1])
+	return fixedRows(ev, c.T, ops, func(i int) (float64, outcome) {
+		a, b := x.at(i), y.at(i)
+		p := math.Pow(a, b)
+		if math.IsNaN(p) && !math.IsNaN(a) && !math.IsNaN(b) {
+			return 0, valueNull
+		}
+		return p, valueOK
+	}, nil)
+}
+
+// extremeKernel is greatest (better = gt) or least (better = lt): per row,
+// the best non-NULL operand; NULL only when all are NULL.
+func extremeKernel(better string) func(*evaluator, *planner.Call, []operand) (arrow.Array, error) {
+	return func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+		best, err := ev.materialize(ops[0])
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range ops[1:] {
+			if o.isNullLiteral() {
+				continue
+			}
+			next, err := ev.takeBetter(c.T, best, o, better)
+			best.Release()
+			if err != nil {
+				return nil, err
+			}
+			best = next
+		}
+		return best, nil
+	}
+}
+
+// takeBetter returns best with the rows where o is valid and either best is
+// NULL or o is better replaced by o's values.
+func (ev *evaluator) takeBetter(t arrow.DataType, best arrow.Array, o operand, better string) (arrow.Array, error) {
+	cur := operand{arr: best, t: t}
+	wins, err := ev.compareBits(better, o, cur)
+	if err != nil {
+		return nil, err
+	}
+	defer wins.Release()
+	ov, bv, bits := ev.validBits(o), ev.validBits(cur), wins.Bytes()
+	var taken []int32
+	for i := 0; i < ev.n; i++ {
+		j, m := i>>3, byte(1)<<(i&7)
+		if byteAt(ov, j)&m != 0 && (byteAt(bv, j)&m == 0 || bits[j]&m != 0) {
+			taken = append(taken, int32(i))
+		}
+	}
+	best.Retain()
+	if len(taken) == 0 {
+		return best, nil
+	}
+	arr, err := ev.materialize(o)
+	if err != nil {
+		best.Release()
+		return nil, err
+	}
+	g := ev.newGather(t)
+	defer g.release()
+	rows := allRows(ev.n)
+	g.add(best, rows, ev.n)
+	g.addSelected(arr, rows, taken)
+	return g.finish()
+}
+
+func unsupportedType(c *planner.Call, t arrow.DataType) error {
+	return fmt.Errorf("%s: unsupported type %s", c, planner.TypeString(t))
+}

@@ -1,0 +1,294 @@
+package exec
+
+import (
+	"bytes"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// String kernels. Positions and lengths count characters (code points), as
+// in DuckDB and Spark: length('héllo') is 5.
+
+func lowerKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
+	return mapRunesKernel(ev, ops, unicode.ToLower), nil
+}
+
+func upperKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
+	return mapRunesKernel(ev, ops, unicode.ToUpper), nil
+}
+
+// mapRunesKernel maps every character of its one STRING operand through f.
+func mapRunesKernel(ev *evaluator, ops []operand, f func(rune) rune) arrow.Array {
+	s := newBytesVec(ops[0])
+	return ev.stringRows(ops, func(dst []byte, i int) []byte {
+		for _, r := range string(s.at(i)) {
+			dst = utf8.AppendRune(dst, f(r))
+		}
+		return dst
+	})
+}
+
+func reverseKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
+	s := newBytesVec(ops[0])
+	return ev.stringRows(ops, func(dst []byte, i int) []byte {
+		for rest := s.at(i); len(rest) > 0; {
+			_, size := utf8.DecodeLastRune(rest)
+			dst = append(dst, rest[len(rest)-size:]...)
+			rest = rest[:len(rest)-size]
+		}
+		return dst
+	}), nil
+}
+
+func lengthKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	s := newBytesVec(ops[0])
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
+		return int64(utf8.RuneCount(s.at(i))), valueOK
+	}, nil)
+}
+
+// trimKernel strips the characters of the second operand from the chosen
+// ends of the first.
+func trimKernel(left, right bool) func(*evaluator, *planner.Call, []operand) (arrow.Array, error) {
+	return func(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
+		s, chars := newBytesVec(ops[0]), newBytesVec(ops[1])
+		var cut []byte
+		inCut := func(r rune) bool { return bytes.ContainsRune(cut, r) }
+		return ev.stringRows(ops, func(dst []byte, i int) []byte {
+			v := s.at(i)
+			cut = chars.at(i)
+			if left {
+				v = bytes.TrimLeftFunc(v, inCut)
+			}
+			if right {
+				v = bytes.TrimRightFunc(v, inCut)
+			}
+			return append(dst, v...)
+		}), nil
+	}
+}
+
+// charPrefix returns the byte length of the first k characters of s (all of
+// s when it has fewer than k).
+func charPrefix(s []byte, k int64) int {
+	for i := 0; i < len(s); k-- {
+		if k <= 0 {
+			return i
+		}
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRune(s[i:])
+		i += size
+	}
+	return len(s)
+}
+
+// chars returns characters [from, to) of s, clamped to the string.
+func chars(s []byte, from, to int64) []byte {
+	from = max(from, 0)
+	if to <= from {
+		return nil
+	}
+	start := charPrefix(s, from)
+	return s[start : start+charPrefix(s[start:], to-from)]
+}
+
+// substrKernel is DuckDB's substring(s, start[, length]): start counts from
+// 1, and from the end when negative; start 0 is the position before the
+// first character, so substring('hello', 0, 2) is 'h'. A negative length
+// gives the empty string.
+func substrKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
+	s, start := newBytesVec(ops[0]), fixedVec[int64](ops[1])
+	var length *vec[int64]
+	if len(ops) == 3 {
+		length = fixedVec[int64](ops[2])
+	}
+	return ev.stringRows(ops, func(dst []byte, i int) []byte {
+		v := s.at(i)
+		n := int64(utf8.RuneCount(v))
+		begin := start.at(i) - 1
+		if start.at(i) < 0 {
+			begin = n + start.at(i)
+		}
+		end := n
+		if length != nil {
+			// begin + length, saturated at the end of the string
+			end = begin + min(length.at(i), n-begin)
+		}
+		return append(dst, chars(v, begin, end)...)
+	}), nil
+}
+
+// leftRightKernel is left(s, k) and right(s, k): the first or last k
+// characters; a negative k drops -k characters from the other end (DuckDB).
+func leftRightKernel(left bool) func(*evaluator, *planner.Call, []operand) (arrow.Array, error) {
+	return func(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
+		s, count := newBytesVec(ops[0]), fixedVec[int64](ops[1])
+		return ev.stringRows(ops, func(dst []byte, i int) []byte {
+			v, k := s.at(i), count.at(i)
+			n := int64(utf8.RuneCount(v))
+			switch {
+			case left && k >= 0:
+				return append(dst, chars(v, 0, k)...)
+			case left:
+				return append(dst, chars(v, 0, n+k)...)
+			case k >= 0:
+				return append(dst, chars(v, n-k, n)...)
+			}
+			return append(dst, chars(v, -k, n)...)
+		}), nil
+	}
+}
+
+// padKernel is lpad/rpad(s, length, pad): s cut or padded with repeats of
+// pad to length characters. With an empty pad a short s stays as it is.
+func padKernel(left bool) func(*evaluator, *planner.Call, []operand) (arrow.Array, error) {
+	return func(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
+		s, length, pad := newBytesVec(ops[0]), fixedVec[int64](ops[1]), newBytesVec(ops[2])
+		return ev.stringRows(ops, func(dst []byte, i int) []byte {
+			v, want, p := s.at(i), length.at(i), pad.at(i)
+			missing := want - int64(utf8.RuneCount(v))
+			if missing <= 0 || len(p) == 0 {
+				return append(dst, chars(v, 0, want)...)
+			}
+			if !left {
+				dst = append(dst, v...)
+			}
+			for missing > 0 {
+				k := min(missing, int64(utf8.RuneCount(p)))
+				dst = append(dst, chars(p, 0, k)...)
+				missing -= k
+			}
+			if left {
+				dst = append(dst, v...)
+			}
+			return dst
+		}), nil
+	}
+}
+
+// replaceKernel replaces every occurrence of from by to; an empty from
+// leaves the string as it is.
+func replaceKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
+	s, from, to := newBytesVec(ops[0]), newBytesVec(ops[1]), newBytesVec(ops[2])
+	return ev.stringRows(ops, func(dst []byte, i int) []byte {
+		v, old := s.at(i), from.at(i)
+		if len(old) == 0 {
+			return append(dst, v...)
+		}
+		for {
+			j := bytes.Index(v, old)
+			if j < 0 {
+				return append(dst, v...)
+			}
+			dst = append(append(dst, v[:j]...), to.at(i)...)
+			v = v[j+len(old):]
+		}
+	}), nil
+}
+
+// regexpReplaceKernel replaces every match of the pattern (RE2 syntax), as
+// Spark does (DuckDB replaces the first unless given 'g'). The replacement
+// refers to groups as $1 or ${name}.
+func regexpReplaceKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	s, pattern, repl := newBytesVec(ops[0]), newBytesVec(ops[1]), newBytesVec(ops[2])
+	var cache regexpCache
+	var err error
+	out := ev.stringRows(ops, func(dst []byte, i int) []byte {
+		re, e := cache.get(pattern.at(i))
+		if e != nil {
+			err = e
+			return dst
+		}
+		return append(dst, re.ReplaceAll(s.at(i), repl.at(i))...)
+	})
+	return releaseOnError(out, wrapError(c, err))
+}
+
+// regexpLikeKernel reports whether the pattern matches anywhere in the string.
+func regexpLikeKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	s, pattern := newBytesVec(ops[0]), newBytesVec(ops[1])
+	var cache regexpCache
+	var err error
+	out := ev.boolRows(ops, func(i int) bool {
+		re, e := cache.get(pattern.at(i))
+		if e != nil {
+			err = e
+			return false
+		}
+		return re.Match(s.at(i))
+	})
+	return releaseOnError(out, wrapError(c, err))
+}
+
+// splitPartKernel is split_part(s, delim, n): field n of s split at delim,
+// counting from 1, or from the end when n is negative; ” when there is no
+// such field. An empty delimiter does not split (Spark).
+func splitPartKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
+	s, delim, index := newBytesVec(ops[0]), newBytesVec(ops[1]), fixedVec[int64](ops[2])
+	return ev.stringRows(ops, func(dst []byte, i int) []byte {
+		return append(dst, splitPart(s.at(i), delim.at(i), index.at(i))...)
+	}), nil
+}
+
+func splitPart(s, delim []byte, n int64) []byte {
+	if len(delim) == 0 {
+		if n == 1 || n == -1 {
+			return s
+		}
+		return nil
+	}
+	for k := int64(1); n > 0; k++ {
+		j := bytes.Index(s, delim)
+		switch {
+		case k == n && j < 0:
+			return s
+		case k == n:
+			return s[:j]
+		case j < 0:
+			return nil
+		}
+		s = s[j+len(delim):]
+	}
+	for k := int64(-1); n < 0; k-- {
+		j := bytes.LastIndex(s, delim)
+		switch {
+		case k == n && j < 0:
+			return s
+		case k == n:
+			return s[j+len(delim):]
+		case j < 0:
+			return nil
+		}
+		s = s[:j]
+	}
+	return nil
+}
+
+// strposKernel is the 1-based character position of the first occurrence of
+// the second operand in the first, 0 when absent.
+func strposKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	s, sub := newBytesVec(ops[0]), newBytesVec(ops[1])
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
+		v := s.at(i)
+		j := bytes.Index(v, sub.at(i))
+		if j < 0 {
+			return 0, valueOK
+		}
+		return int64(utf8.RuneCount(v[:j])) + 1, valueOK
+	}, nil)
+}
+
+// bytesPredicate is a BOOLEAN kernel of two STRING operands.
+func bytesPredicate(f func(s, x []byte) bool) func(*evaluator, *planner.Call, []operand) (arrow.Array, error) {
+	return func(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
+		s, x := newBytesVec(ops[0]), newBytesVec(ops[1])
+		return ev.boolRows(ops, func(i int) bool { return f(s.at(i), x.at(i)) }), nil
+	}
+}

@@ -1,0 +1,170 @@
+package exec
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// keyColumn stores one key column of a groupTable: a typed value per group,
+// and the current batch's column while rows are being looked up.
+type keyColumn interface {
+	// load makes arr the current batch's column.
+	load(arr arrow.Array)
+	// hash mixes the current column's row hashes into h.
+	hash(h []uint64)
+	// equal reports whether the current column's row equals group g's key.
+	equal(row int, g int32) bool
+	// add appends the current column's row as a new group's key.
+	add(row int)
+	// build returns the groups' keys as an array.
+	build(mem memory.Allocator) arrow.Array
+}
+
+// typedKeys is a keyColumn of values of type T. NULL is a key value of its
+// own, equal to itself.
+type typedKeys[T any] struct {
+	e        elem[T]
+	t        arrow.DataType
+	cur      []T
+	curValid []byte
+	vals     []T
+	valid    []bool
+}
+
+// nullHash stands for NULL in key hashes.
+const nullHash = 0x9e3779b97f4a7c15
+
+func (k *typedKeys[T]) load(arr arrow.Array) {
+	k.cur, k.curValid = k.e.values(arr), nullMask(arr)
+}
+
+func (k *typedKeys[T]) hash(h []uint64) {
+	for i, v := range k.cur {
+		x := uint64(nullHash)
+		if isValid(k.curValid, i) {
+			x = k.e.hash(v)
+		}
+		h[i] = mix(h[i] ^ x)
+	}
+}
+
+func (k *typedKeys[T]) equal(row int, g int32) bool {
+	if !isValid(k.curValid, row) {
+		return !k.valid[g]
+	}
+	return k.valid[g] && k.e.compare(k.cur[row], k.vals[g]) == 0
+}
+
+func (k *typedKeys[T]) add(row int) {
+	k.vals = append(k.vals, k.e.own(k.cur[row]))
+	k.valid = append(k.valid, isValid(k.curValid, row))
+}
+
+func (k *typedKeys[T]) build(mem memory.Allocator) arrow.Array {
+	return k.e.build(mem, k.t, k.vals, k.valid)
+}
+
+// groupTable assigns dense group ids (0, 1, … in order of first appearance)
+// to the distinct keys of its rows. Keys are hashed column by column in typed
+// loops; an open-addressing table maps hashes to group ids. Memory grows
+// with the number of groups, not of rows.
+type groupTable struct {
+	cols    []keyColumn
+	slots   []int32  // group id + 1; 0 is an empty slot
+	hashes  []uint64 // per group, to skip unequal keys and to rehash
+	scratch []uint64
+}
+
+// newGroupTable returns a table for keys of the given column types.
+func newGroupTable(types []arrow.DataType) (*groupTable, error) {
+	g := &groupTable{slots: make([]int32, 1024)}
+	for _, t := range types {
+		ops, err := opsOf(t)
+		if err != nil {
+			return nil, err
+		}
+		g.cols = append(g.cols, ops.newKeys(t))
+	}
+	return g, nil
+}
+
+// len is the number of groups so far.
+func (g *groupTable) len() int { return len(g.hashes) }
+
+// insert looks up the key of every row of keys (one array per key column),
+// adding new groups, and returns the rows' group ids in gids (reused when
+// large enough).
+func (g *groupTable) insert(keys []arrow.Array, gids []int32) []int32 {
+	n := keys[0].Len()
+	gids = grow(gids[:0], n)
+	g.scratch = grow(g.scratch[:0], n)
+	h := g.scratch
+	clear(h)
+	for c, col := range g.cols {
+		col.load(keys[c])
+		col.hash(h)
+	}
+	for row := range n {
+		gids[row] = g.find(row, h[row])
+	}
+	return gids
+}
+
+// find returns the group of row, whose key hashes to h, adding it if new.
+func (g *groupTable) find(row int, h uint64) int32 {
+	mask := uint64(len(g.slots) - 1)
+	for pos := h & mask; ; pos = (pos + 1) & mask {
+		slot := g.slots[pos]
+		if slot == 0 {
+			return g.add(row, h, pos)
+		}
+		if id := slot - 1; g.hashes[id] == h && g.equal(row, id) {
+			return id
+		}
+	}
+}
+
+func (g *groupTable) equal(row int, id int32) bool {
+	for _, col := range g.cols {
+		if !col.equal(row, id) {
+			return false
+		}
+	}
+	return true
+}
+
+func (g *groupTable) add(row int, h uint64, pos uint64) int32 {
+	id := int32(len(g.hashes))
+	for _, col := range g.cols {
+		col.add(row)
+	}
+	g.hashes = append(g.hashes, h)
+	g.slots[pos] = id + 1
+	if 2*len(g.hashes) > len(g.slots) {
+		g.rehash()
+	}
+	return id
+}
+
+// rehash doubles the slots, keeping the load factor at most one half so
+// that probe sequences stay short.
+func (g *groupTable) rehash() {
+	g.slots = make([]int32, 2*len(g.slots))
+	mask := uint64(len(g.slots) - 1)
+	for id, h := range g.hashes {
+		pos := h & mask
+		for g.slots[pos] != 0 {
+			pos = (pos + 1) & mask
+		}
+		g.slots[pos] = int32(id) + 1
+	}
+}
+
+// build returns the key columns, one value per group.
+func (g *groupTable) build(mem memory.Allocator) []arrow.Array {
+	out := make([]arrow.Array, len(g.cols))
+	for i, col := range g.cols {
+		out[i] = col.build(mem)
+	}
+	return out
+}

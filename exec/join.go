@@ -1,0 +1,389 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+)
+
+// matcher finds the candidate pairs of a join: for each row of a probe batch,
+// the rows of the materialized build side it may join with.
+type matcher interface {
+	// setBuild indexes the build side; it is called once, before setProbe.
+	setBuild(ctx context.Context, build arrow.RecordBatch) error
+	// setProbe starts on the rows of a new probe batch.
+	setProbe(ctx context.Context, probe arrow.RecordBatch) error
+	// next appends at most max candidate pairs to p and reports whether the
+	// probe batch is exhausted.
+	next(p *pairs, max int) bool
+}
+
+// pairs are (probe row, build row) candidates; -1 stands for a row of NULLs.
+type pairs struct {
+	probe, build []int32
+}
+
+func (p *pairs) add(probe, build int32) {
+	p.probe = append(p.probe, probe)
+	p.build = append(p.build, build)
+}
+
+func (p *pairs) reset() {
+	p.probe, p.build = p.probe[:0], p.build[:0]
+}
+
+// join is the operator behind hash and nested-loop joins. It materializes the
+// build side, then streams the probe side through a matcher. cond, the part
+// of the ON condition the matcher does not check, is evaluated on candidate
+// pairs in batches. For outer joins it remembers which rows of a preserved
+// side matched and emits the others, padded with NULLs: unmatched probe rows
+// after each probe batch, unmatched build rows at the end.
+type join struct {
+	typ       sql.JoinType
+	left      Operator
+	right     Operator
+	buildLeft bool
+	cond      planner.Expr
+	match     matcher
+	schema    *arrow.Schema
+
+	build        arrow.RecordBatch
+	buildMatched []bool
+	nextBuildRow int // where emitting unmatched build rows continues
+
+	probe          arrow.RecordBatch
+	probeMatched   []bool
+	probeExhausted bool
+	probeDone      bool
+	pairs          pairs
+}
+
+func newJoin(typ sql.JoinType, left, right Operator, cond planner.Expr, buildLeft bool, m matcher) *join {
+	fields := append(append([]arrow.Field(nil), left.Schema().Fields()...), right.Schema().Fields()...)
+	return &join{
+		typ: typ, left: left, right: right, cond: cond, buildLeft: buildLeft, match: m,
+		schema: arrow.NewSchema(fields, nil),
+	}
+}
+
+func (j *join) Schema() *arrow.Schema { return j.schema }
+
+func (j *join) Open(ctx context.Context) error {
+	if err := j.left.Open(ctx); err != nil {
+		return err
+	}
+	return j.right.Open(ctx)
+}
+
+func (j *join) sides() (build, probe Operator) {
+	if j.buildLeft {
+		return j.left, j.right
+	}
+	return j.right, j.left
+}
+
+// preserved reports whether the join keeps unmatched rows of the build and
+// of the probe side.
+func (j *join) preserved() (build, probe bool) {
+	left := j.typ == sql.JoinLeft || j.typ == sql.JoinFull
+	right := j.typ == sql.JoinRight || j.typ == sql.JoinFull
+	if j.buildLeft {
+		return left, right
+	}
+	return right, left
+}
+
+func (j *join) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if j.build == nil {
+		if err := j.buildSide(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var (
+			out arrow.RecordBatch
+			err error
+		)
+		switch {
+		case j.probe == nil && j.probeDone:
+			return j.unmatchedBuild(ctx)
+		case j.probe == nil:
+			err = j.nextProbe(ctx)
+		case j.probeExhausted:
+			out, err = j.unmatchedProbe(ctx)
+			j.probe.Release()
+			j.probe = nil
+		default:
+			j.pairs.reset()
+			j.probeExhausted = j.match.next(&j.pairs, BatchSize)
+			out, err = j.matched(ctx, &j.pairs)
+		}
+		if err != nil || out != nil {
+			return out, err
+		}
+	}
+}
+
+// buildSide materializes and indexes the build side. When it is empty and
+// the probe side is not preserved, no row can be produced, so the probe side
+// is never read.
+func (j *join) buildSide(ctx context.Context) error {
+	buildOp, _ := j.sides()
+	build, err := materialize(ctx, buildOp)
+	if err != nil {
+		return err
+	}
+	j.build = build
+	j.buildMatched = make([]bool, build.NumRows())
+	if _, probePreserved := j.preserved(); build.NumRows() == 0 && !probePreserved {
+		j.probeDone = true
+	}
+	return j.match.setBuild(ctx, build)
+}
+
+func (j *join) nextProbe(ctx context.Context) error {
+	_, probeOp := j.sides()
+	batch, err := probeOp.Next(ctx)
+	if err != nil || batch == nil {
+		j.probeDone = batch == nil
+		return err
+	}
+	if batch.NumRows() == 0 {
+		batch.Release()
+		return nil
+	}
+	j.probe, j.probeExhausted = batch, false
+	j.probeMatched = make([]bool, batch.NumRows())
+	return j.match.setProbe(ctx, batch)
+}
+
+// matched assembles the candidate pairs that satisfy cond, marking their
+// rows as matched; it returns nil when none does.
+func (j *join) matched(ctx context.Context, p *pairs) (arrow.RecordBatch, error) {
+	if len(p.probe) == 0 {
+		return nil, nil
+	}
+	out, err := j.assemble(ctx, p.probe, p.build)
+	if err != nil || j.cond == nil {
+		j.mark(p, nil)
+		return out, err
+	}
+	defer out.Release()
+	mem := allocator(ctx)
+	mask, err := Eval(ctx, j.cond, out, mem)
+	if err != nil {
+		return nil, fmt.Errorf("join condition %s: %w", j.cond, err)
+	}
+	defer mask.Release()
+	bools, ok := mask.(*array.Boolean)
+	if !ok { // a NULL-typed condition matches nothing
+		return nil, nil
+	}
+	j.mark(p, bools)
+	if countTrue(bools) == 0 {
+		return nil, nil
+	}
+	return compute.FilterRecordBatch(WithAllocator(ctx, mem), out, bools, compute.DefaultFilterOptions())
+}
+
+// mark records the rows of pairs that pass (all pairs when pass is nil).
+func (j *join) mark(p *pairs, pass *array.Boolean) {
+	for i := range p.probe {
+		if pass == nil || pass.IsValid(i) && pass.Value(i) {
+			j.probeMatched[p.probe[i]] = true
+			j.buildMatched[p.build[i]] = true
+		}
+	}
+}
+
+// unmatchedProbe pads the probe rows that matched nothing with NULLs, for an
+// outer join that preserves the probe side.
+func (j *join) unmatchedProbe(ctx context.Context) (arrow.RecordBatch, error) {
+	if _, preserved := j.preserved(); !preserved {
+		return nil, nil
+	}
+	var rows []int32
+	for i, m := range j.probeMatched {
+		if !m {
+			rows = append(rows, int32(i))
+		}
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	return j.assemble(ctx, rows, nullRows(len(rows)))
+}
+
+// unmatchedBuild pads the build rows that matched nothing with NULLs, a
+// batch at a time, for an outer join that preserves the build side.
+func (j *join) unmatchedBuild(ctx context.Context) (arrow.RecordBatch, error) {
+	if preserved, _ := j.preserved(); !preserved {
+		return nil, nil
+	}
+	var rows []int32
+	for ; j.nextBuildRow < len(j.buildMatched) && len(rows) < BatchSize; j.nextBuildRow++ {
+		if !j.buildMatched[j.nextBuildRow] {
+			rows = append(rows, int32(j.nextBuildRow))
+		}
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	return j.assemble(ctx, nullRows(len(rows)), rows)
+}
+
+func nullRows(n int) []int32 {
+	rows := make([]int32, n)
+	for i := range rows {
+		rows[i] = -1
+	}
+	return rows
+}
+
+// assemble builds output rows from probe and build row numbers (-1: NULLs).
+func (j *join) assemble(ctx context.Context, probeRows, buildRows []int32) (arrow.RecordBatch, error) {
+	buildOp, probeOp := j.sides()
+	probeCols, err := takeRows(ctx, probeOp.Schema(), j.probe, probeRows)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseArrays(probeCols)
+	buildCols, err := takeRows(ctx, buildOp.Schema(), j.build, buildRows)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseArrays(buildCols)
+	cols := append(append([]arrow.Array(nil), probeCols...), buildCols...)
+	if j.buildLeft {
+		cols = append(append([]arrow.Array(nil), buildCols...), probeCols...)
+	}
+	return array.NewRecordBatch(j.schema, cols, int64(len(probeRows))), nil
+}
+
+// takeRows gathers rows of batch (schema's columns) by number; -1 gives a
+// NULL row. The caller releases the arrays.
+func takeRows(ctx context.Context, schema *arrow.Schema, batch arrow.RecordBatch, rows []int32) ([]arrow.Array, error) {
+	mem := allocator(ctx)
+	cols := make([]arrow.Array, schema.NumFields())
+	indices, allNull := indexArray(rows)
+	defer indices.Release()
+	for c, f := range schema.Fields() {
+		if allNull {
+			cols[c] = array.MakeArrayOfNull(mem, f.Type, len(rows))
+			continue
+		}
+		taken, err := compute.TakeArray(WithAllocator(ctx, mem), batch.Column(c), indices)
+		if err != nil {
+			releaseArrays(cols)
+			return nil, fmt.Errorf("join: gather column %s: %w", f.Name, err)
+		}
+		cols[c] = taken
+	}
+	return cols, nil
+}
+
+// indexArray wraps rows as an INT32 array without copying; negative numbers
+// become NULL indices, which take turns into NULL values.
+func indexArray(rows []int32) (arr arrow.Array, allNull bool) {
+	var validity *memory.Buffer
+	nulls := 0
+	for i, r := range rows {
+		if r >= 0 {
+			continue
+		}
+		if validity == nil {
+			validity = memory.NewBufferBytes(make([]byte, bitutil.BytesForBits(int64(len(rows)))))
+			bitutil.SetBitsTo(validity.Bytes(), 0, int64(len(rows)), true)
+		}
+		bitutil.ClearBit(validity.Bytes(), i)
+		nulls++
+	}
+	values := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(rows))
+	data := array.NewData(arrow.PrimitiveTypes.Int32, len(rows), []*memory.Buffer{validity, values}, nil, nulls, 0)
+	defer data.Release()
+	return array.MakeFromData(data), nulls == len(rows)
+}
+
+// materialize reads all of op into one batch of its schema.
+func materialize(ctx context.Context, op Operator) (arrow.RecordBatch, error) {
+	var batches []arrow.RecordBatch
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	rows := int64(0)
+	for {
+		b, err := op.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		batches = append(batches, b)
+		rows += b.NumRows()
+	}
+	mem := allocator(ctx)
+	cols := make([]arrow.Array, op.Schema().NumFields())
+	defer releaseArrays(cols)
+	for c, f := range op.Schema().Fields() {
+		if len(batches) == 0 {
+			cols[c] = array.MakeArrayOfNull(mem, f.Type, 0)
+			continue
+		}
+		parts := make([]arrow.Array, len(batches))
+		for i, b := range batches {
+			parts[i] = b.Column(c)
+		}
+		col, err := array.Concatenate(parts, mem)
+		if err != nil {
+			return nil, fmt.Errorf("materialize column %s: %w", f.Name, err)
+		}
+		cols[c] = col
+	}
+	return array.NewRecordBatch(op.Schema(), cols, rows), nil
+}
+
+func (j *join) Close() error {
+	if j.build != nil {
+		j.build.Release()
+		j.build = nil
+	}
+	if j.probe != nil {
+		j.probe.Release()
+		j.probe = nil
+	}
+	return errors.Join(j.left.Close(), j.right.Close())
+}
+
+// buildJoin builds a hash join when the plan has equi-join keys, else a
+// nested-loop join.
+func buildJoin(ctx context.Context, p *planner.Join, env *Env) (Operator, error) {
+	left, err := Build(ctx, p.Left, env)
+	if err != nil {
+		return nil, err
+	}
+	right, err := Build(ctx, p.Right, env)
+	if err != nil {
+		left.Close()
+		return nil, err
+	}
+	cond := prepareSubqueries(p.Cond, env)
+	if len(p.LeftKeys) > 0 {
+		return NewHashJoin(p.Type, left, right, prepareAll(p.LeftKeys, env), prepareAll(p.RightKeys, env), cond, p.BuildLeft), nil
+	}
+	return NewNestedLoopJoin(p.Type, left, right, cond, p.BuildLeft), nil
+}

@@ -1,0 +1,175 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/arrow/scalar"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// errScalarRows is the error of a scalar subquery with more than one row.
+var errScalarRows = errors.New("scalar subquery returned more than one row")
+
+// subqueryExpr is an uncorrelated subquery prepared for evaluation: the
+// first evaluation builds and runs its plan, and every batch after that
+// reuses the result.
+type subqueryExpr struct {
+	*planner.Subquery
+	env *Env
+
+	once sync.Once
+	err  error
+	// The result, by kind: the scalar value (nil for NULL), whether a row
+	// exists, or the set of non-NULL values and whether there was a NULL.
+	value   scalar.Scalar
+	exists  bool
+	set     *keyTable
+	setNull bool
+}
+
+// prepareSubqueries replaces the subqueries in e (which may be nil) by
+// expressions the evaluator can run.
+func prepareSubqueries(e planner.Expr, env *Env) planner.Expr {
+	if e == nil {
+		return nil
+	}
+	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
+		if sq, ok := x.(*planner.Subquery); ok {
+			return &subqueryExpr{Subquery: sq, env: env}
+		}
+		return x
+	})
+}
+
+// prepareAll applies prepareSubqueries to each expression.
+func prepareAll(exprs []planner.Expr, env *Env) []planner.Expr {
+	out := make([]planner.Expr, len(exprs))
+	for i, e := range exprs {
+		out[i] = prepareSubqueries(e, env)
+	}
+	return out
+}
+
+func (ev *evaluator) subquery(e *subqueryExpr) (arrow.Array, error) {
+	e.once.Do(func() { e.err = e.run(ev.ctx) })
+	if e.err != nil {
+		return nil, e.err
+	}
+	switch e.Kind {
+	case planner.SubqueryScalar:
+		if e.value == nil {
+			return ev.allNull(e.T), nil
+		}
+		return scalar.MakeArrayFromScalar(e.value, ev.n, ev.mem)
+	case planner.SubqueryExists:
+		return scalar.MakeArrayFromScalar(scalar.NewBooleanScalar(e.exists), ev.n, ev.mem)
+	}
+	return ev.inSubquery(e)
+}
+
+// run executes the subquery. Its result outlives the batch being evaluated,
+// so the subquery allocates from the Go allocator rather than the query's.
+func (e *subqueryExpr) run(ctx context.Context) error {
+	ctx = WithAllocator(ctx, memory.DefaultAllocator)
+	op, err := Build(ctx, e.Plan, e.env)
+	if err != nil {
+		return err
+	}
+	if err := op.Open(ctx); err != nil {
+		op.Close()
+		return err
+	}
+	err = e.consume(ctx, op)
+	return errors.Join(err, op.Close())
+}
+
+// consume reads the subquery's rows, as many as its kind needs.
+func (e *subqueryExpr) consume(ctx context.Context, op Operator) error {
+	if e.Kind == planner.SubqueryIn {
+		e.set = newKeyTable()
+	}
+	rows := 0
+	for {
+		batch, err := op.Next(ctx)
+		if err != nil || batch == nil {
+			return err
+		}
+		err = e.add(batch, rows)
+		rows += int(batch.NumRows())
+		batch.Release()
+		if err != nil || e.exists {
+			return err
+		}
+	}
+}
+
+// add takes in a batch of the subquery's rows; before is the number of rows
+// already seen.
+func (e *subqueryExpr) add(batch arrow.RecordBatch, before int) error {
+	n := int(batch.NumRows())
+	switch e.Kind {
+	case planner.SubqueryExists:
+		e.exists = n > 0
+	case planner.SubqueryScalar:
+		if before+n > 1 {
+			return errScalarRows
+		}
+		if n == 1 && batch.Column(0).IsValid(0) {
+			v, err := scalar.GetScalar(batch.Column(0), 0)
+			if err != nil {
+				return fmt.Errorf("scalar subquery: %w", err)
+			}
+			e.value = v
+		}
+	case planner.SubqueryIn:
+		keys, err := encodeKeys(batch.Columns()[:1], n)
+		if err != nil {
+			return err
+		}
+		for r, null := range keys.hasNull {
+			if null {
+				e.setNull = true
+				continue
+			}
+			e.set.insert(keys.key(r))
+		}
+	}
+	return nil
+}
+
+// inSubquery looks each value of X up in the subquery's values: TRUE when
+// found; NULL when X is NULL, or when it is not found and the subquery had a
+// NULL; FALSE otherwise, and always FALSE for a subquery without rows.
+func (ev *evaluator) inSubquery(e *subqueryExpr) (arrow.Array, error) {
+	x, err := ev.eval(e.X)
+	if err != nil {
+		return nil, err
+	}
+	defer x.Release()
+	keys, err := encodeKeys([]arrow.Array{x}, ev.n)
+	if err != nil {
+		return nil, err
+	}
+	empty := e.set.len() == 0 && !e.setNull
+	values, validity := ev.newBitmap(), ev.newBitmap()
+	for r, null := range keys.hasNull {
+		switch {
+		case empty:
+			bitutil.SetBit(validity.Bytes(), r)
+		case null:
+		case e.set.find(keys.key(r)) >= 0:
+			bitutil.SetBit(values.Bytes(), r)
+			bitutil.SetBit(validity.Bytes(), r)
+		case !e.setNull:
+			bitutil.SetBit(validity.Bytes(), r)
+		}
+	}
+	return makeArray(planner.TypeBoolean, ev.n, validity, values), nil
+}

@@ -1,0 +1,306 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/sql"
+)
+
+// aggregateFns maps the SQL names of aggregate functions to AggCall.Fn.
+var aggregateFns = map[string]string{
+	"count": AggCount, "count_if": AggCountIf, "approx_count_distinct": AggCount,
+	"sum": AggSum, "avg": AggAvg, "mean": AggAvg,
+	"min": AggMin, "max": AggMax, "any_value": AggAnyValue, "arbitrary": AggAnyValue,
+	"bool_and": AggBoolAnd, "bool_or": AggBoolOr, "every": AggBoolAnd,
+	"stddev": AggStddevSamp, "stddev_samp": AggStddevSamp, "stddev_pop": AggStddevPop,
+	"variance": AggVarSamp, "var_samp": AggVarSamp, "var_pop": AggVarPop,
+}
+
+// IsAggregate reports whether a function call is an aggregate (and not a
+// window function, which has OVER).
+func IsAggregate(e *sql.FuncCall) bool {
+	_, ok := aggregateFns[e.Name]
+	return ok && e.Over == nil
+}
+
+// aggregator collects the aggregate calls of one SELECT block while its
+// select list, HAVING and ORDER BY are bound against the block's input. An
+// aggregator with forbidden set marks a clause where aggregates are an error.
+type aggregator struct {
+	forbidden string
+
+	groups    []Expr
+	groupKeys map[string]int
+	calls     []*AggCall
+	callKeys  map[string]int
+	names     []string // output name per call
+}
+
+func newAggregator(groups []Expr) *aggregator {
+	a := &aggregator{groups: groups, groupKeys: map[string]int{}, callKeys: map[string]int{}}
+	for i, g := range groups {
+		a.groupKeys[exprKey(g)] = i
+	}
+	return a
+}
+
+// forbidAggregates returns a scope over the same columns where aggregate
+// calls are the error msg.
+func forbidAggregates(s *scope, msg string) *scope {
+	inner := *s
+	inner.aggs = &aggregator{forbidden: msg}
+	return &inner
+}
+
+// aggOutput references column Index of the Aggregate node a SELECT block is
+// building (group keys first, then aggregate calls). It exists only while the
+// block is bound; finish turns it into a ColumnRef.
+type aggOutput struct {
+	Index int
+	Name  string
+	T     arrow.DataType
+}
+
+func (a *aggOutput) Type() arrow.DataType { return a.T }
+func (a *aggOutput) String() string       { return a.Name }
+
+// exprKey identifies a bound expression by its structure: columns by index, so
+// that t1.a and t2.a differ even though both print as a.
+func exprKey(e Expr) string {
+	return Rewrite(e, func(x Expr) Expr {
+		if ref, ok := x.(*ColumnRef); ok {
+			return &ColumnRef{Index: ref.Index, Name: fmt.Sprintf("#%d", ref.Index), T: ref.T}
+		}
+		return x
+	}).String()
+}
+
+// bindAggregate binds an aggregate call inside a SELECT block and returns a
+// reference to its output column.
+func (b *binder) bindAggregate(e *sql.FuncCall, s *scope) (Expr, error) {
+	switch {
+	case s.aggs == nil:
+		return nil, errorf(e.Pos, "aggregate functions are not allowed here")
+	case s.aggs.forbidden != "":
+		return nil, errorf(e.Pos, "%s", s.aggs.forbidden)
+	}
+	call, err := b.bindAggCall(e, s)
+	if err != nil {
+		return nil, err
+	}
+	return s.aggs.add(call), nil
+}
+
+// add registers call (once per distinct call) and returns its output reference.
+func (a *aggregator) add(call *AggCall) *aggOutput {
+	key := call.Fn
+	if call.Arg != nil {
+		key = fmt.Sprintf("%s/%v/%s", call.Fn, call.Distinct, exprKey(call.Arg))
+	}
+	i, ok := a.callKeys[key]
+	if !ok {
+		i = len(a.calls)
+		a.callKeys[key] = i
+		a.calls = append(a.calls, call)
+		a.names = append(a.names, call.String())
+	}
+	return &aggOutput{Index: len(a.groups) + i, Name: a.names[i], T: call.T}
+}
+
+func (b *binder) bindAggCall(e *sql.FuncCall, s *scope) (*AggCall, error) {
+	fn := aggregateFns[e.Name]
+	if e.Star {
+		if fn != AggCount || e.Name != "count" {
+			return nil, errorf(e.Pos, "%s(*) is not allowed; only count(*)", e.Name)
+		}
+		return &AggCall{Fn: AggCount, T: TypeBigint}, nil
+	}
+	if len(e.Args) != 1 {
+		return nil, errorf(e.Pos, "%s needs 1 argument, got %d", e.Name, len(e.Args))
+	}
+	arg, err := b.bindExpr(e.Args[0], forbidAggregates(s, "aggregate function calls cannot be nested"))
+	if err != nil {
+		return nil, err
+	}
+	call := &AggCall{Fn: fn, Distinct: e.Distinct || e.Name == "approx_count_distinct"}
+	if call.Arg, call.T, err = aggregateArg(fn, arg); err != nil {
+		return nil, errorf(e.Pos, "%s: %v", e.Name, err)
+	}
+	return call, nil
+}
+
+// aggregateArg types an aggregate: it returns the argument cast to the type
+// the executor accumulates (BIGINT, DOUBLE or the decimal for sums; DOUBLE for
+// averages of non-decimals and for variances) and the result type.
+func aggregateArg(fn string, arg Expr) (Expr, arrow.DataType, error) {
+	t := arg.Type()
+	var accumulate, result arrow.DataType
+	switch fn {
+	case AggCount:
+		return arg, TypeBigint, nil
+	case AggCountIf, AggBoolAnd, AggBoolOr:
+		if t.ID() != arrow.BOOL && t.ID() != arrow.NULL {
+			return nil, nil, fmt.Errorf("needs a BOOLEAN, got %s", TypeString(t))
+		}
+		accumulate, result = TypeBoolean, TypeBoolean
+		if fn == AggCountIf {
+			result = TypeBigint
+		}
+	case AggSum:
+		switch {
+		case t.ID() == arrow.NULL || IsInteger(t):
+			accumulate, result = TypeBigint, TypeBigint
+		case t.ID() == arrow.DECIMAL128:
+			accumulate, result = t, &arrow.Decimal128Type{Precision: 38, Scale: t.(*arrow.Decimal128Type).Scale}
+		case IsNumeric(t):
+			accumulate, result = TypeDouble, TypeDouble
+		default:
+			return nil, nil, fmt.Errorf("needs a number, got %s", TypeString(t))
+		}
+	case AggAvg, AggStddevSamp, AggStddevPop, AggVarSamp, AggVarPop:
+		if t.ID() != arrow.NULL && !IsNumeric(t) {
+			return nil, nil, fmt.Errorf("needs a number, got %s", TypeString(t))
+		}
+		accumulate, result = TypeDouble, TypeDouble
+		if fn == AggAvg && t.ID() == arrow.DECIMAL128 {
+			// Decimal averages sum exactly and divide once at the end.
+			accumulate = t
+		}
+	default: // min, max, any_value
+		if t.ID() == arrow.NULL {
+			t = TypeBigint
+		}
+		if !isOrderable(t) {
+			return nil, nil, fmt.Errorf("cannot order values of type %s", TypeString(t))
+		}
+		accumulate, result = t, t
+	}
+	arg, err := castTo(arg, accumulate)
+	return arg, result, err
+}
+
+// isOrderable reports whether values of t can be compared by min, max,
+// ORDER BY and grouping.
+func isOrderable(t arrow.DataType) bool {
+	if ext, ok := t.(arrow.ExtensionType); ok {
+		t = ext.StorageType()
+	}
+	switch t.ID() {
+	case arrow.BOOL, arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.FLOAT32, arrow.FLOAT64,
+		arrow.DECIMAL128, arrow.DATE32, arrow.TIME64, arrow.TIMESTAMP,
+		arrow.STRING, arrow.BINARY, arrow.FIXED_SIZE_BINARY, arrow.NULL:
+		return true
+	}
+	return false
+}
+
+// finish rewrites an expression bound over the block's input into one over
+// the Aggregate's output: group expressions become references to their
+// group column, aggregate calls already are. A column left over is neither
+// grouped nor aggregated, which is an error located in src.
+func (a *aggregator) finish(e Expr, src sql.Expr) (Expr, error) {
+	grouped := Rewrite(e, func(x Expr) Expr {
+		if i, ok := a.groupKeys[exprKey(x)]; ok {
+			return &aggOutput{Index: i, Name: a.groups[i].String(), T: x.Type()}
+		}
+		return x
+	})
+	var stray *ColumnRef
+	Walk(grouped, func(x Expr) {
+		if ref, ok := x.(*ColumnRef); ok && stray == nil {
+			stray = ref
+		}
+	})
+	if stray != nil {
+		pos, ok := columnPos(src, stray.Name)
+		if !ok {
+			pos = src.Position()
+		}
+		return nil, errorf(pos, "column %q must appear in the GROUP BY clause or be used in an aggregate function", stray.Name)
+	}
+	return Rewrite(grouped, func(x Expr) Expr {
+		if out, ok := x.(*aggOutput); ok {
+			return &ColumnRef{Index: out.Index, Name: out.Name, T: out.T}
+		}
+		return x
+	}), nil
+}
+
+// plan builds the Aggregate node over input.
+func (a *aggregator) plan(input Plan) *Aggregate {
+	names := make([]string, 0, len(a.groups)+len(a.calls))
+	for _, g := range a.groups {
+		names = append(names, g.String())
+	}
+	return &Aggregate{Input: input, GroupBy: a.groups, Aggs: a.calls, Names: append(names, a.names...)}
+}
+
+// nameCall names the output of the aggregate call e refers to, when e is
+// exactly one (SELECT count(*) AS n names the column n in EXPLAIN).
+func (a *aggregator) nameCall(e Expr, name string) {
+	out, ok := e.(*aggOutput)
+	if !ok || out.Index < len(a.groups) {
+		return
+	}
+	i := out.Index - len(a.groups)
+	if a.names[i] == a.calls[i].String() {
+		a.names[i] = name
+		out.Name = name
+	}
+}
+
+// columnPos finds where src names a column outside of aggregate calls, for
+// error messages.
+func columnPos(src sql.Expr, name string) (sql.Pos, bool) {
+	if ref, ok := src.(*sql.ColumnRef); ok && strings.EqualFold(ref.Parts[len(ref.Parts)-1], name) {
+		return ref.Pos, true
+	}
+	for _, child := range sqlOperands(src) {
+		if child == nil {
+			continue
+		}
+		if pos, ok := columnPos(child, name); ok {
+			return pos, true
+		}
+	}
+	return sql.Pos{}, false
+}
+
+// sqlOperands lists the sub-expressions of a parsed expression where a
+// non-aggregated column may hide (not the arguments of aggregate calls).
+func sqlOperands(e sql.Expr) []sql.Expr {
+	switch e := e.(type) {
+	case *sql.UnaryExpr:
+		return []sql.Expr{e.X}
+	case *sql.BinaryExpr:
+		return []sql.Expr{e.L, e.R}
+	case *sql.IsNullExpr:
+		return []sql.Expr{e.X}
+	case *sql.IsBoolExpr:
+		return []sql.Expr{e.X}
+	case *sql.IsDistinctExpr:
+		return []sql.Expr{e.L, e.R}
+	case *sql.BetweenExpr:
+		return []sql.Expr{e.X, e.Lo, e.Hi}
+	case *sql.InListExpr:
+		return append([]sql.Expr{e.X}, e.List...)
+	case *sql.LikeExpr:
+		return []sql.Expr{e.X, e.Pattern, e.Escape}
+	case *sql.CastExpr:
+		return []sql.Expr{e.X}
+	case *sql.CaseExpr:
+		out := []sql.Expr{e.Operand}
+		for _, w := range e.Whens {
+			out = append(out, w.Cond, w.Result)
+		}
+		return append(out, e.Else)
+	case *sql.FuncCall:
+		if !IsAggregate(e) {
+			return e.Args
+		}
+	}
+	return nil
+}

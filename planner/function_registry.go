@@ -1,0 +1,281 @@
+package planner
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/sql"
+)
+
+// funcSpec describes a scalar function to the binder: how many arguments it
+// takes and how it turns bound arguments into a typed expression.
+type funcSpec struct {
+	// usage is the argument list users should write, for errors:
+	// "(number[, digits])".
+	usage            string
+	minArgs, maxArgs int // maxArgs < 0: any number
+	bind             bindFn
+}
+
+// bindFn types a call whose argument count the binder has checked.
+type bindFn func(b *binder, c *funcCall) (Expr, error)
+
+// funcCall is a call being bound: its name as written, position and bound
+// arguments.
+type funcCall struct {
+	name string
+	pos  sql.Pos
+	args []Expr
+	spec *funcSpec
+}
+
+// mismatch is the error for arguments no form of the function takes.
+func (c *funcCall) mismatch() error {
+	types := make([]string, len(c.args))
+	for i, a := range c.args {
+		types[i] = TypeString(a.Type())
+	}
+	return errorf(c.pos, "function %s(%s) does not exist; expected %s%s",
+		c.name, strings.Join(types, ", "), c.name, c.spec.usage)
+}
+
+// convert applies params[i] to argument i, failing with mismatch when an
+// argument has a type its parameter does not take.
+func (c *funcCall) convert(params ...param) ([]Expr, error) {
+	if len(c.args) > len(params) {
+		return nil, c.mismatch()
+	}
+	out := make([]Expr, len(c.args))
+	for i, a := range c.args {
+		x, ok := params[i](a)
+		if !ok {
+			return nil, c.mismatch()
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+// param converts an argument to the type a function takes, reporting false
+// when the argument's type is not one the parameter accepts. Untyped NULLs are
+// accepted everywhere.
+type param func(Expr) (Expr, bool)
+
+// accepting is the param that takes arguments whose type satisfies ok,
+// converted to type to.
+func accepting(ok func(arrow.DataType) bool, to arrow.DataType) param {
+	return func(e Expr) (Expr, bool) {
+		if e.Type().ID() != arrow.NULL && !ok(e.Type()) {
+			return nil, false
+		}
+		x, err := castTo(e, to)
+		return x, err == nil
+	}
+}
+
+var (
+	stringArg = accepting(isString, TypeVarchar)
+	intArg    = accepting(IsInteger, TypeBigint)
+	doubleArg = accepting(IsNumeric, TypeDouble)
+)
+
+// numberArg takes any number as it is, widening the small integer types to
+// INT so kernels need not handle them; NULL becomes DOUBLE.
+func numberArg(e Expr) (Expr, bool) {
+	switch t := e.Type(); {
+	case t.ID() == arrow.NULL:
+		return castFolded(e, TypeDouble), true
+	case numericRank(t) == 1 || numericRank(t) == 2:
+		return castFolded(e, TypeInt), true
+	case IsNumeric(t):
+		return e, true
+	}
+	return nil, false
+}
+
+// temporalArg takes DATE, TIMESTAMP and TIMESTAMPTZ as they are, and reads a
+// string literal (or NULL) as a TIMESTAMP: year('2026-01-31').
+func temporalArg(e Expr) (Expr, bool) {
+	_, isLit := e.(*Literal)
+	switch t := e.Type(); {
+	case isTemporal(t):
+		return e, true
+	case t.ID() == arrow.NULL || isLit && isString(t):
+		x, err := castTo(e, TypeTimestamp)
+		return x, err == nil
+	}
+	return nil, false
+}
+
+// castFolded casts e to a type every value of e converts to.
+func castFolded(e Expr, t arrow.DataType) Expr {
+	x, err := castTo(e, t)
+	if err != nil {
+		return &Cast{X: e, T: t}
+	}
+	return x
+}
+
+// typed binds functions with fixed parameter and result types.
+func typed(fn string, result arrow.DataType, params ...param) bindFn {
+	return func(_ *binder, c *funcCall) (Expr, error) {
+		args, err := c.convert(params...)
+		if err != nil {
+			return nil, err
+		}
+		return &Call{Fn: fn, Args: args, T: result}, nil
+	}
+}
+
+// withDefaults fills in omitted trailing arguments, the last len(tail) of the
+// function's maxArgs, before bind runs: trim(s) is trim(s, ' ').
+func withDefaults(bind bindFn, tail ...Expr) bindFn {
+	return func(b *binder, c *funcCall) (Expr, error) {
+		if missing := c.spec.maxArgs - len(c.args); missing > 0 {
+			c.args = append(c.args, tail[len(tail)-missing:]...)
+		}
+		return bind(b, c)
+	}
+}
+
+func stringLit(s string) *Literal { return &Literal{Value: s, T: TypeVarchar} }
+
+// scalarFunctions lists the scalar functions by name. Aliases are in
+// functionAliases. It is filled in init because some binders refer back to
+// the binder, which consults this table.
+var scalarFunctions map[string]*funcSpec
+
+// functionAliases maps alternative names to their scalarFunctions entry.
+var functionAliases = map[string]string{
+	"substring": "substr", "ceiling": "ceil", "pow": "power",
+	"dayofmonth": "day", "weekofyear": "week", "to_date": "date",
+	"now": "current_timestamp", "date_diff": "datediff", "datepart": "date_part",
+}
+
+func init() {
+	space := stringLit(" ")
+	str, num := stringArg, doubleArg
+	scalarFunctions = map[string]*funcSpec{
+		// Conditional and string functions that predate the registry.
+		"coalesce": {"(value, …)", 1, -1, bindCoalesce},
+		"nullif":   {"(value, value)", 2, 2, bindNullIf},
+		"concat":   {"(string, …)", 0, -1, bindConcatFunc},
+
+		"lower":          {"(string)", 1, 1, typed(FnLower, TypeVarchar, str)},
+		"upper":          {"(string)", 1, 1, typed(FnUpper, TypeVarchar, str)},
+		"reverse":        {"(string)", 1, 1, typed(FnReverse, TypeVarchar, str)},
+		"length":         {"(string)", 1, 1, typed(FnLength, TypeBigint, str)},
+		"trim":           {"(string[, characters])", 1, 2, withDefaults(typed(FnTrim, TypeVarchar, str, str), space)},
+		"ltrim":          {"(string[, characters])", 1, 2, withDefaults(typed(FnLTrim, TypeVarchar, str, str), space)},
+		"rtrim":          {"(string[, characters])", 1, 2, withDefaults(typed(FnRTrim, TypeVarchar, str, str), space)},
+		"substr":         {"(string, start[, length])", 2, 3, typed(FnSubstr, TypeVarchar, str, intArg, intArg)},
+		"left":           {"(string, count)", 2, 2, typed(FnLeft, TypeVarchar, str, intArg)},
+		"right":          {"(string, count)", 2, 2, typed(FnRight, TypeVarchar, str, intArg)},
+		"lpad":           {"(string, length[, padding])", 2, 3, withDefaults(typed(FnLPad, TypeVarchar, str, intArg, str), space)},
+		"rpad":           {"(string, length[, padding])", 2, 3, withDefaults(typed(FnRPad, TypeVarchar, str, intArg, str), space)},
+		"replace":        {"(string, from, to)", 3, 3, typed(FnReplace, TypeVarchar, str, str, str)},
+		"regexp_replace": {"(string, pattern, replacement)", 3, 3, typed(FnRegexpReplace, TypeVarchar, str, str, str)},
+		"regexp_like":    {"(string, pattern)", 2, 2, typed(FnRegexpLike, TypeBoolean, str, str)},
+		"split_part":     {"(string, delimiter, index)", 3, 3, typed(FnSplitPart, TypeVarchar, str, str, intArg)},
+		"starts_with":    {"(string, prefix)", 2, 2, typed(FnStartsWith, TypeBoolean, str, str)},
+		"ends_with":      {"(string, suffix)", 2, 2, typed(FnEndsWith, TypeBoolean, str, str)},
+		"contains":       {"(string, search)", 2, 2, typed(FnContains, TypeBoolean, str, str)},
+		"strpos":         {"(string, search)", 2, 2, typed(FnStrpos, TypeBigint, str, str)},
+		"position":       {"(search, string)", 2, 2, bindPosition},
+
+		"abs":      {"(number)", 1, 1, bindSameNumber(FnAbs)},
+		"sign":     {"(number)", 1, 1, bindSign},
+		"floor":    {"(number)", 1, 1, bindFloorCeil(FnFloor)},
+		"ceil":     {"(number)", 1, 1, bindFloorCeil(FnCeil)},
+		"round":    {"(number[, digits])", 1, 2, bindRound},
+		"sqrt":     {"(number)", 1, 1, typed(FnSqrt, TypeDouble, num)},
+		"ln":       {"(number)", 1, 1, typed(FnLn, TypeDouble, num)},
+		"log10":    {"(number)", 1, 1, typed(FnLog10, TypeDouble, num)},
+		"log2":     {"(number)", 1, 1, typed(FnLog2, TypeDouble, num)},
+		"exp":      {"(number)", 1, 1, typed(FnExp, TypeDouble, num)},
+		"power":    {"(base, exponent)", 2, 2, typed(FnPower, TypeDouble, num, num)},
+		"mod":      {"(number, number)", 2, 2, bindMod},
+		"greatest": {"(value, …)", 1, -1, bindExtreme(FnGreatest)},
+		"least":    {"(value, …)", 1, -1, bindExtreme(FnLeast)},
+		"pi":       {"()", 0, 0, bindPi},
+
+		"date":              {"(timestamp or string)", 1, 1, bindToDate},
+		"year":              {"(date or timestamp)", 1, 1, bindDatePart("YEAR")},
+		"quarter":           {"(date or timestamp)", 1, 1, bindDatePart("QUARTER")},
+		"month":             {"(date or timestamp)", 1, 1, bindDatePart("MONTH")},
+		"week":              {"(date or timestamp)", 1, 1, bindDatePart("WEEK")},
+		"day":               {"(date or timestamp)", 1, 1, bindDatePart("DAY")},
+		"dayofweek":         {"(date or timestamp)", 1, 1, bindDatePart("DAYOFWEEK")},
+		"dayofyear":         {"(date or timestamp)", 1, 1, bindDatePart("DOY")},
+		"hour":              {"(date or timestamp)", 1, 1, bindDatePart("HOUR")},
+		"minute":            {"(date or timestamp)", 1, 1, bindDatePart("MINUTE")},
+		"second":            {"(date or timestamp)", 1, 1, bindDatePart("SECOND")},
+		"epoch":             {"(date or timestamp)", 1, 1, bindDatePart("EPOCH")},
+		"extract":           {"(field FROM date or timestamp)", 2, 2, bindExtract},
+		"date_part":         {"('field', date or timestamp)", 2, 2, bindExtract},
+		"date_trunc":        {"('unit', date or timestamp)", 2, 2, bindDateTrunc},
+		"datediff":          {"(end, start) or datediff('unit', start, end)", 2, 3, bindDateDiff},
+		"date_add":          {"(date, days)", 2, 2, bindDateAdd(false)},
+		"date_sub":          {"(date, days)", 2, 2, bindDateAdd(true)},
+		"make_date":         {"(year, month, day)", 3, 3, typed(FnMakeDate, TypeDate, intArg, intArg, intArg)},
+		"from_unixtime":     {"(seconds)", 1, 1, bindFromUnixtime},
+		"unix_timestamp":    {"([timestamp])", 0, 1, bindUnixTimestamp},
+		"current_date":      {"()", 0, 0, bindNow(TypeDate)},
+		"current_time":      {"()", 0, 0, bindNow(TypeTime)},
+		"current_timestamp": {"()", 0, 0, bindNow(TypeTimestampTZ)},
+	}
+}
+
+// lookupFunction finds a scalar function by name or alias.
+func lookupFunction(name string) (*funcSpec, bool) {
+	if canonical, ok := functionAliases[name]; ok {
+		name = canonical
+	}
+	spec, ok := scalarFunctions[name]
+	return spec, ok
+}
+
+// windowNames are the functions that exist only with OVER.
+var windowNames = map[string]bool{
+	"row_number": true, "rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true,
+	"ntile": true, "lag": true, "lead": true, "first_value": true, "last_value": true, "nth_value": true,
+}
+
+// IsAggregateFunction reports whether name (lower case) is an aggregate
+// function; the aggregation binder (bind_aggregate.go) owns the list.
+func IsAggregateFunction(name string) bool {
+	_, ok := aggregateFns[name]
+	return ok
+}
+
+// unknownFunction reports a name no function has, suggesting the nearest.
+func unknownFunction(name string, pos sql.Pos) error {
+	known := slices.Concat(slices.Collect(maps.Keys(scalarFunctions)), slices.Collect(maps.Keys(functionAliases)),
+		slices.Collect(maps.Keys(aggregateFns)), slices.Collect(maps.Keys(windowNames)))
+	slices.Sort(known) // ties go to the alphabetically first name, deterministically
+	if best := sql.Closest(name, known); best != "" {
+		return errorf(pos, "unknown function %s (did you mean %s?)", name, best)
+	}
+	return errorf(pos, "unknown function %s", name)
+}
+
+// requireStringConstant returns the upper-cased text of a string literal
+// argument (a unit or field name).
+func requireStringConstant(c *funcCall, i int, what string) (string, error) {
+	lit, ok := c.args[i].(*Literal)
+	if !ok || !isString(lit.T) || lit.Value == nil {
+		return "", errorf(c.pos, "%s: the %s must be a constant string", c.name, what)
+	}
+	return strings.ToUpper(lit.Value.(string)), nil
+}
+
+// oneOf checks that name is one of the allowed names.
+func oneOf(c *funcCall, what, name string, allowed []string) error {
+	if slices.Contains(allowed, name) {
+		return nil
+	}
+	return errorf(c.pos, "%s: unknown %s %s (expected one of %s)", c.name, what, name, strings.Join(allowed, ", "))
+}

@@ -1,0 +1,93 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Aggregate function names used in AggCall.Fn. The binder maps the SQL
+// spellings onto these (stddev → stddev_samp, variance → var_samp,
+// approx_count_distinct(x) → count(DISTINCT x), which is exact).
+const (
+	AggCount      = "count" // count(x) counts non-NULL values; count(*) has no Arg
+	AggCountIf    = "count_if"
+	AggSum        = "sum"
+	AggAvg        = "avg"
+	AggMin        = "min"
+	AggMax        = "max"
+	AggAnyValue   = "any_value"
+	AggBoolAnd    = "bool_and"
+	AggBoolOr     = "bool_or"
+	AggStddevSamp = "stddev_samp"
+	AggStddevPop  = "stddev_pop"
+	AggVarSamp    = "var_samp"
+	AggVarPop     = "var_pop"
+)
+
+// AggCall is one aggregate function over the rows of a group. Arg is an
+// expression over the Aggregate's input (nil for count(*)); NULL arguments
+// are skipped. With Distinct, equal argument values count once.
+type AggCall struct {
+	Fn       string
+	Arg      Expr
+	Distinct bool
+	T        arrow.DataType
+}
+
+func (a *AggCall) String() string {
+	switch {
+	case a.Arg == nil:
+		return a.Fn + "(*)"
+	case a.Distinct:
+		return a.Fn + "(DISTINCT " + a.Arg.String() + ")"
+	}
+	return a.Fn + "(" + a.Arg.String() + ")"
+}
+
+// Aggregate groups its input by the GroupBy expressions and computes Aggs
+// per group. Its output is one column per GroupBy expression, then one per
+// aggregate, named by Names. Without GroupBy it returns exactly one row, also
+// for an empty input.
+type Aggregate struct {
+	Input   Plan
+	GroupBy []Expr
+	Aggs    []*AggCall
+	Names   []string
+}
+
+// Distinct removes duplicate rows (NULLs are equal to each other).
+type Distinct struct {
+	Input Plan
+}
+
+func (a *Aggregate) Schema() []Column {
+	cols := make([]Column, 0, len(a.Names))
+	for i, g := range a.GroupBy {
+		cols = append(cols, Column{Name: a.Names[i], T: g.Type()})
+	}
+	for i, agg := range a.Aggs {
+		cols = append(cols, Column{Name: a.Names[len(a.GroupBy)+i], T: agg.T})
+	}
+	return cols
+}
+func (d *Distinct) Schema() []Column { return d.Input.Schema() }
+
+func (a *Aggregate) Children() []Plan { return []Plan{a.Input} }
+func (d *Distinct) Children() []Plan  { return []Plan{d.Input} }
+
+func (a *Aggregate) Describe() string {
+	groups := make([]string, len(a.GroupBy))
+	for i, g := range a.GroupBy {
+		groups[i] = g.String()
+	}
+	aggs := make([]string, len(a.Aggs))
+	for i, agg := range a.Aggs {
+		aggs[i] = agg.String()
+		if name := a.Names[len(a.GroupBy)+i]; name != aggs[i] {
+			aggs[i] += " AS " + name
+		}
+	}
+	return "Aggregate group=[" + strings.Join(groups, ", ") + "] aggs=[" + strings.Join(aggs, ", ") + "]"
+}
+func (d *Distinct) Describe() string { return "Distinct" }
