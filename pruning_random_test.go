@@ -87,8 +87,12 @@ func randomPredicate(r *rand.Rand) string {
 		},
 		func() string { return fmt.Sprintf("YEAR(d) = %d", 2023+r.IntN(4)) },
 		func() string { return fmt.Sprintf("YEAR(d) = %d AND MONTH(d) = %d", 2023+r.IntN(4), 1+r.IntN(12)) },
-		func() string { return fmt.Sprintf("date_trunc('month', d) = DATE '20%02d-%02d-01'", 23+r.IntN(4), 1+r.IntN(12)) },
-		func() string { return fmt.Sprintf("date_trunc('day', ts) >= TIMESTAMP '2025-12-%02d 06:00:00'", 25+r.IntN(7)) },
+		func() string {
+			return fmt.Sprintf("date_trunc('month', d) = DATE '20%02d-%02d-01'", 23+r.IntN(4), 1+r.IntN(12))
+		},
+		func() string {
+			return fmt.Sprintf("date_trunc('day', ts) >= TIMESTAMP '2025-12-%02d 06:00:00'", 25+r.IntN(7))
+		},
 		func() string { return fmt.Sprintf("d > '20%02d-06-15'", 23+r.IntN(4)) },
 		func() string { return fmt.Sprintf("s = '%s'", []string{"ab", "b", "", "zz", "q"}[r.IntN(5)]) },
 		func() string { return "s LIKE 'ab%'" },
