@@ -1,6 +1,9 @@
 package optimizer
 
-import "github.com/lakesql/lakesql/planner"
+import (
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+)
 
 // pushDownFilters moves filters toward the scans: through projections (by
 // substituting the projected expressions) and into the scan itself, where
@@ -22,6 +25,17 @@ func pushFilter(input planner.Plan, cond planner.Expr) planner.Plan {
 	case *planner.Project:
 		inner := substitute(cond, in.Exprs)
 		return &planner.Project{Input: pushFilter(in.Input, inner), Exprs: in.Exprs, Names: in.Names}
+	case *planner.SubqueryAlias:
+		// Renaming keeps column positions, so the condition applies as is.
+		out := *in
+		out.Input = pushFilter(in.Input, cond)
+		return &out
+	case *planner.Sort:
+		out := *in
+		out.Input = pushFilter(in.Input, cond)
+		return &out
+	case *planner.Join:
+		return pushIntoJoin(in, cond)
 	case *planner.Scan:
 		scan := *in
 		if scan.Filter == nil {
@@ -40,6 +54,64 @@ func substitute(e planner.Expr, exprs []planner.Expr) planner.Expr {
 	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
 		if ref, ok := x.(*planner.ColumnRef); ok {
 			return exprs[ref.Index]
+		}
+		return x
+	})
+}
+
+// pushIntoJoin moves the conjuncts that read only one side of a join below
+// it, where that does not change the result: either side of an inner or
+// cross join, the preserved side of an outer join (a condition on the
+// NULL-padded side must see the padding, so it stays above).
+func pushIntoJoin(j *planner.Join, cond planner.Expr) planner.Plan {
+	nl := len(j.Left.Schema())
+	leftOK := j.Type == sql.JoinInner || j.Type == sql.JoinCross || j.Type == sql.JoinLeft
+	rightOK := j.Type == sql.JoinInner || j.Type == sql.JoinCross || j.Type == sql.JoinRight
+	var left, right, rest []planner.Expr
+	for _, c := range planner.Conjuncts(cond) {
+		lo, hi := columnRange(c)
+		switch {
+		case leftOK && hi < nl && lo >= 0:
+			left = append(left, c)
+		case rightOK && lo >= nl:
+			right = append(right, shiftColumns(c, -nl))
+		default:
+			rest = append(rest, c)
+		}
+	}
+	out := *j
+	if len(left) > 0 {
+		out.Left = pushFilter(j.Left, andAll(left))
+	}
+	if len(right) > 0 {
+		out.Right = pushFilter(j.Right, andAll(right))
+	}
+	if len(rest) == 0 {
+		return &out
+	}
+	return &planner.Filter{Input: &out, Cond: andAll(rest)}
+}
+
+// columnRange is the lowest and highest column index e reads; (-1, -1) for a
+// constant, which is evaluated wherever it is placed.
+func columnRange(e planner.Expr) (lo, hi int) {
+	lo, hi = -1, -1
+	planner.Walk(e, func(x planner.Expr) {
+		if ref, ok := x.(*planner.ColumnRef); ok {
+			if lo < 0 || ref.Index < lo {
+				lo = ref.Index
+			}
+			hi = max(hi, ref.Index)
+		}
+	})
+	return lo, hi
+}
+
+// shiftColumns moves every column reference by delta.
+func shiftColumns(e planner.Expr, delta int) planner.Expr {
+	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
+		if ref, ok := x.(*planner.ColumnRef); ok {
+			return &planner.ColumnRef{Index: ref.Index + delta, Name: ref.Name, T: ref.T}
 		}
 		return x
 	})

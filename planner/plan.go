@@ -120,11 +120,7 @@ func (s *Scan) Describe() string {
 	if s.Table.Snapshot != nil {
 		snap = fmt.Sprint(s.Table.Snapshot.SnapshotID)
 	}
-	d := fmt.Sprintf("Scan %s snapshot=%s columns=[%s]", s.Table.QualifiedName(), snap, strings.Join(names, ", "))
-	if s.Filter != nil {
-		d += " filter=" + s.Filter.String()
-	}
-	return d
+	return fmt.Sprintf("Scan %s snapshot=%s columns=[%s]", s.Table.QualifiedName(), snap, strings.Join(names, ", "))
 }
 func (f *Filter) Describe() string { return "Filter " + f.Cond.String() }
 func (p *Project) Describe() string {

@@ -2,11 +2,9 @@ package planner
 
 import (
 	"fmt"
-	"strconv"
-	"time"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
 
 // SQL types are Arrow types. These are the ones lakesql uses.
@@ -79,17 +77,14 @@ func FormatLiteral(v any, t arrow.DataType) string {
 	}
 	switch t := t.(type) {
 	case *arrow.StringType:
-		return strconv.Quote(v.(string))
+		return "'" + strings.ReplaceAll(v.(string), "'", "''") + "'"
 	case *arrow.Date32Type:
-		return "DATE '" + time.Unix(int64(v.(int32))*86400, 0).UTC().Format("2006-01-02") + "'"
+		return "DATE '" + FormatDate(v.(int32)) + "'"
 	case *arrow.TimestampType:
-		ts := time.UnixMicro(v.(int64)).UTC().Format("2006-01-02 15:04:05.999999")
 		if t.TimeZone != "" {
-			return "TIMESTAMPTZ '" + ts + "+00:00'"
+			return "TIMESTAMPTZ '" + FormatTimestamp(v.(int64)) + "+00:00'"
 		}
-		return "TIMESTAMP '" + ts + "'"
-	case *arrow.Decimal128Type:
-		return v.(decimal128.Num).ToString(t.Scale)
+		return "TIMESTAMP '" + FormatTimestamp(v.(int64)) + "'"
 	}
-	return fmt.Sprint(v)
+	return FormatValue(v, t)
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/apache/iceberg-go"
 	icebergio "github.com/apache/iceberg-go/io"
@@ -404,7 +405,11 @@ func literalText(v iceberg.Literal) string {
 	case iceberg.DateLiteral:
 		return "DATE '" + v.String() + "'"
 	case iceberg.TimestampLiteral:
-		return "TIMESTAMP '" + v.String() + "'"
+		t := time.UnixMicro(int64(x)).UTC()
+		if t.Nanosecond() == 0 {
+			return "TIMESTAMP '" + t.Format(time.DateTime) + "'"
+		}
+		return "TIMESTAMP '" + t.Format("2006-01-02 15:04:05.000000") + "'"
 	}
 	return v.String()
 }
