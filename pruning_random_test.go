@@ -144,8 +144,11 @@ func TestPruningNeverChangesAnswers(t *testing.T) {
 				}
 				mustExec(t, s, "INSERT INTO db.t VALUES "+strings.Join(rows, ", "))
 			}
+			queries := []string{"SELECT count(*), count(n), min(n), max(n), min(ts), max(d), count(s) FROM db.t"}
 			for range 40 {
-				query := "SELECT id FROM db.t WHERE " + randomPredicate(r)
+				queries = append(queries, "SELECT id FROM db.t WHERE "+randomPredicate(r))
+			}
+			for _, query := range queries {
 				mustExec(t, s, "SET pruning = on")
 				pruned := queryRows(t, s, query)
 				mustExec(t, s, "SET pruning = off")

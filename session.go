@@ -10,6 +10,7 @@ import (
 	"github.com/lakesql/lakesql/optimizer"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // Session runs statements against one warehouse. A session is not safe for
@@ -19,7 +20,12 @@ type Session struct {
 	wh        *catalog.Warehouse
 	namespace string // the current namespace (USE), "" until set
 	noPruning bool   // SET pruning = off
+	manifests *storage.ManifestCache
 }
+
+// manifestCacheEntries bounds the manifest entries a session keeps in memory
+// (a few hundred bytes each).
+const manifestCacheEntries = 1 << 20
 
 // Open opens a session on the warehouse in opts.
 func Open(ctx context.Context, opts Options) (*Session, error) {
@@ -33,7 +39,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{opts: opts, wh: wh}, nil
+	return &Session{opts: opts, wh: wh, manifests: storage.NewManifestCache(manifestCacheEntries)}, nil
 }
 
 // Close releases the session.
@@ -115,7 +121,7 @@ func (s *Session) query(ctx context.Context, q *sql.Query) (*Result, error) {
 
 // env is the execution environment of the session's statements.
 func (s *Session) env() *exec.Env {
-	return &exec.Env{FS: s.wh.FS(), NoPruning: s.noPruning}
+	return &exec.Env{FS: s.wh.FS(), NoPruning: s.noPruning, ManifestCache: s.manifests}
 }
 
 // run builds and opens the operators of a plan.

@@ -19,6 +19,8 @@ type Env struct {
 	ScanStats map[*planner.Scan]*ScanStats
 	// NoPruning reads every file and row group (SET pruning = off).
 	NoPruning bool
+	// ManifestCache keeps manifest entries across the session's scans.
+	ManifestCache *store.ManifestCache
 	// Metrics, when set, receives per-operator counters keyed by plan node.
 	Metrics map[planner.Plan]*OperatorMetrics
 }
@@ -39,6 +41,8 @@ func buildNode(ctx context.Context, p planner.Plan, env *Env) (Operator, error) 
 	switch p := p.(type) {
 	case *planner.Scan:
 		return buildScan(ctx, p, env)
+	case *planner.MetadataAggregate:
+		return buildMetadataAggregate(ctx, p, env)
 	case *planner.Filter:
 		input, err := Build(ctx, p.Input, env)
 		if err != nil {
@@ -89,6 +93,7 @@ func PlanTableScan(ctx context.Context, p *planner.Scan, env *Env) (*store.ScanP
 		Snapshot: p.Table.Snapshot,
 		Schema:   p.Table.Schema,
 		Prune:    !env.NoPruning,
+		Cache:    env.ManifestCache,
 	}
 	if p.Filter != nil {
 		req.Filter, _ = planner.IcebergFilter(p.Filter, p.Columns)

@@ -181,7 +181,7 @@ func TestStrings(t *testing.T) {
 		{"like newline", like(lit("a\nb", tStr), "a_b"), "true|true|true|true|true"},
 		{"like multibyte underscore", like(lit("aéb", tStr), "a_b"), "true|true|true|true|true"},
 		{"like pattern column", call(planner.FnLike, tBool, lit("a%c", tStr), ref("s")), "false|true|NULL|false|false"},
-		{"like trailing escape", like(ref("s"), `a\`), `error: like(s, "a\\"): LIKE pattern "a\\" ends with the escape character`},
+		{"like trailing escape", like(ref("s"), `a\`), `error: like(s, 'a\'): LIKE pattern "a\\" ends with the escape character`},
 		{"ilike", ilike(ref("s"), "abc"), "true|false|NULL|false|true"},
 		{"ilike prefix", ilike(ref("s"), "A%"), "true|true|NULL|false|true"},
 		{"like null pattern", call(planner.FnLike, tBool, ref("s"), lit(nil, tStr)), "NULL|NULL|NULL|NULL|NULL"},

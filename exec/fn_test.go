@@ -57,7 +57,7 @@ func TestStringFunctions(t *testing.T) {
 		{"regexp_like", call(planner.FnRegexpLike, tBool, s, str("^[a-zé]+$")), "true|false|NULL|false|false"},
 		{"regexp_replace all", call(planner.FnRegexpReplace, tStr, s, str("[lb]"), str("<$0>")), "hé<l><l>o||NULL|a,<b>,,c|ÀB"},
 		{"regexp pattern column", call(planner.FnRegexpLike, tBool, str("abc"), s), "false|true|NULL|false|false"},
-		{"bad regexp", call(planner.FnRegexpLike, tBool, s, str("(")), `error: regexp_like(s, "("): invalid regular expression "(": error parsing regexp: missing closing ): ` + "`(`"},
+		{"bad regexp", call(planner.FnRegexpLike, tBool, s, str("(")), `error: regexp_like(s, '('): invalid regular expression "(": error parsing regexp: missing closing ): ` + "`(`"},
 		{"null literal", call(planner.FnUpper, tStr, lit(nil, tStr)), "NULL|NULL|NULL|NULL|NULL"},
 	})
 }

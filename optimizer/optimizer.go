@@ -11,10 +11,13 @@ type rule func(planner.Plan) planner.Plan
 //  2. normalizePredicates: scan filters that wrap a column in a function
 //     become ranges on the column, so partitions and statistics can prune.
 //  3. pruneColumns: scans read only the columns the query uses.
+//  4. answerFromMetadata: count/min/max over a whole table come from the
+//     manifests (after pruning, so a fallback scan reads few columns).
 var rules = []rule{
 	pushDownFilters,
 	normalizePredicates,
 	pruneColumns,
+	answerFromMetadata,
 }
 
 // Optimize applies every rule in order.

@@ -27,12 +27,18 @@ type ScanRequest struct {
 	Filter iceberg.BooleanExpression
 	// Prune false reads every file (SET pruning = off).
 	Prune bool
+	// Cache, when set, keeps manifest entries across scans of a session.
+	Cache *ManifestCache
 }
 
 // ScanPlan is which data files a scan reads and why.
 type ScanPlan struct {
 	Files       []iceberg.DataFile
 	DeleteFiles []iceberg.DataFile
+	// FileSeqs and DeleteSeqs are the data sequence numbers of Files and
+	// DeleteFiles, index for index: they decide which deletes apply to which
+	// data files (delete_files.go).
+	FileSeqs, DeleteSeqs []int64
 	// RowFilter is Filter bound to the schema, for row-group pruning; nil
 	// when nothing can prune.
 	RowFilter iceberg.BooleanExpression
@@ -110,7 +116,7 @@ func PlanScan(ctx context.Context, fsys icebergio.IO, req ScanRequest) (*ScanPla
 		sp.plan.ManifestsKept++
 		kept = append(kept, m)
 	}
-	entries, err := readManifests(ctx, fsys, kept)
+	entries, err := readManifests(ctx, fsys, kept, req.Cache)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +124,7 @@ func PlanScan(ctx context.Context, fsys icebergio.IO, req ScanRequest) (*ScanPla
 		if m.ManifestContent() == iceberg.ManifestContentDeletes {
 			for _, e := range entries[i] {
 				plan.DeleteFiles = append(plan.DeleteFiles, e.DataFile())
+				plan.DeleteSeqs = append(plan.DeleteSeqs, e.SequenceNum())
 			}
 			continue
 		}
@@ -136,6 +143,7 @@ func PlanScan(ctx context.Context, fsys icebergio.IO, req ScanRequest) (*ScanPla
 			plan.FilesAfterStats++
 			plan.BytesKept += df.FileSizeBytes()
 			plan.Files = append(plan.Files, df)
+			plan.FileSeqs = append(plan.FileSeqs, e.SequenceNum())
 		}
 	}
 	for _, sp := range specs {
@@ -154,8 +162,8 @@ func fieldPos(schema *iceberg.Schema, id int) int {
 	return 0
 }
 
-// readManifests reads manifests' live entries in parallel.
-func readManifests(ctx context.Context, fsys icebergio.IO, manifests []iceberg.ManifestFile) ([][]iceberg.ManifestEntry, error) {
+// readManifests reads manifests' live entries in parallel, through the cache.
+func readManifests(ctx context.Context, fsys icebergio.IO, manifests []iceberg.ManifestFile, cache *ManifestCache) ([][]iceberg.ManifestEntry, error) {
 	entries := make([][]iceberg.ManifestEntry, len(manifests))
 	errs := make([]error, len(manifests))
 	var wg sync.WaitGroup
@@ -169,10 +177,16 @@ func readManifests(ctx context.Context, fsys icebergio.IO, manifests []iceberg.M
 				errs[i] = err
 				return
 			}
+			if cached, ok := cache.get(m.FilePath()); ok {
+				entries[i] = cached
+				return
+			}
 			entries[i], errs[i] = m.FetchEntries(fsys, true)
 			if errs[i] != nil {
 				errs[i] = fmt.Errorf("read manifest %s: %w", m.FilePath(), errs[i])
+				return
 			}
+			cache.put(m.FilePath(), entries[i])
 		}()
 	}
 	wg.Wait()
