@@ -62,6 +62,8 @@ func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Resul
 		return s.explain(ctx, st)
 	case *sql.Insert:
 		return s.insert(ctx, st)
+	case *sql.Delete:
+		return s.deleteFrom(ctx, st)
 	case *sql.CreateNamespace:
 		return s.createNamespace(ctx, st)
 	case *sql.DropNamespace:
@@ -78,12 +80,16 @@ func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Resul
 		return s.showTables(ctx, st)
 	case *sql.Describe:
 		return s.describe(ctx, st)
+	case *sql.ShowPartitions:
+		return s.showPartitions(ctx, st)
 	case *sql.ShowCreateTable:
 		return s.showCreateTable(ctx, st)
 	case *sql.Call:
 		return s.call(ctx, st)
 	case *sql.Set:
 		return s.set(st)
+	case *sql.AlterTable:
+		return s.alterTable(ctx, st)
 	}
 	return nil, fmt.Errorf("%s is not supported yet", statementName(stmt))
 }
@@ -141,11 +147,9 @@ func (s *Session) run(ctx context.Context, p planner.Plan, env *exec.Env) (*Resu
 }
 
 // ResolveTable implements planner.Resolver: name is [catalog.]namespace.table
-// or a table of the current namespace.
+// or a table of the current namespace, at its current snapshot unless travel
+// asks for another (time_travel.go).
 func (s *Session) ResolveTable(ctx context.Context, name sql.ObjectName, travel *sql.TimeTravel) (*planner.TableRef, error) {
-	if travel != nil {
-		return nil, fmt.Errorf("time travel is not supported yet")
-	}
 	ns, tableName, err := s.tableName(name)
 	if err != nil {
 		return nil, err
@@ -154,7 +158,13 @@ func (s *Session) ResolveTable(ctx context.Context, name sql.ObjectName, travel 
 	if err != nil {
 		return nil, err
 	}
-	return &planner.TableRef{Namespace: ns, Name: tableName, Table: tbl, Snapshot: tbl.CurrentSnapshot(), Schema: tbl.Schema()}, nil
+	ref := &planner.TableRef{Namespace: ns, Name: tableName, Table: tbl, Snapshot: tbl.CurrentSnapshot(), Schema: tbl.Schema()}
+	if travel != nil {
+		if err := s.timeTravel(ctx, ref, travel); err != nil {
+			return nil, err
+		}
+	}
+	return ref, nil
 }
 
 // tableName splits a written table name into namespace and table.

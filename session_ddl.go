@@ -68,7 +68,7 @@ func (s *Session) use(ctx context.Context, st *sql.Use) (*Result, error) {
 
 func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (*Result, error) {
 	if st.AsQuery != nil {
-		return nil, fmt.Errorf("CREATE TABLE … AS SELECT is not supported yet")
+		return s.createTableAs(ctx, st)
 	}
 	ns, name, err := s.tableName(st.Name)
 	if err != nil {
@@ -148,7 +148,7 @@ func PartitionField(schema *iceberg.Schema, f sql.PartitionField, fieldID int) (
 	}
 	src, ok := schema.FindFieldByNameCaseInsensitive(f.Column)
 	if !ok {
-		return fail("partition column %s does not exist", f.Column)
+		return fail("partition column %s does not exist%s", f.Column, columnHint(schema, f.Column))
 	}
 	text := f.Transform
 	switch f.Transform {
@@ -165,26 +165,32 @@ func PartitionField(schema *iceberg.Schema, f sql.PartitionField, fieldID int) (
 	if !transform.CanTransform(src.Type) {
 		return fail("partition transform %s cannot apply to column %s of type %s", f.Transform, src.Name, src.Type)
 	}
-	name := f.Name
-	if name == "" {
-		name = defaultPartitionName(src.Name, f.Transform, f.Param)
+	pf := iceberg.PartitionField{SourceIDs: []int{src.ID}, FieldID: fieldID, Name: f.Name, Transform: transform}
+	// Unnamed fields get iceberg-go's default name (ts_day, id_bucket_16,
+	// s_trunc_4, the column for identity), the one ALTER TABLE … ADD
+	// PARTITION FIELD gets through UpdateSpec and Spark gives too.
+	name, err := iceberg.GeneratePartitionFieldName(schema, pf)
+	if err != nil {
+		return fail("partition field on %s: %v", src.Name, err)
 	}
-	return iceberg.PartitionField{SourceIDs: []int{src.ID}, FieldID: fieldID, Name: name, Transform: transform}, nil
+	pf.Name = name
+	return pf, nil
 }
 
-// defaultPartitionName names a partition field as Spark does.
-func defaultPartitionName(col, transform string, param int) string {
-	switch transform {
-	case "identity":
-		return col
-	case "bucket":
-		return fmt.Sprintf("%s_bucket_%d", col, param)
-	case "truncate":
-		return fmt.Sprintf("%s_trunc_%d", col, param)
-	case "void":
-		return col + "_null"
+// columnHint suggests, for an unknown column name, the nearest column of the
+// schema, or lists the columns when there are few.
+func columnHint(schema *iceberg.Schema, name string) string {
+	var names []string
+	for _, f := range schema.Fields() {
+		names = append(names, f.Name)
 	}
-	return col + "_" + transform
+	if best := sql.Closest(name, names); best != "" {
+		return fmt.Sprintf(" (did you mean %s?)", best)
+	}
+	if len(names) <= 12 {
+		return " (columns: " + strings.Join(names, ", ") + ")"
+	}
+	return ""
 }
 
 func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (*Result, error) {
@@ -247,8 +253,11 @@ func (s *Session) loadTable(ctx context.Context, name sql.ObjectName) (*table.Ta
 }
 
 func (s *Session) describe(ctx context.Context, st *sql.Describe) (*Result, error) {
-	if st.Kind != "" {
-		return nil, fmt.Errorf("DESCRIBE %s is not supported yet", st.Kind)
+	switch st.Kind {
+	case "HISTORY":
+		return s.describeHistory(ctx, st)
+	case "DETAIL":
+		return s.describeDetail(ctx, st)
 	}
 	tbl, _, err := s.loadTable(ctx, st.Name)
 	if err != nil {

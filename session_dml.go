@@ -13,9 +13,6 @@ import (
 )
 
 func (s *Session) insert(ctx context.Context, st *sql.Insert) (*Result, error) {
-	if st.Overwrite {
-		return nil, fmt.Errorf("INSERT OVERWRITE is not supported yet")
-	}
 	target, err := s.ResolveTable(ctx, st.Table, nil)
 	if err != nil {
 		return nil, err
@@ -33,9 +30,11 @@ func (s *Session) insert(ctx context.Context, st *sql.Insert) (*Result, error) {
 	for i, f := range res.Schema.Fields() {
 		types[i] = f.Type
 	}
-	rows, err := storage.Append(ctx, target.Table, s.wh.FS(), types, func() (arrow.RecordBatch, error) {
-		return res.Next(ctx)
-	})
+	next := func() (arrow.RecordBatch, error) { return res.Next(ctx) }
+	if st.Overwrite {
+		return s.insertOverwrite(ctx, target, types, next)
+	}
+	rows, err := storage.Append(ctx, target.Table, s.wh.FS(), types, next)
 	if err != nil {
 		return nil, err
 	}

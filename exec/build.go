@@ -41,6 +41,8 @@ func buildNode(ctx context.Context, p planner.Plan, env *Env) (Operator, error) 
 	switch p := p.(type) {
 	case *planner.Scan:
 		return buildScan(ctx, p, env)
+	case *planner.FileScan:
+		return buildFileScan(ctx, p, env)
 	case *planner.MetadataAggregate:
 		return buildMetadataAggregate(ctx, p, env)
 	case *planner.Filter:
@@ -70,8 +72,12 @@ func buildNode(ctx context.Context, p planner.Plan, env *Env) (Operator, error) 
 		return NewLimit(input, p.Limit, p.Offset), nil
 	case *planner.Values:
 		return NewValues(ArrowSchema(p.Columns), p.Rows), nil
+	case *planner.Rows:
+		return NewBatches(ArrowSchema(p.Columns), p.Batches), nil
 	case *planner.Aggregate, *planner.Sort, *planner.TopN, *planner.Distinct:
 		return buildGrouping(ctx, p, env)
+	case *planner.Window:
+		return buildWindow(ctx, p, env)
 	}
 	return nil, fmt.Errorf("no operator for plan node %T", p)
 }
@@ -110,13 +116,9 @@ func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error)
 	if err != nil {
 		return nil, err
 	}
-	if n := len(plan.DeleteFiles); n > 0 {
-		// Returning rows without applying deletes would be a wrong answer.
-		return nil, fmt.Errorf("scan %s: the table has %d delete files (merge-on-read deletes), which lakesql cannot apply yet", p.Table.QualifiedName(), n)
-	}
-	files := make([]ScanFile, len(plan.Files))
-	for i, df := range plan.Files {
-		files[i] = ScanFile{Path: df.FilePath(), Size: df.FileSizeBytes()}
+	files, err := ScanFiles(ctx, env.FS, p.Table, plan)
+	if err != nil {
+		return nil, err
 	}
 	cols := make([]ScanColumn, len(p.Columns))
 	for i, c := range p.Columns {

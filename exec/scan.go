@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -16,10 +17,12 @@ import (
 	store "github.com/lakesql/lakesql/storage"
 )
 
-// ScanFile is one data file a scan reads.
+// ScanFile is one data file a scan reads; ScanFiles attaches the deletes
+// that apply to it.
 type ScanFile struct {
-	Path string
-	Size int64
+	Path    string
+	Size    int64
+	deletes *deleteFilter // nil: no row of the file is deleted
 }
 
 // ScanColumn is a column a scan reads, with its Iceberg type for statistics.
@@ -45,16 +48,28 @@ type tableScan struct {
 	fs        icebergio.IO
 	files     []ScanFile
 	cols      []ScanColumn
+	readCols  []store.ReadColumn        // cols, then the columns only equality deletes need
+	colIndex  map[int]int               // field id → position in readCols
 	rowFilter iceberg.BooleanExpression // bound; nil: read every row group
 	schema    *arrow.Schema
 	stats     *ScanStats
 	workers   int
+	hook      fileHook // nil for table scans
 
 	cancel context.CancelFunc
 	out    chan arrow.RecordBatch
 	errMu  sync.Mutex
 	err    error
 	wg     sync.WaitGroup
+}
+
+// fileHook adapts a tableScan to files named by a table function rather than
+// listed by a table's metadata: it checks each file's schema (no table
+// guarantees it) and extends the file's batches with its hive partition
+// columns.
+type fileHook interface {
+	checkFile(f ScanFile, pf *store.ParquetFile) error
+	extend(ctx context.Context, f ScanFile, it store.RecordIterator) store.RecordIterator
 }
 
 // NewTableScan returns an operator that reads cols of files through fs,
@@ -68,11 +83,17 @@ func NewTableScan(fs icebergio.IO, files []ScanFile, cols []ScanColumn, rowFilte
 	if stats == nil {
 		stats = &ScanStats{}
 	}
-	return &tableScan{
+	s := &tableScan{
 		fs: fs, files: files, cols: cols, rowFilter: rowFilter, stats: stats,
-		schema:  arrow.NewSchema(fields, nil),
-		workers: max(1, min(runtime.GOMAXPROCS(0), len(files))),
+		schema:   arrow.NewSchema(fields, nil),
+		workers:  max(1, min(runtime.GOMAXPROCS(0), len(files))),
+		colIndex: map[int]int{},
 	}
+	for _, c := range slices.Concat(cols, extraColumns(files, cols)) {
+		s.colIndex[c.FieldID] = len(s.readCols)
+		s.readCols = append(s.readCols, c.ReadColumn)
+	}
+	return s
 }
 
 func (s *tableScan) Schema() *arrow.Schema { return s.schema }
@@ -131,23 +152,32 @@ func (s *tableScan) readFile(ctx context.Context, f ScanFile) error {
 	if err != nil {
 		return err
 	}
-	mem := allocator(ctx)
-	readCols := make([]store.ReadColumn, len(s.cols))
-	for i, c := range s.cols {
-		readCols[i] = c.ReadColumn
+	if s.hook != nil {
+		if err := s.hook.checkFile(f, pf); err != nil {
+			return err
+		}
 	}
+	mem := allocator(ctx)
+	// Position deletes count rows from the start of the file, skipped row
+	// groups included.
+	var first int64
 	for rg := range pf.NumRowGroups() {
+		start := first
+		first += pf.RowGroupNumRows(rg)
 		s.stats.RowGroupsTotal.Add(1)
 		if s.rowFilter != nil && !store.MightMatch(s.rowFilter, s.rowGroupStats(pf, rg)) {
 			continue
 		}
 		s.stats.RowGroupsRead.Add(1)
 		s.stats.BytesRead.Add(pf.RowGroupBytes(rg))
-		it, err := pf.ReadRowGroup(ctx, rg, readCols, BatchSize, mem)
+		it, err := pf.ReadRowGroup(ctx, rg, s.readCols, BatchSize, mem)
 		if err != nil {
 			return err
 		}
-		if err := s.drain(ctx, it); err != nil {
+		if s.hook != nil {
+			it = s.hook.extend(ctx, f, it)
+		}
+		if err := s.drain(ctx, it, start, f.deletes); err != nil {
 			return err
 		}
 	}
@@ -189,13 +219,23 @@ func statLiteral(v any, c ScanColumn) iceberg.Literal {
 	return conv
 }
 
-// drain sends one row group's batches downstream.
-func (s *tableScan) drain(ctx context.Context, it store.RecordIterator) error {
+// drain sends one row group's batches downstream, without their deleted
+// rows; the row group starts at row first of its file.
+func (s *tableScan) drain(ctx context.Context, it store.RecordIterator, first int64, deletes *deleteFilter) error {
 	defer it.Close()
 	for {
 		batch, err := it.Next()
 		if err != nil || batch == nil {
 			return err
+		}
+		n := batch.NumRows()
+		if batch, err = s.applyDeletes(ctx, batch, first, deletes); err != nil {
+			return err
+		}
+		first += n
+		if batch.NumRows() == 0 {
+			batch.Release()
+			continue
 		}
 		s.stats.RowsProduced.Add(batch.NumRows())
 		select {

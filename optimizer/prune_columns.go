@@ -21,6 +21,8 @@ func narrow(p planner.Plan, needed []bool) (planner.Plan, []int) {
 	switch p := p.(type) {
 	case *planner.Scan:
 		return narrowScan(p, needed)
+	case *planner.FileScan:
+		return p.Narrow(needed)
 	case *planner.Project:
 		inNeeded := make([]bool, len(p.Input.Schema()))
 		for i, e := range p.Exprs {
@@ -61,6 +63,8 @@ func narrow(p planner.Plan, needed []bool) (planner.Plan, []int) {
 		return out, mapping
 	case *planner.Aggregate:
 		return narrowAggregate(p), identity(len(p.Schema()))
+	case *planner.Window:
+		return narrowWindow(p, needed)
 	case *planner.Sort:
 		input, mapping := narrow(p.Input, neededWithKeys(needed, p.Keys))
 		return &planner.Sort{Input: input, Keys: remapSortKeys(p.Keys, mapping)}, mapping

@@ -44,6 +44,8 @@ func pushFilter(input planner.Plan, cond planner.Expr) planner.Plan {
 			scan.Filter = andAll([]planner.Expr{scan.Filter, cond})
 		}
 		return &planner.Filter{Input: &scan, Cond: cond}
+	case *planner.FileScan:
+		return &planner.Filter{Input: in.WithFilter(cond), Cond: cond}
 	}
 	return &planner.Filter{Input: input, Cond: cond}
 }

@@ -16,6 +16,9 @@ type scope struct {
 	// aggs collects the aggregate calls of a SELECT block (bind_aggregate.go);
 	// nil where aggregates are not allowed.
 	aggs *aggregator
+	// windows collects the window calls of a SELECT block (bind_window.go);
+	// nil where window functions are not allowed.
+	windows *windower
 }
 
 // resolve finds the column a (possibly qualified) reference names.
@@ -100,6 +103,9 @@ func (b *binder) bindExpr(e sql.Expr, s *scope) (Expr, error) {
 	case *sql.CastExpr:
 		return b.bindCast(e, s)
 	case *sql.FuncCall:
+		if e.Over != nil {
+			return b.bindWindow(e, s)
+		}
 		if IsAggregate(e) {
 			return b.bindAggregate(e, s)
 		}

@@ -13,13 +13,16 @@ func (b *binder) bindFrom(from sql.TableExpr) (Plan, error) {
 		if f := b.lookupCTE(t.Name); f != nil {
 			return b.bindCTERef(f, t)
 		}
+		if plan, ok, err := b.bindMetadataTable(t); ok {
+			return plan, err
+		}
 		ref, err := b.res.ResolveTable(b.ctx, t.Name, t.TimeTravel)
 		if err != nil {
 			return nil, err
 		}
 		return NewScan(ref, t.Alias)
 	case *sql.TableFunc:
-		return nil, errorf(t.Pos, "table function %s is not supported yet", t.Name)
+		return b.bindTableFunc(t)
 	case *sql.SubqueryTable:
 		return b.bindSubqueryTable(t)
 	case *sql.Join:

@@ -10,10 +10,11 @@ import (
 
 // bindFunc binds a scalar function call through the function registry
 // (function_registry.go). Aggregate calls without OVER never get here: the
-// aggregation binder takes them.
+// aggregation binder takes them, and calls with OVER go to the window
+// binder (bind_window.go).
 func (b *binder) bindFunc(e *sql.FuncCall, s *scope) (Expr, error) {
-	if e.Over != nil || e.Star || e.Distinct {
-		return nil, errorf(e.Pos, "%s(…) with OVER, * or DISTINCT is not supported yet", e.Name)
+	if e.Star || e.Distinct {
+		return nil, errorf(e.Pos, "%s(…) with * or DISTINCT is not supported yet", e.Name)
 	}
 	if windowNames[e.Name] {
 		return nil, errorf(e.Pos, "window function %s needs an OVER clause", e.Name)

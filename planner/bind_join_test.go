@@ -28,6 +28,10 @@ func (relationalTables) ResolveTable(_ context.Context, name sql.ObjectName, _ *
 	return &TableRef{Namespace: "db", Name: n, Schema: schema}, nil
 }
 
+func (relationalTables) ResolveMetadataTable(context.Context, sql.ObjectName) (*Rows, error) {
+	return nil, nil
+}
+
 // bind binds a query and returns its plan as EXPLAIN text, or the error.
 func bindPlanText(t *testing.T, query string) (string, error) {
 	t.Helper()

@@ -22,8 +22,9 @@ func (b *binder) bindSelect(sel *sql.Select) (Plan, error) {
 
 // bindSelectOrdered binds a SELECT block and the ORDER BY of the query whose
 // body it is. The plan is, bottom up: FROM, WHERE, Aggregate (when the block
-// groups or aggregates), HAVING, the select list plus hidden ORDER BY
-// columns, Distinct, Sort, and a projection dropping the hidden columns.
+// groups or aggregates), HAVING, Window (when it has window calls), the
+// select list plus hidden ORDER BY columns, Distinct, Sort, and a projection
+// dropping the hidden columns.
 func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan, error) {
 	input, err := b.bindSelectInput(sel)
 	if err != nil {
@@ -35,15 +36,16 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 		return nil, err
 	}
 	agg := newAggregator(groups)
+	win := newWindower()
 	withAggs := *s
-	withAggs.aggs = agg
+	withAggs.aggs, withAggs.windows = agg, win
 	items, err := b.bindSelectItems(sel.Items, &withAggs)
 	if err != nil {
 		return nil, err
 	}
 	var having Expr
 	if sel.Having != nil {
-		if having, err = b.bindExpr(sel.Having, &withAggs); err != nil {
+		if having, err = b.bindExpr(sel.Having, forbidWindows(&withAggs, "window functions are not allowed in HAVING")); err != nil {
 			return nil, err
 		}
 	}
@@ -56,10 +58,14 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 	}
 	all := append(items, hidden...)
 	plan := input
-	if len(groups) > 0 || len(agg.calls) > 0 || sel.Having != nil {
+	aggregated := len(groups) > 0 || len(agg.calls) > 0 || sel.Having != nil
+	if aggregated {
 		if plan, err = aggregatePlan(input, agg, all, having, sel.Having); err != nil {
 			return nil, err
 		}
+	}
+	if plan, err = win.plan(plan, all, agg, aggregated); err != nil {
+		return nil, err
 	}
 	proj := &Project{Input: plan}
 	for _, it := range all {
@@ -86,6 +92,7 @@ func (b *binder) bindSelectInput(sel *sql.Select) (Plan, error) {
 		return input, nil
 	}
 	s := forbidAggregates(&scope{cols: input.Schema()}, "aggregate functions are not allowed in WHERE")
+	s = forbidWindows(s, "window functions are not allowed in WHERE")
 	cond, err := b.bindExpr(sel.Where, s)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,11 @@ type Resolver interface {
 	// ResolveTable resolves a table name as written (1–3 parts) at its current
 	// snapshot, or at the snapshot time travel asks for.
 	ResolveTable(ctx context.Context, name sql.ObjectName, travel *sql.TimeTravel) (*TableRef, error)
+	// ResolveMetadataTable resolves an Iceberg metadata table such as
+	// ns.t.snapshots to its rows, or returns nil when name is no metadata
+	// table. The binder asks it first, since ns.t.snapshots and
+	// catalog.ns.t have the same shape.
+	ResolveMetadataTable(ctx context.Context, name sql.ObjectName) (*Rows, error)
 }
 
 type binder struct {

@@ -56,13 +56,19 @@ type openFile struct {
 // NewTableWriter prepares to write batches whose columns are the table's
 // current schema columns, in order, with their Arrow types.
 func NewTableWriter(tbl *table.Table, fs icebergio.WriteFileIO, arrowTypes []arrow.DataType) (*TableWriter, error) {
+	return NewTableWriterForSpec(tbl, fs, tbl.Spec(), arrowTypes)
+}
+
+// NewTableWriterForSpec is NewTableWriter partitioning by one of the table's
+// specs rather than its current one (rewrite_data_files' output-spec-id).
+func NewTableWriterForSpec(tbl *table.Table, fs icebergio.WriteFileIO, spec iceberg.PartitionSpec, arrowTypes []arrow.DataType) (*TableWriter, error) {
 	schema := tbl.Schema()
 	fields := schema.Fields()
 	if len(arrowTypes) != len(fields) {
 		return nil, fmt.Errorf("write %s: %d columns given, the table has %d", tbl.Identifier(), len(arrowTypes), len(fields))
 	}
 	w := &TableWriter{
-		tbl: tbl, fs: fs, spec: tbl.Spec(), schema: schema,
+		tbl: tbl, fs: fs, spec: spec, schema: schema,
 		targetSize: int64(tbl.Properties().GetInt("write.target-file-size-bytes", DefaultTargetFileSize)),
 		opts:       ParquetWriterOptions{Compression: tbl.Properties().Get("write.parquet.compression-codec", "zstd")},
 		writeID:    uuid.NewString(),
@@ -307,6 +313,9 @@ func (w *TableWriter) Close() ([]iceberg.DataFile, error) {
 	}
 	return w.done, nil
 }
+
+// Paths lists every data file the writer started, finished or not.
+func (w *TableWriter) Paths() []string { return w.created }
 
 // Abort closes and deletes every file written, after a failure, so a failed
 // statement leaves no orphan files behind.

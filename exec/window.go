@@ -1,0 +1,306 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+)
+
+// windowOp computes window functions. It materializes its input, arranges
+// the rows once per distinct PARTITION BY/ORDER BY (windowRows), computes
+// each call with typed loops over that arrangement and emits the input rows
+// in their input order with one result column per call appended.
+type windowOp struct {
+	input  Operator
+	calls  []*planner.WindowCall
+	schema *arrow.Schema
+
+	out arrow.RecordBatch // the result, emitted in BatchSize slices
+	pos int64
+}
+
+// NewWindow returns an operator appending the results of calls, named
+// names, to the rows of input.
+func NewWindow(input Operator, calls []*planner.WindowCall, names []string) Operator {
+	fields := slices.Clone(input.Schema().Fields())
+	for i, c := range calls {
+		fields = append(fields, arrow.Field{Name: names[i], Type: c.T, Nullable: true})
+	}
+	return &windowOp{input: input, calls: calls, schema: arrow.NewSchema(fields, nil)}
+}
+
+func buildWindow(ctx context.Context, p *planner.Window, env *Env) (Operator, error) {
+	input, err := Build(ctx, p.Input, env)
+	if err != nil {
+		return nil, err
+	}
+	calls := make([]*planner.WindowCall, len(p.Calls))
+	for i, c := range p.Calls {
+		prepared := *c
+		prepared.Args = prepareAll(c.Args, env)
+		prepared.PartitionBy = prepareAll(c.PartitionBy, env)
+		prepared.OrderBy = slices.Clone(c.OrderBy)
+		for k := range prepared.OrderBy {
+			prepared.OrderBy[k].Expr = prepareSubqueries(c.OrderBy[k].Expr, env)
+		}
+		calls[i] = &prepared
+	}
+	return NewWindow(input, calls, p.Names), nil
+}
+
+func (w *windowOp) Schema() *arrow.Schema { return w.schema }
+
+func (w *windowOp) Open(ctx context.Context) error {
+	w.release()
+	return w.input.Open(ctx)
+}
+
+func (w *windowOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if w.out == nil {
+		out, err := w.compute(ctx)
+		if err != nil {
+			return nil, err
+		}
+		w.out = out
+	}
+	if w.pos >= w.out.NumRows() {
+		return nil, nil
+	}
+	end := min(w.pos+BatchSize, w.out.NumRows())
+	batch := w.out.NewSlice(w.pos, end)
+	w.pos = end
+	return batch, nil
+}
+
+// compute consumes the input and returns all output rows.
+func (w *windowOp) compute(ctx context.Context) (arrow.RecordBatch, error) {
+	mem := allocator(ctx)
+	all, err := w.readAll(ctx, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer all.Release()
+	cols := slices.Clone(all.Columns())
+	for _, c := range cols {
+		c.Retain()
+	}
+	defer func() { releaseArrays(cols) }() // the result columns too
+	arranged := map[string]*windowRows{}
+	for _, call := range w.calls {
+		key := call.SpecKey()
+		rows, ok := arranged[key]
+		if !ok {
+			if rows, err = arrangeRows(ctx, call, all, mem); err != nil {
+				return nil, err
+			}
+			arranged[key] = rows
+		}
+		col, err := computeWindowCall(ctx, call, rows, all, mem)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", call, err)
+		}
+		cols = append(cols, col)
+	}
+	return array.NewRecordBatch(w.schema, cols, all.NumRows()), nil
+}
+
+// readAll concatenates the whole input into one batch.
+func (w *windowOp) readAll(ctx context.Context, mem memory.Allocator) (arrow.RecordBatch, error) {
+	var batches []arrow.RecordBatch
+	defer func() { releaseBatches(batches) }()
+	for {
+		b, err := w.input.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		batches = append(batches, b)
+	}
+	schema := w.input.Schema()
+	if len(batches) == 0 { // concatenation needs at least one batch
+		cols := make([]arrow.Array, schema.NumFields())
+		defer releaseArrays(cols)
+		for i, f := range schema.Fields() {
+			cols[i] = array.MakeArrayOfNull(mem, f.Type, 0)
+		}
+		return array.NewRecordBatch(schema, cols, 0), nil
+	}
+	return concatBatches(mem, schema, batches)
+}
+
+func (w *windowOp) release() {
+	if w.out != nil {
+		w.out.Release()
+		w.out = nil
+	}
+	w.pos = 0
+}
+
+func (w *windowOp) Close() error {
+	w.release()
+	return w.input.Close()
+}
+
+// windowRows arranges the rows of a batch for one PARTITION BY/ORDER BY:
+// positions 0…n-1 list the rows partition after partition, each partition
+// in ORDER BY order. Window functions compute a value per position and
+// store it at the position's input row.
+type windowRows struct {
+	perm   []int32 // the input row at each position
+	bounds []int   // partition p holds positions bounds[p] … bounds[p+1]-1
+	// peerLo and peerHi delimit the peer group of each position: the
+	// positions of its partition with equal ORDER BY keys (all of them
+	// without ORDER BY).
+	peerLo, peerHi []int32
+}
+
+// partitions yields the position range [lo, hi) of every partition.
+func (r *windowRows) partitions() iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for p := 0; p+1 < len(r.bounds); p++ {
+			if !yield(r.bounds[p], r.bounds[p+1]) {
+				return
+			}
+		}
+	}
+}
+
+// arrangeRows groups the rows of batch by the call's partition keys with a
+// hash table (partitions need grouping, not ordering), then sorts each
+// partition by the ORDER BY keys and finds the peer groups.
+func arrangeRows(ctx context.Context, call *planner.WindowCall, batch arrow.RecordBatch, mem memory.Allocator) (*windowRows, error) {
+	n := int(batch.NumRows())
+	r := &windowRows{perm: make([]int32, n), peerLo: make([]int32, n), peerHi: make([]int32, n)}
+	if err := r.partition(ctx, call.PartitionBy, batch, mem); err != nil {
+		return nil, err
+	}
+	same := func(i, j int) bool { return false } // without ORDER BY a partition is one peer group
+	if len(call.OrderBy) > 0 {
+		keys, err := evalSortKeys(ctx, call.OrderBy, batch, mem)
+		if err != nil {
+			return nil, err
+		}
+		defer releaseArrays(keys)
+		order, err := newRowOrder(call.OrderBy, keys, keys)
+		if err != nil {
+			return nil, err
+		}
+		for lo, hi := range r.partitions() {
+			slices.SortStableFunc(r.perm[lo:hi], func(a, b int32) int { return order(int(a), int(b)) })
+		}
+		same = func(i, j int) bool { return order(i, j) == 0 }
+	}
+	r.findPeers(same)
+	return r, nil
+}
+
+// partition fills perm with the rows grouped by partition key, in input
+// order within a partition (a counting sort by group id), and sets bounds.
+func (r *windowRows) partition(ctx context.Context, partitionBy []planner.Expr, batch arrow.RecordBatch, mem memory.Allocator) error {
+	n := len(r.perm)
+	if len(partitionBy) == 0 {
+		for i := range r.perm {
+			r.perm[i] = int32(i)
+		}
+		r.bounds = []int{0, n}
+		return nil
+	}
+	keys := make([]arrow.Array, len(partitionBy))
+	defer releaseArrays(keys)
+	types := make([]arrow.DataType, len(partitionBy))
+	for i, p := range partitionBy {
+		var err error
+		if keys[i], err = Eval(ctx, p, batch, mem); err != nil {
+			return fmt.Errorf("PARTITION BY %s: %w", p, err)
+		}
+		types[i] = p.Type()
+	}
+	table, err := newGroupTable(types)
+	if err != nil {
+		return fmt.Errorf("PARTITION BY: %w", err)
+	}
+	gids := table.insert(keys, nil)
+	r.bounds = make([]int, table.len()+1)
+	for _, g := range gids {
+		r.bounds[g+1]++
+	}
+	for p := 1; p < len(r.bounds); p++ {
+		r.bounds[p] += r.bounds[p-1]
+	}
+	next := slices.Clone(r.bounds[:len(r.bounds)-1])
+	for row, g := range gids {
+		r.perm[next[g]] = int32(row)
+		next[g]++
+	}
+	return nil
+}
+
+// findPeers sets peerLo and peerHi; same reports whether two input rows
+// have equal ORDER BY keys.
+func (r *windowRows) findPeers(same func(i, j int) bool) {
+	for lo, hi := range r.partitions() {
+		start := lo
+		for k := lo; k < hi; k++ {
+			if k > lo && !same(int(r.perm[k-1]), int(r.perm[k])) {
+				start = k
+			}
+			r.peerLo[k] = int32(start)
+		}
+		end := hi
+		for k := hi - 1; k >= lo; k-- {
+			r.peerHi[k] = int32(end)
+			if int(r.peerLo[k]) == k {
+				end = k
+			}
+		}
+	}
+}
+
+// frame returns the frame [lo, hi) of position k of partition [ps, pe).
+func (r *windowRows) frame(f planner.WindowFrame, k, ps, pe int) (int, int) {
+	lo := r.bound(f, f.Start, k, ps, pe, false)
+	hi := r.bound(f, f.End, k, ps, pe, true)
+	return lo, max(lo, hi)
+}
+
+// bound places one end of a frame: the first position of the frame for
+// the start, one past its last for the end, clamped to the partition.
+func (r *windowRows) bound(f planner.WindowFrame, b planner.WindowBound, k, ps, pe int, end bool) int {
+	next := 0 // an end is exclusive: one past the row it names
+	if end {
+		next = 1
+	}
+	switch b.Kind {
+	case sql.UnboundedPreceding:
+		return ps
+	case sql.UnboundedFollowing:
+		return pe
+	case sql.Preceding:
+		if b.Offset > int64(k-ps) {
+			return ps
+		}
+		return k - int(b.Offset) + next
+	case sql.Following:
+		if b.Offset >= int64(pe-k) {
+			return pe
+		}
+		return k + int(b.Offset) + next
+	}
+	switch { // CURRENT ROW
+	case f.Rows:
+		return k + next
+	case end:
+		return int(r.peerHi[k])
+	}
+	return int(r.peerLo[k])
+}

@@ -1,0 +1,176 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// computeWindowCall returns the call's result for every row of batch, in
+// input order.
+func computeWindowCall(ctx context.Context, call *planner.WindowCall, r *windowRows, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
+	switch call.Fn {
+	case planner.WinRowNumber, planner.WinRank, planner.WinDenseRank, planner.WinNtile:
+		return buildFixed(mem, planner.TypeBigint, rankValues(call, r), nil), nil
+	case planner.WinPercentRank, planner.WinCumeDist:
+		return buildFixed(mem, planner.TypeDouble, distributionValues(call.Fn, r), nil), nil
+	case planner.WinLag, planner.WinLead:
+		return offsetValues(ctx, call, r, batch, mem)
+	case planner.WinFirstValue, planner.WinLastValue, planner.WinNthValue:
+		return frameValues(ctx, call, r, batch, mem)
+	}
+	return frameAggregate(ctx, call, r, batch, mem)
+}
+
+// constArg reads a constant BIGINT argument (the binder made it a Literal).
+func constArg(call *planner.WindowCall, i int) int64 {
+	return call.Args[i].(*planner.Literal).Value.(int64)
+}
+
+// rankValues computes row_number, rank, dense_rank or ntile per input row.
+func rankValues(call *planner.WindowCall, r *windowRows) []int64 {
+	out := make([]int64, len(r.perm))
+	for lo, hi := range r.partitions() {
+		switch call.Fn {
+		case planner.WinRowNumber:
+			for k := lo; k < hi; k++ {
+				out[r.perm[k]] = int64(k - lo + 1)
+			}
+		case planner.WinRank:
+			for k := lo; k < hi; k++ {
+				out[r.perm[k]] = int64(int(r.peerLo[k]) - lo + 1)
+			}
+		case planner.WinDenseRank:
+			dense := int64(0)
+			for k := lo; k < hi; k++ {
+				if int(r.peerLo[k]) == k {
+					dense++
+				}
+				out[r.perm[k]] = dense
+			}
+		case planner.WinNtile:
+			ntile(out, r.perm[lo:hi], constArg(call, 0))
+		}
+	}
+	return out
+}
+
+// ntile numbers the rows of one partition with buckets 1…n of sizes that
+// differ by at most one, the larger buckets first (SQL's NTILE).
+func ntile(out []int64, rows []int32, buckets int64) {
+	size, extra := int64(len(rows))/buckets, int64(len(rows))%buckets
+	// The first extra buckets hold size+1 rows, the rest size rows.
+	big := extra * (size + 1)
+	for k, row := range rows {
+		i := int64(k)
+		if i < big {
+			out[row] = i/(size+1) + 1
+		} else {
+			out[row] = extra + (i-big)/size + 1
+		}
+	}
+}
+
+// distributionValues computes percent_rank ((rank-1)/(rows-1)) or
+// cume_dist (rows up to the last peer / rows) per input row.
+func distributionValues(fn string, r *windowRows) []float64 {
+	out := make([]float64, len(r.perm))
+	for lo, hi := range r.partitions() {
+		n := float64(hi - lo)
+		for k := lo; k < hi; k++ {
+			switch {
+			case fn == planner.WinCumeDist:
+				out[r.perm[k]] = float64(int(r.peerHi[k])-lo) / n
+			case hi-lo > 1:
+				out[r.perm[k]] = float64(int(r.peerLo[k])-lo) / (n - 1)
+			}
+		}
+	}
+	return out
+}
+
+// offsetValues computes lag and lead: x at the row offset positions before
+// (after) the current one in its partition, else the default.
+func offsetValues(ctx context.Context, call *planner.WindowCall, r *windowRows, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
+	offset := constArg(call, 1)
+	if call.Fn == planner.WinLag {
+		offset = -offset
+	}
+	src := make([]int32, len(r.perm))
+	for lo, hi := range r.partitions() {
+		for k := lo; k < hi; k++ {
+			at := int64(k) + offset
+			src[r.perm[k]] = -1
+			if at >= int64(lo) && at < int64(hi) {
+				src[r.perm[k]] = r.perm[at]
+			}
+		}
+	}
+	return gatherArgs(ctx, call, batch, mem, src, call.Args[2])
+}
+
+// frameValues computes first_value, last_value and nth_value: x at the
+// first, last or nth row of the frame, NULL when the frame has no such row.
+func frameValues(ctx context.Context, call *planner.WindowCall, r *windowRows, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
+	nth := int64(1)
+	if call.Fn == planner.WinNthValue {
+		nth = constArg(call, 1)
+	}
+	src := make([]int32, len(r.perm))
+	for ps, pe := range r.partitions() {
+		for k := ps; k < pe; k++ {
+			lo, hi := r.frame(call.Frame, k, ps, pe)
+			at := int64(lo) + nth - 1
+			if call.Fn == planner.WinLastValue {
+				at = int64(hi) - 1
+			}
+			src[r.perm[k]] = -1
+			if at >= int64(lo) && at < int64(hi) {
+				src[r.perm[k]] = r.perm[at]
+			}
+		}
+	}
+	return gatherArgs(ctx, call, batch, mem, src, &planner.Literal{T: call.T})
+}
+
+// gatherArgs evaluates the call's first argument x and def over batch and
+// returns, for each row i, x[src[i]], or def[i] where src[i] is -1.
+func gatherArgs(ctx context.Context, call *planner.WindowCall, batch arrow.RecordBatch, mem memory.Allocator, src []int32, def planner.Expr) (arrow.Array, error) {
+	x, err := Eval(ctx, call.Args[0], batch, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer x.Release()
+	d, err := Eval(ctx, def, batch, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Release()
+	return gatherOrDefault(ctx, x, d, src, mem)
+}
+
+// gatherOrDefault returns x[src[i]] for each row i, or def[i] where src[i]
+// is -1: one Take over x and def side by side, so that every type works
+// without a typed loop of its own.
+func gatherOrDefault(ctx context.Context, x, def arrow.Array, src []int32, mem memory.Allocator) (arrow.Array, error) {
+	both, err := array.Concatenate([]arrow.Array{x, def}, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer both.Release()
+	idx := make([]int32, len(src))
+	for i, s := range src {
+		if s < 0 {
+			s = int32(x.Len() + i)
+		}
+		idx[i] = s
+	}
+	indices := int32Array(idx)
+	defer indices.Release()
+	return compute.TakeArray(WithAllocator(ctx, mem), both, indices)
+}

@@ -1,0 +1,387 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/sql"
+)
+
+// windowAggregates maps the aggregate functions that can run over a window
+// to AggCall.Fn.
+var windowAggregates = map[string]string{
+	"count": AggCount, "sum": AggSum, "avg": AggAvg, "mean": AggAvg, "min": AggMin, "max": AggMax,
+}
+
+// windower collects the window calls of a SELECT block while its select
+// list and ORDER BY are bound, as aggregator does for aggregates. A windower
+// with forbidden set marks a clause where window functions are an error.
+type windower struct {
+	forbidden string
+
+	calls []*WindowCall
+	srcs  []*sql.FuncCall // where each call was written
+	keys  map[string]int
+}
+
+func newWindower() *windower { return &windower{keys: map[string]int{}} }
+
+// forbidWindows returns a scope over the same columns where window calls
+// are the error msg.
+func forbidWindows(s *scope, msg string) *scope {
+	inner := *s
+	inner.windows = &windower{forbidden: msg}
+	return &inner
+}
+
+// windowOutput stands for the result of window call Index while the block
+// is bound; windower.plan turns it into a column of the Window node.
+type windowOutput struct {
+	Index int
+	key   string
+	T     arrow.DataType
+}
+
+func (w *windowOutput) Type() arrow.DataType { return w.T }
+
+// String is the call's identity (columns by index), so that exprKey matches
+// an ORDER BY call with the same call in the select list.
+func (w *windowOutput) String() string { return w.key }
+
+// bindWindow binds f(…) OVER (…) in a SELECT block and returns a reference
+// to its result column. The call's own expressions may hold aggregates
+// (sum(sum(x)) OVER (…)), which the block's Aggregate computes first.
+func (b *binder) bindWindow(e *sql.FuncCall, s *scope) (Expr, error) {
+	switch {
+	case s.windows == nil:
+		return nil, errorf(e.Pos, "window functions are not allowed here")
+	case s.windows.forbidden != "":
+		return nil, errorf(e.Pos, "%s", s.windows.forbidden)
+	}
+	inner := forbidWindows(s, "window function calls cannot be nested")
+	call := &WindowCall{}
+	for _, p := range e.Over.PartitionBy {
+		x, err := b.bindExpr(p, inner)
+		if err != nil {
+			return nil, err
+		}
+		if !isOrderable(x.Type()) {
+			return nil, errorf(p.Position(), "cannot partition by values of type %s", TypeString(x.Type()))
+		}
+		call.PartitionBy = append(call.PartitionBy, x)
+	}
+	for _, o := range e.Over.OrderBy {
+		x, err := b.bindExpr(o.Expr, inner)
+		if err != nil {
+			return nil, err
+		}
+		if !isOrderable(x.Type()) {
+			return nil, errorf(o.Expr.Position(), "cannot order values of type %s", TypeString(x.Type()))
+		}
+		k := newOrderKey(0, o) // for the default NULL placement
+		call.OrderBy = append(call.OrderBy, SortKey{Expr: x, Desc: k.desc, NullsFirst: k.nullsFirst})
+	}
+	var err error
+	if call.Frame, err = b.bindFrame(e, inner); err != nil {
+		return nil, err
+	}
+	if err := b.bindWindowFunc(call, e, inner); err != nil {
+		return nil, err
+	}
+	return s.windows.add(call, e), nil
+}
+
+// bindFrame binds the frame clause, or returns the default frame.
+func (b *binder) bindFrame(e *sql.FuncCall, s *scope) (WindowFrame, error) {
+	fr := e.Over.Frame
+	if fr == nil {
+		return DefaultFrame(len(e.Over.OrderBy) > 0), nil
+	}
+	switch {
+	case fr.Start.Kind == sql.UnboundedFollowing:
+		return WindowFrame{}, errorf(e.Pos, "a window frame cannot start at UNBOUNDED FOLLOWING")
+	case fr.End.Kind == sql.UnboundedPreceding:
+		return WindowFrame{}, errorf(e.Pos, "a window frame cannot end at UNBOUNDED PRECEDING")
+	case fr.Start.Kind > fr.End.Kind:
+		return WindowFrame{}, errorf(e.Pos, "a window frame cannot start after its end")
+	}
+	f := WindowFrame{Rows: fr.Unit == "ROWS"}
+	bounds := []*WindowBound{&f.Start, &f.End}
+	for i, bound := range []sql.FrameBound{fr.Start, fr.End} {
+		*bounds[i] = WindowBound{Kind: bound.Kind}
+		if bound.Offset == nil {
+			continue
+		}
+		if !f.Rows {
+			return WindowFrame{}, errorf(bound.Offset.Position(), "RANGE frames with an offset are not supported; use ROWS")
+		}
+		n, err := b.windowConstant(bound.Offset, s, "a frame offset")
+		if err != nil {
+			return WindowFrame{}, err
+		}
+		bounds[i].Offset = n
+	}
+	return f, nil
+}
+
+// bindWindowFunc binds the function of a window call and its arguments.
+func (b *binder) bindWindowFunc(call *WindowCall, e *sql.FuncCall, s *scope) error {
+	if e.Distinct {
+		return errorf(e.Pos, "DISTINCT is not supported in window functions")
+	}
+	if fn, ok := windowAggregates[e.Name]; ok {
+		return b.bindWindowAggregate(call, fn, e, s)
+	}
+	switch {
+	case IsAggregateFunction(e.Name):
+		return errorf(e.Pos, "aggregate %s cannot be used as a window function", e.Name)
+	case !windowNames[e.Name]:
+		if _, ok := lookupFunction(e.Name); ok {
+			return errorf(e.Pos, "%s is not a window function", e.Name)
+		}
+		return unknownFunction(e.Name, e.Pos)
+	case e.Star:
+		return errorf(e.Pos, "%s(*) is not allowed; only count(*)", e.Name)
+	}
+	call.Fn = e.Name
+	switch e.Name {
+	case WinRowNumber, WinRank, WinDenseRank:
+		call.T = TypeBigint
+		return windowArity(e, 0, 0)
+	case WinPercentRank, WinCumeDist:
+		call.T = TypeDouble
+		return windowArity(e, 0, 0)
+	case WinNtile:
+		call.T = TypeBigint
+		if err := windowArity(e, 1, 1); err != nil {
+			return err
+		}
+		n, err := b.positiveConstant(e, 0, s, "number of buckets")
+		call.Args = []Expr{n}
+		return err
+	case WinLag, WinLead:
+		return b.bindOffsetFunc(call, e, s)
+	case WinNthValue:
+		if err := windowArity(e, 2, 2); err != nil {
+			return err
+		}
+		n, err := b.positiveConstant(e, 1, s, "row number")
+		if err != nil {
+			return err
+		}
+		x, err := b.bindExpr(e.Args[0], s)
+		if err != nil {
+			return err
+		}
+		call.Args, call.T = []Expr{x, n}, x.Type()
+		return nil
+	default: // first_value, last_value
+		if err := windowArity(e, 1, 1); err != nil {
+			return err
+		}
+		x, err := b.bindExpr(e.Args[0], s)
+		if err != nil {
+			return err
+		}
+		call.Args, call.T = []Expr{x}, x.Type()
+		return nil
+	}
+}
+
+// bindOffsetFunc binds lag and lead (x [, offset [, default]]) to exactly
+// three arguments: x, the constant offset and the default, which has x's type.
+func (b *binder) bindOffsetFunc(call *WindowCall, e *sql.FuncCall, s *scope) error {
+	if err := windowArity(e, 1, 3); err != nil {
+		return err
+	}
+	x, err := b.bindExpr(e.Args[0], s)
+	if err != nil {
+		return err
+	}
+	offset := Expr(&Literal{Value: int64(1), T: TypeBigint})
+	if len(e.Args) > 1 {
+		n, err := b.windowConstant(e.Args[1], s, e.Name+" offset")
+		if err != nil {
+			return err
+		}
+		offset = &Literal{Value: n, T: TypeBigint}
+	}
+	def := Expr(&Literal{T: TypeNull})
+	if len(e.Args) > 2 {
+		if def, err = b.bindExpr(e.Args[2], s); err != nil {
+			return err
+		}
+	}
+	unified, err := unifyResults(e.Pos, x, def)
+	if err != nil {
+		return err
+	}
+	call.Args, call.T = []Expr{unified[0], offset, unified[1]}, unified[0].Type()
+	return nil
+}
+
+// bindWindowAggregate binds sum/avg/count/min/max OVER (…). The argument is
+// typed as for GROUP BY aggregates.
+func (b *binder) bindWindowAggregate(call *WindowCall, fn string, e *sql.FuncCall, s *scope) error {
+	call.Fn = fn
+	if e.Star {
+		if fn != AggCount {
+			return errorf(e.Pos, "%s(*) is not allowed; only count(*)", e.Name)
+		}
+		call.T = TypeBigint
+		return nil
+	}
+	if err := windowArity(e, 1, 1); err != nil {
+		return err
+	}
+	x, err := b.bindExpr(e.Args[0], s)
+	if err != nil {
+		return err
+	}
+	arg, t, err := aggregateArg(fn, x)
+	if err != nil {
+		return errorf(e.Pos, "%s: %v", e.Name, err)
+	}
+	call.Args, call.T = []Expr{arg}, t
+	return nil
+}
+
+func windowArity(e *sql.FuncCall, lo, hi int) error {
+	if n := len(e.Args); n < lo || n > hi {
+		want := fmt.Sprint(lo)
+		if hi > lo {
+			want = fmt.Sprintf("%d to %d", lo, hi)
+		}
+		return errorf(e.Pos, "%s needs %s arguments, got %d", e.Name, want, n)
+	}
+	return nil
+}
+
+// windowConstant binds a frame offset or a constant argument, which must be
+// a non-negative integer constant: the rows a frame or lag covers cannot
+// vary from row to row.
+func (b *binder) windowConstant(e sql.Expr, s *scope, what string) (int64, error) {
+	x, err := b.bindExpr(e, s)
+	if err != nil {
+		return 0, err
+	}
+	if lit, ok := x.(*Literal); ok && IsInteger(lit.T) {
+		if n, _ := literalInt(lit.Value); n >= 0 {
+			return n, nil
+		}
+	}
+	return 0, errorf(e.Position(), "%s needs a non-negative integer constant", what)
+}
+
+// positiveConstant binds argument i of e, which must be an integer constant
+// above zero.
+func (b *binder) positiveConstant(e *sql.FuncCall, i int, s *scope, what string) (Expr, error) {
+	n, err := b.windowConstant(e.Args[i], s, e.Name+" "+what)
+	if err == nil && n == 0 {
+		err = errorf(e.Args[i].Position(), "%s %s must be positive", e.Name, what)
+	}
+	return &Literal{Value: n, T: TypeBigint}, err
+}
+
+// add registers call (once per distinct call) and returns its placeholder.
+func (w *windower) add(call *WindowCall, src *sql.FuncCall) *windowOutput {
+	args := make([]string, len(call.Args))
+	for i, a := range call.Args {
+		args[i] = exprKey(a)
+	}
+	key := fmt.Sprintf("%s(%s) OVER (%s %s)", call.Fn, strings.Join(args, ", "), call.SpecKey(), call.Frame)
+	i, ok := w.keys[key]
+	if !ok {
+		i = len(w.calls)
+		w.keys[key] = i
+		w.calls = append(w.calls, call)
+		w.srcs = append(w.srcs, src)
+	}
+	return &windowOutput{Index: i, key: key, T: call.T}
+}
+
+// plan puts a Window computing the block's window calls over input (the
+// block's FROM/WHERE, or its Aggregate and HAVING when aggregated is set)
+// and rewrites the items' placeholders into the Window's columns.
+func (w *windower) plan(input Plan, items []selectItem, agg *aggregator, aggregated bool) (Plan, error) {
+	if len(w.calls) == 0 {
+		return input, nil
+	}
+	if aggregated {
+		if err := w.finishOver(agg); err != nil {
+			return nil, err
+		}
+	}
+	names := make([]string, len(w.calls))
+	for _, it := range items {
+		if out, ok := it.expr.(*windowOutput); ok && names[out.Index] == "" {
+			names[out.Index] = it.name
+		}
+	}
+	for i, c := range w.calls {
+		if names[i] == "" {
+			names[i] = c.String()
+		}
+	}
+	width := len(input.Schema())
+	for i := range items {
+		items[i].expr = Rewrite(items[i].expr, func(x Expr) Expr {
+			if out, ok := x.(*windowOutput); ok {
+				return &ColumnRef{Index: width + out.Index, Name: names[out.Index], T: out.T}
+			}
+			return x
+		})
+	}
+	return &Window{Input: input, Calls: w.calls, Names: names}, nil
+}
+
+// finishOver rewrites the calls' expressions to read the Aggregate's output,
+// after checking that no aggregate holds a window call: windows are
+// computed after aggregation, so an aggregate cannot see them.
+func (w *windower) finishOver(agg *aggregator) error {
+	for _, c := range agg.calls {
+		var nested *windowOutput
+		if c.Arg != nil {
+			Walk(c.Arg, func(x Expr) {
+				if out, ok := x.(*windowOutput); ok && nested == nil {
+					nested = out
+				}
+			})
+		}
+		if nested != nil {
+			return errorf(w.srcs[nested.Index].Pos, "aggregate function calls cannot contain window function calls")
+		}
+	}
+	for i, c := range w.calls {
+		src := w.srcs[i]
+		finish := func(e Expr) (Expr, error) { return agg.finish(e, src) }
+		var err error
+		if c.Args, err = mapExprs(c.Args, finish); err != nil {
+			return err
+		}
+		if c.PartitionBy, err = mapExprs(c.PartitionBy, finish); err != nil {
+			return err
+		}
+		for k := range c.OrderBy {
+			if c.OrderBy[k].Expr, err = finish(c.OrderBy[k].Expr); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// mapExprs applies fn to every expression of exprs, in a new slice.
+func mapExprs(exprs []Expr, fn func(Expr) (Expr, error)) ([]Expr, error) {
+	out := make([]Expr, len(exprs))
+	for i, e := range exprs {
+		x, err := fn(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = x
+	}
+	return out, nil
+}

@@ -1,0 +1,165 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/sql"
+)
+
+// Window function names used in WindowCall.Fn. Aggregates over a window use
+// the AggCall names (AggCount, AggSum, AggAvg, AggMin, AggMax).
+const (
+	WinRowNumber   = "row_number"
+	WinRank        = "rank"
+	WinDenseRank   = "dense_rank"
+	WinPercentRank = "percent_rank"
+	WinCumeDist    = "cume_dist"
+	WinNtile       = "ntile"
+	WinLag         = "lag"
+	WinLead        = "lead"
+	WinFirstValue  = "first_value"
+	WinLastValue   = "last_value"
+	WinNthValue    = "nth_value"
+)
+
+// WindowBound is one end of a window frame. Offset counts rows for
+// Preceding and Following (frames are ROWS frames then).
+type WindowBound struct {
+	Kind   sql.FrameBoundKind
+	Offset int64
+}
+
+// WindowFrame is the rows of a partition a window function reads for one
+// row: ROWS counts rows, RANGE (Rows false) extends CURRENT ROW to its peers,
+// the rows with equal ORDER BY keys.
+type WindowFrame struct {
+	Rows       bool
+	Start, End WindowBound
+}
+
+// DefaultFrame is the frame of an OVER clause that names none: up to the
+// current row and its peers with ORDER BY, else the whole partition.
+func DefaultFrame(ordered bool) WindowFrame {
+	f := WindowFrame{Start: WindowBound{Kind: sql.UnboundedPreceding}, End: WindowBound{Kind: sql.UnboundedFollowing}}
+	if ordered {
+		f.End.Kind = sql.CurrentRow
+	}
+	return f
+}
+
+// WindowCall is one window function: Fn over the rows of the partition
+// (rows with equal PartitionBy values) ordered by OrderBy. Args, PartitionBy
+// and OrderBy are expressions over the Window's input. Constant arguments
+// (ntile's buckets, lag's offset, nth_value's n) are BIGINT Literals.
+type WindowCall struct {
+	Fn          string
+	Args        []Expr
+	PartitionBy []Expr
+	OrderBy     []SortKey
+	Frame       WindowFrame
+	T           arrow.DataType
+}
+
+// UsesFrame reports whether Fn reads the frame; ranking functions and
+// lag/lead look at the whole partition.
+func (c *WindowCall) UsesFrame() bool {
+	switch c.Fn {
+	case WinRowNumber, WinRank, WinDenseRank, WinPercentRank, WinCumeDist, WinNtile, WinLag, WinLead:
+		return false
+	}
+	return true
+}
+
+// SpecKey identifies the PARTITION BY and ORDER BY of a call, so that calls
+// sharing them share one arrangement of the rows. Columns count by index.
+func (c *WindowCall) SpecKey() string {
+	var b strings.Builder
+	for _, p := range c.PartitionBy {
+		b.WriteString(exprKey(p) + ";")
+	}
+	b.WriteString("|")
+	for _, k := range c.OrderBy {
+		fmt.Fprintf(&b, "%s %v %v;", exprKey(k.Expr), k.Desc, k.NullsFirst)
+	}
+	return b.String()
+}
+
+func (c *WindowCall) String() string {
+	args := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = a.String()
+	}
+	if c.Fn == AggCount && len(args) == 0 {
+		args = []string{"*"}
+	}
+	var spec []string
+	if len(c.PartitionBy) > 0 {
+		parts := make([]string, len(c.PartitionBy))
+		for i, p := range c.PartitionBy {
+			parts[i] = p.String()
+		}
+		spec = append(spec, "PARTITION BY "+strings.Join(parts, ", "))
+	}
+	if len(c.OrderBy) > 0 {
+		spec = append(spec, "ORDER BY "+sortKeysString(c.OrderBy))
+	}
+	if c.UsesFrame() && c.Frame != DefaultFrame(len(c.OrderBy) > 0) {
+		spec = append(spec, c.Frame.String())
+	}
+	return c.Fn + "(" + strings.Join(args, ", ") + ") OVER (" + strings.Join(spec, " ") + ")"
+}
+
+func (f WindowFrame) String() string {
+	unit := "RANGE"
+	if f.Rows {
+		unit = "ROWS"
+	}
+	return unit + " BETWEEN " + f.Start.String() + " AND " + f.End.String()
+}
+
+func (b WindowBound) String() string {
+	switch b.Kind {
+	case sql.UnboundedPreceding:
+		return "UNBOUNDED PRECEDING"
+	case sql.Preceding:
+		return fmt.Sprintf("%d PRECEDING", b.Offset)
+	case sql.CurrentRow:
+		return "CURRENT ROW"
+	case sql.Following:
+		return fmt.Sprintf("%d FOLLOWING", b.Offset)
+	}
+	return "UNBOUNDED FOLLOWING"
+}
+
+// Window computes window functions over its input. Its output is the
+// input's columns, then one column per call, named by Names. It materializes
+// its input.
+type Window struct {
+	Input Plan
+	Calls []*WindowCall
+	Names []string
+}
+
+func (w *Window) Schema() []Column {
+	cols := append([]Column(nil), w.Input.Schema()...)
+	for i, c := range w.Calls {
+		cols = append(cols, Column{Name: w.Names[i], T: c.T})
+	}
+	return cols
+}
+
+func (w *Window) Children() []Plan { return []Plan{w.Input} }
+
+func (w *Window) Describe() string {
+	calls := make([]string, len(w.Calls))
+	for i, c := range w.Calls {
+		calls[i] = c.String()
+		if w.Names[i] != calls[i] {
+			calls[i] += " AS " + w.Names[i]
+		}
+	}
+	return "Window [" + strings.Join(calls, ", ") + "] (materializes input)"
+}

@@ -1,0 +1,493 @@
+package lakesql
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
+
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+)
+
+// alterTable runs ALTER TABLE. Each action is checked against the current
+// metadata, staged in one iceberg-go transaction and committed as one new
+// metadata version; any error comes before the commit, so a failed ALTER
+// leaves the table as it was.
+func (s *Session) alterTable(ctx context.Context, st *sql.AlterTable) (*Result, error) {
+	tbl, name, err := s.loadTable(ctx, st.Name)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := st.Action.(*sql.RenameTable); ok {
+		// The filesystem catalog finds a table by its folder, and the table's
+		// files record absolute paths under that folder: a rename would move
+		// every file.
+		return nil, fmt.Errorf("ALTER TABLE %s RENAME TO is not supported: the warehouse catalog names a table by its folder", name)
+	}
+	a := &alteration{tbl: tbl, tx: tbl.NewTransaction()}
+	if err := a.stage(st.Action); err != nil {
+		return nil, fmt.Errorf("alter table %s: %w", name, err)
+	}
+	if _, err := a.tx.Commit(ctx); err != nil {
+		return nil, fmt.Errorf("alter table %s: %w", name, err)
+	}
+	return message("OK"), nil
+}
+
+// alteration stages one ALTER TABLE action on a table.
+type alteration struct {
+	tbl *table.Table
+	tx  *table.Transaction
+}
+
+func (a *alteration) stage(action sql.AlterAction) error {
+	switch act := action.(type) {
+	case *sql.AddPartitionField:
+		return a.addPartitionField(act.Field)
+	case *sql.DropPartitionField:
+		return a.dropPartitionField(act.Field)
+	case *sql.ReplacePartitionField:
+		return a.replacePartitionField(act.Old, act.New)
+	case *sql.WriteOrderedBy:
+		return a.writeOrder(act)
+	case *sql.AddColumns:
+		return a.addColumns(act.Columns)
+	case *sql.DropColumn:
+		return a.dropColumn(act)
+	case *sql.RenameColumn:
+		return a.renameColumn(act.Old, act.New)
+	case *sql.AlterColumnType:
+		return a.alterColumnType(act.Name, act.Type)
+	case *sql.SetProperties:
+		return a.setProperties(act.Properties)
+	case *sql.UnsetProperties:
+		return a.unsetProperties(act.Keys)
+	}
+	return fmt.Errorf("%T is not supported yet", action)
+}
+
+// ---- partition evolution ----
+
+func (a *alteration) addPartitionField(f sql.PartitionField) error {
+	pf, err := PartitionField(a.tbl.Schema(), f, 0)
+	if err != nil {
+		return err
+	}
+	if err := a.checkNewPartitionField(pf, nil); err != nil {
+		return err
+	}
+	return a.tx.UpdateSpec(false).AddField(a.sourceName(pf), pf.Transform, f.Name).Commit()
+}
+
+func (a *alteration) dropPartitionField(f sql.PartitionField) error {
+	old, err := a.findPartitionField(f)
+	if err != nil {
+		return err
+	}
+	return a.tx.UpdateSpec(false).RemoveField(old.Name).Commit()
+}
+
+func (a *alteration) replacePartitionField(oldField, newField sql.PartitionField) error {
+	old, err := a.findPartitionField(oldField)
+	if err != nil {
+		return err
+	}
+	pf, err := PartitionField(a.tbl.Schema(), newField, 0)
+	if err != nil {
+		return err
+	}
+	if err := a.checkNewPartitionField(pf, &old); err != nil {
+		return err
+	}
+	return a.tx.UpdateSpec(false).RemoveField(old.Name).AddField(a.sourceName(pf), pf.Transform, newField.Name).Commit()
+}
+
+// checkNewPartitionField rejects a field the current spec already has (by
+// name or by transform) or one that would partition a column by two time
+// granularities, with messages that say what to do instead. replaced is the
+// field a REPLACE removes, which the new one may resemble.
+func (a *alteration) checkNewPartitionField(pf iceberg.PartitionField, replaced *iceberg.PartitionField) error {
+	spec := a.tbl.Spec()
+	for _, cur := range spec.Fields() {
+		if replaced != nil && cur.FieldID == replaced.FieldID {
+			continue
+		}
+		switch {
+		case cur.Name == pf.Name:
+			return fmt.Errorf("partition field %s already exists", cur.Name)
+		case cur.SourceID() == pf.SourceID() && cur.Transform.Equals(pf.Transform):
+			return fmt.Errorf("partition field %s already exists for %s", cur.Name, partitionFieldSQL(a.tbl.Schema(), pf))
+		case cur.SourceID() == pf.SourceID() && isTimeTransform(cur.Transform) && isTimeTransform(pf.Transform):
+			return fmt.Errorf("partition field %s would partition %s twice by time, as %s does already (use REPLACE PARTITION FIELD %s WITH %s)",
+				pf.Name, a.sourceName(pf), cur.Name, cur.Name, partitionFieldSQL(a.tbl.Schema(), pf))
+		}
+	}
+	return nil
+}
+
+func isTimeTransform(t iceberg.Transform) bool {
+	_, ok := t.(iceberg.TimeTransform)
+	return ok
+}
+
+// findPartitionField finds the current spec's field written as its name or as
+// transform(column).
+func (a *alteration) findPartitionField(f sql.PartitionField) (iceberg.PartitionField, error) {
+	spec := a.tbl.Spec()
+	if f.Transform == "identity" {
+		for _, pf := range spec.Fields() {
+			if strings.EqualFold(pf.Name, f.Column) {
+				return pf, nil
+			}
+		}
+	}
+	// The column may not exist (a misspelled field name): that is reported
+	// below as a missing partition field.
+	if want, err := PartitionField(a.tbl.Schema(), f, 0); err == nil {
+		for _, pf := range spec.Fields() {
+			if pf.SourceID() == want.SourceID() && pf.Transform.Equals(want.Transform) {
+				return pf, nil
+			}
+		}
+	}
+	written := writtenPartitionField(f)
+	if spec.NumFields() == 0 {
+		return iceberg.PartitionField{}, fmt.Errorf("partition field %s does not exist: the table is not partitioned", written)
+	}
+	var names []string
+	for _, pf := range spec.Fields() {
+		names = append(names, pf.Name)
+	}
+	if best := sql.Closest(f.Column, names); best != "" {
+		return iceberg.PartitionField{}, fmt.Errorf("partition field %s does not exist (did you mean %s?)", written, best)
+	}
+	return iceberg.PartitionField{}, fmt.Errorf("partition field %s does not exist (partition fields: %s)", written, strings.Join(names, ", "))
+}
+
+// writtenPartitionField prints a partition field as the statement wrote it.
+func writtenPartitionField(f sql.PartitionField) string {
+	switch f.Transform {
+	case "identity":
+		return f.Column
+	case "bucket", "truncate":
+		return fmt.Sprintf("%s(%d, %s)", f.Transform, f.Param, f.Column)
+	}
+	return fmt.Sprintf("%s(%s)", f.Transform, f.Column)
+}
+
+func (a *alteration) sourceName(pf iceberg.PartitionField) string {
+	name, _ := a.tbl.Schema().FindColumnName(pf.SourceID())
+	return name
+}
+
+// ---- write order ----
+
+// distributionModeKey is the table property Spark's WRITE … ORDERED BY sets
+// beside the sort order: range for ORDERED BY, none for UNORDERED, unchanged
+// for LOCALLY ORDERED BY.
+const distributionModeKey = "write.distribution-mode"
+
+// writeOrder replaces the table's sort order. lakesql's own writer does not
+// sort by it yet; Spark and other writers that honour it do.
+func (a *alteration) writeOrder(w *sql.WriteOrderedBy) error {
+	if len(w.Keys) == 0 {
+		if err := a.tx.ReplaceSortOrder(table.UnsortedSortOrder); err != nil {
+			return err
+		}
+		return a.setChangedProperties(iceberg.Properties{distributionModeKey: "none"})
+	}
+	fields := make([]table.SortField, len(w.Keys))
+	for i, key := range w.Keys {
+		f, err := a.sortField(key)
+		if err != nil {
+			return err
+		}
+		fields[i] = f
+	}
+	// The order id is a placeholder: the metadata builder assigns the real one.
+	order, err := table.NewSortOrder(1, fields)
+	if err != nil {
+		return err
+	}
+	if err := a.tx.ReplaceSortOrder(order); err != nil {
+		return err
+	}
+	if w.Locally {
+		return nil
+	}
+	return a.setChangedProperties(iceberg.Properties{distributionModeKey: "range"})
+}
+
+// sortField resolves one WRITE ORDERED BY key: a column or a partition
+// transform of one (day(ts), bucket(16, id), truncate(4, s)). Without NULLS
+// FIRST|LAST, nulls sort first ascending and last descending: Iceberg's and
+// Spark's default for sort orders, which other writers of the table apply.
+func (a *alteration) sortField(key sql.OrderItem) (table.SortField, error) {
+	f, err := sortKeyField(key.Expr)
+	if err != nil {
+		return table.SortField{}, err
+	}
+	if _, err := a.column(f.Column); err != nil {
+		return table.SortField{}, err
+	}
+	pf, err := PartitionField(a.tbl.Schema(), f, 0)
+	if err != nil {
+		return table.SortField{}, err
+	}
+	sf := table.SortField{SourceIDs: []int{pf.SourceID()}, Transform: pf.Transform, Direction: table.SortASC, NullOrder: table.NullsFirst}
+	if key.Desc {
+		sf.Direction, sf.NullOrder = table.SortDESC, table.NullsLast
+	}
+	if key.NullsFirst != nil {
+		sf.NullOrder = table.NullsLast
+		if *key.NullsFirst {
+			sf.NullOrder = table.NullsFirst
+		}
+	}
+	return sf, nil
+}
+
+// sortTransforms maps the transform spellings a sort key may use.
+var sortTransforms = map[string]string{
+	"identity": "identity", "bucket": "bucket", "truncate": "truncate",
+	"year": "year", "years": "year", "month": "month", "months": "month",
+	"day": "day", "days": "day", "hour": "hour", "hours": "hour",
+}
+
+// sortKeyField reads a sort key expression as a partition field: a column, or
+// transform(column), bucket(N, column), truncate(W, column).
+func sortKeyField(e sql.Expr) (sql.PartitionField, error) {
+	bad := &planner.Error{Pos: e.Position(), Msg: "WRITE ORDERED BY takes columns and transforms such as day(ts) or bucket(16, id)"}
+	switch e := e.(type) {
+	case *sql.ColumnRef:
+		if len(e.Parts) != 1 {
+			return sql.PartitionField{}, bad
+		}
+		return sql.PartitionField{Transform: "identity", Column: e.Parts[0], Pos: e.Pos}, nil
+	case *sql.FuncCall:
+		f := sql.PartitionField{Transform: sortTransforms[strings.ToLower(e.Name)], Pos: e.Pos}
+		args := e.Args
+		if f.Transform == "bucket" || f.Transform == "truncate" {
+			if len(args) != 2 {
+				return f, bad
+			}
+			lit, ok := args[0].(*sql.Literal)
+			if !ok || lit.Kind != sql.LitInteger {
+				return f, bad
+			}
+			f.Param, _ = strconv.Atoi(lit.Value)
+			args = args[1:]
+		}
+		if f.Transform == "" || len(args) != 1 {
+			return f, bad
+		}
+		ref, ok := args[0].(*sql.ColumnRef)
+		if !ok || len(ref.Parts) != 1 {
+			return f, bad
+		}
+		f.Column = ref.Parts[0]
+		return f, nil
+	}
+	return sql.PartitionField{}, bad
+}
+
+// ---- schema evolution ----
+
+// updateSchema starts a schema update. Names given to it are the schema's own
+// spelling, so it can match them case-sensitively (which lets a rename change
+// only a name's case). A table that carries a name mapping (files without
+// field ids) gets it updated along with the schema.
+func (a *alteration) updateSchema() *table.UpdateSchema {
+	var opts []table.UpdateSchemaOption
+	if nm := a.tbl.NameMapping(); nm != nil {
+		opts = append(opts, table.WithNameMapping(nm))
+	}
+	return a.tx.UpdateSchema(true, false, opts...)
+}
+
+// column finds a column of the current schema, ignoring case.
+func (a *alteration) column(name string) (iceberg.NestedField, error) {
+	schema := a.tbl.Schema()
+	if f, ok := schema.FindFieldByNameCaseInsensitive(name); ok {
+		return f, nil
+	}
+	return iceberg.NestedField{}, fmt.Errorf("column %s does not exist%s", name, columnHint(schema, name))
+}
+
+func (a *alteration) addColumns(cols []sql.ColumnDef) error {
+	us := a.updateSchema()
+	added := map[string]bool{}
+	for _, c := range cols {
+		key := strings.ToLower(c.Name)
+		if existing, exists := a.tbl.Schema().FindFieldByNameCaseInsensitive(c.Name); exists {
+			return &planner.Error{Pos: c.Pos, Msg: fmt.Sprintf("column %s already exists", existing.Name)}
+		}
+		if added[key] {
+			return &planner.Error{Pos: c.Pos, Msg: fmt.Sprintf("column %s is added twice", c.Name)}
+		}
+		added[key] = true
+		if c.NotNull {
+			// Iceberg rejects a required column without a default: the rows
+			// already written have no value for it.
+			return &planner.Error{Pos: c.Pos, Msg: fmt.Sprintf("cannot add column %s as NOT NULL: existing rows have no value for it (add it without NOT NULL)", c.Name)}
+		}
+		t, err := planner.IcebergType(c.Type)
+		if err != nil {
+			return err
+		}
+		us.AddColumn([]string{c.Name}, t, c.Comment, false, nil)
+	}
+	return us.Commit()
+}
+
+func (a *alteration) dropColumn(d *sql.DropColumn) error {
+	col, err := a.column(d.Name)
+	if err != nil {
+		if d.IfExists {
+			return nil
+		}
+		return err
+	}
+	if len(a.tbl.Schema().Fields()) == 1 {
+		return fmt.Errorf("cannot drop column %s: it is the only column", col.Name)
+	}
+	if err := a.checkUnreferenced(col); err != nil {
+		return err
+	}
+	return a.updateSchema().DeleteColumn([]string{col.Name}).Commit()
+}
+
+// checkUnreferenced refuses to drop a column that a partition spec or the
+// write order uses. Old specs count too: the files written under them are
+// still planned through their partition fields, which need the column.
+func (a *alteration) checkUnreferenced(col iceberg.NestedField) error {
+	cur := a.tbl.Spec()
+	current := cur.ID()
+	for _, spec := range a.tbl.Metadata().PartitionSpecs() {
+		for _, pf := range spec.Fields() {
+			if pf.SourceID() != col.ID {
+				continue
+			}
+			if spec.ID() == current {
+				return fmt.Errorf("cannot drop column %s: partition field %s uses it (DROP PARTITION FIELD %s first)", col.Name, pf.Name, pf.Name)
+			}
+			return fmt.Errorf("cannot drop column %s: partition field %s of the table's earlier partition spec %d uses it", col.Name, pf.Name, spec.ID())
+		}
+	}
+	for _, sf := range a.tbl.SortOrder().Fields() {
+		if sf.SourceID() == col.ID {
+			return fmt.Errorf("cannot drop column %s: the table's write order uses it (change it with WRITE ORDERED BY or WRITE UNORDERED first)", col.Name)
+		}
+	}
+	return nil
+}
+
+func (a *alteration) renameColumn(oldName, newName string) error {
+	col, err := a.column(oldName)
+	if err != nil {
+		return err
+	}
+	if other, exists := a.tbl.Schema().FindFieldByNameCaseInsensitive(newName); exists && other.ID != col.ID {
+		return fmt.Errorf("cannot rename column %s to %s: column %s already exists", col.Name, newName, other.Name)
+	}
+	if col.Name == newName {
+		return nil
+	}
+	// Iceberg forbids a partition field named like a column other than its
+	// source: the rename would block every later partition change.
+	spec := a.tbl.Spec()
+	for _, pf := range spec.Fields() {
+		if strings.EqualFold(pf.Name, newName) && pf.SourceID() != col.ID {
+			return fmt.Errorf("cannot rename column %s to %s: partition field %s has that name", col.Name, newName, pf.Name)
+		}
+	}
+	return a.updateSchema().RenameColumn([]string{col.Name}, newName).Commit()
+}
+
+func (a *alteration) alterColumnType(name string, typ sql.TypeName) error {
+	col, err := a.column(name)
+	if err != nil {
+		return err
+	}
+	t, err := planner.IcebergType(typ)
+	if err != nil {
+		return err
+	}
+	if t.Equals(col.Type) {
+		return nil
+	}
+	if !canWiden(col.Type, t) {
+		return fmt.Errorf("cannot change column %s from %s to %s: Iceberg only widens INT to BIGINT, FLOAT to DOUBLE and DECIMAL(p,s) to DECIMAL(p2,s) with p2 > p",
+			col.Name, sqlTypeName(col.Type), sqlTypeName(t))
+	}
+	update := table.ColumnUpdate{FieldType: iceberg.Optional[iceberg.Type]{Valid: true, Val: t}}
+	return a.updateSchema().UpdateColumn([]string{col.Name}, update).Commit()
+}
+
+// canWiden reports whether Iceberg's schema evolution allows changing a
+// column's type from one to the other: the promotions every reader applies to
+// files written under the old type.
+func canWiden(from, to iceberg.Type) bool {
+	switch f := from.(type) {
+	case iceberg.Int32Type:
+		_, ok := to.(iceberg.Int64Type)
+		return ok
+	case iceberg.Float32Type:
+		_, ok := to.(iceberg.Float64Type)
+		return ok
+	case iceberg.DecimalType:
+		t, ok := to.(iceberg.DecimalType)
+		return ok && t.Scale() == f.Scale() && t.Precision() > f.Precision()
+	}
+	return false
+}
+
+// ---- properties ----
+
+// positiveIntProperties are the table properties lakesql's writer reads as
+// positive integers; a bad value is refused here rather than at the next INSERT.
+var positiveIntProperties = []string{"write.target-file-size-bytes", "write.parquet.row-group-size-rows"}
+
+func (a *alteration) setProperties(props []sql.Property) error {
+	set := iceberg.Properties{}
+	for _, p := range props {
+		if slices.Contains(positiveIntProperties, p.Key) {
+			if n, err := strconv.ParseInt(p.Value, 10, 64); err != nil || n <= 0 {
+				return fmt.Errorf("table property %s must be a positive integer, got %q", p.Key, p.Value)
+			}
+		}
+		set[p.Key] = p.Value
+	}
+	return a.setChangedProperties(set)
+}
+
+// setChangedProperties sets the properties whose value differs from the
+// table's, so that setting a property to its current value commits nothing.
+func (a *alteration) setChangedProperties(props iceberg.Properties) error {
+	current := a.tbl.Properties()
+	changed := maps.Clone(props)
+	maps.DeleteFunc(changed, func(k, v string) bool {
+		old, ok := current[k]
+		return ok && old == v
+	})
+	return a.tx.SetProperties(changed)
+}
+
+// unsetProperties removes the keys the table has; a missing key is not an
+// error (the parser accepts IF EXISTS for Spark compatibility either way).
+func (a *alteration) unsetProperties(keys []string) error {
+	current := a.tbl.Properties()
+	var present []string
+	for _, k := range keys {
+		if _, ok := current[k]; ok && !slices.Contains(present, k) {
+			present = append(present, k)
+		}
+	}
+	return a.tx.RemoveProperties(present)
+}

@@ -1,0 +1,254 @@
+package lakesql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
+	icebergio "github.com/apache/iceberg-go/io"
+	"github.com/apache/iceberg-go/table"
+
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/storage"
+)
+
+// createTableAs runs CREATE TABLE … AS query atomically. The table is staged
+// in memory, the query's rows are written as its data files and snapshot,
+// and only then is the table created, in one catalog commit that also
+// carries the snapshot (Iceberg's create-table transaction). A failing query
+// or commit therefore leaves no table, and the files written are removed;
+// a concurrent reader sees either no table or the whole table.
+func (s *Session) createTableAs(ctx context.Context, st *sql.CreateTable) (*Result, error) {
+	if len(st.Columns) > 0 {
+		return nil, &planner.Error{Pos: st.Pos, Msg: "CREATE TABLE … AS takes its columns from the query: drop the column list"}
+	}
+	ns, name, err := s.tableName(st.Name)
+	if err != nil {
+		return nil, err
+	}
+	if exists, err := s.wh.TableExists(ctx, ns, name); err != nil {
+		return nil, err
+	} else if exists {
+		if st.IfNotExists {
+			return message("OK"), nil
+		}
+		return nil, fmt.Errorf("table %s.%s already exists", ns, name)
+	}
+	// Committing a new table creates missing namespace folders: check first.
+	if exists, err := s.wh.NamespaceExists(ctx, ns); err != nil {
+		return nil, err
+	} else if !exists {
+		return nil, fmt.Errorf("namespace %s does not exist", ns)
+	}
+	p, err := s.plan(ctx, st.AsQuery)
+	if err != nil {
+		return nil, err
+	}
+	staged, err := s.stageTable(ns, name, p.Schema(), st)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.run(ctx, p, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	rows, err := s.commitStaged(ctx, staged, res)
+	if err != nil {
+		return nil, err
+	}
+	return message(fmt.Sprintf("%d rows inserted", rows)), nil
+}
+
+// stageTable builds, in memory only, the metadata of the table the query's
+// columns define, at the location the catalog gives new tables.
+func (s *Session) stageTable(ns, name string, cols []planner.Column, st *sql.CreateTable) (*table.Table, error) {
+	schema, err := queryTableSchema(cols)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := partitionSpec(schema, st.PartitionBy)
+	if err != nil {
+		return nil, err
+	}
+	props := iceberg.Properties{}
+	for _, p := range st.Properties {
+		props[p.Key] = p.Value
+	}
+	// The warehouse's catalog puts a table in <warehouse>/<namespace>/<table>.
+	location := filepath.Join(s.wh.Dir(), ns, name)
+	meta, err := table.NewMetadata(schema, &spec, table.UnsortedSortOrder, location, props)
+	if err != nil {
+		return nil, fmt.Errorf("create table %s.%s: %w", ns, name, err)
+	}
+	if meta, err = asCatalogCreates(meta); err != nil {
+		return nil, fmt.Errorf("create table %s.%s: %w", ns, name, err)
+	}
+	fsys := s.wh.FS()
+	return table.New(table.Identifier{ns, name}, meta, "",
+		func(context.Context) (icebergio.IO, error) { return fsys, nil }, s.wh.Catalog()), nil
+}
+
+// asCatalogCreates returns meta as the warehouse's catalog will create it
+// from createUpdates(meta). iceberg-go's filesystem catalog applies them to
+// a base holding an empty schema, so the table's schema and partition spec
+// get id 1, not 0; the snapshot's manifests must carry the ids the committed
+// table has.
+func asCatalogCreates(meta table.Metadata) (table.Metadata, error) {
+	base, err := table.NewMetadata(iceberg.NewSchema(0), nil, table.UnsortedSortOrder, "", nil)
+	if err != nil {
+		return nil, err
+	}
+	return table.UpdateTableMetadata(base, createUpdates(meta), "")
+}
+
+// queryTableSchema is the schema of a table holding a query's rows: its
+// columns' names and types, numbered from 1.
+func queryTableSchema(cols []planner.Column) (*iceberg.Schema, error) {
+	seen := map[string]bool{}
+	fields := make([]iceberg.NestedField, len(cols))
+	for i, c := range cols {
+		key := strings.ToLower(c.Name)
+		if seen[key] {
+			return nil, fmt.Errorf("the query has two columns named %s: give one an alias", c.Name)
+		}
+		seen[key] = true
+		t, err := planner.IcebergTypeOf(c.T)
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", c.Name, err)
+		}
+		fields[i] = iceberg.NestedField{ID: i + 1, Name: c.Name, Type: t}
+	}
+	return iceberg.NewSchema(0, fields...), nil
+}
+
+// commitStaged writes the query's rows into data files of the staged table
+// and creates the table with them. On failure every file written is removed.
+func (s *Session) commitStaged(ctx context.Context, staged *table.Table, res *Result) (int64, error) {
+	fsys := s.wh.FS()
+	types := make([]arrow.DataType, len(res.Schema.Fields()))
+	for i, f := range res.Schema.Fields() {
+		types[i] = f.Type
+	}
+	w, err := storage.NewTableWriter(staged, fsys, types)
+	if err != nil {
+		return 0, err
+	}
+	var rows int64
+	files, err := func() ([]iceberg.DataFile, error) {
+		for {
+			batch, err := res.Next(ctx)
+			if err != nil || batch == nil {
+				if err != nil {
+					return nil, err
+				}
+				return w.Close()
+			}
+			rows += batch.NumRows()
+			err = w.Write(ctx, batch)
+			batch.Release()
+			if err != nil {
+				return nil, err
+			}
+		}
+	}()
+	if err == nil {
+		err = s.createWithFiles(ctx, staged, files)
+	}
+	if err != nil {
+		w.Abort()
+		removeEmptyFolders(fsys, staged.Location(), w.Paths())
+		return 0, err
+	}
+	return rows, nil
+}
+
+// createWithFiles commits the staged table, with a snapshot of files when
+// there are any, as a new table. The snapshot's manifests are written first;
+// a failed commit removes them.
+func (s *Session) createWithFiles(ctx context.Context, staged *table.Table, files []iceberg.DataFile) error {
+	name := strings.Join(staged.Identifier(), ".")
+	meta := staged.Metadata()
+	var snapshot []table.Update
+	if len(files) > 0 {
+		tx := staged.NewTransaction()
+		if err := tx.AddDataFiles(ctx, files, nil); err != nil {
+			return fmt.Errorf("create table %s: %w", name, err)
+		}
+		withSnap, err := tx.StagedTable()
+		if err != nil {
+			return fmt.Errorf("create table %s: %w", name, err)
+		}
+		meta = withSnap.Metadata()
+		snap := meta.CurrentSnapshot()
+		snapshot = []table.Update{
+			table.NewAddSnapshotUpdate(snap),
+			table.NewSetSnapshotRefUpdate(table.MainBranch, snap.SnapshotID, table.BranchRef, -1, -1, -1),
+		}
+	}
+	_, _, err := s.wh.Catalog().CommitTable(ctx, staged.Identifier(),
+		[]table.Requirement{table.AssertCreate()}, append(createUpdates(meta), snapshot...))
+	if err != nil {
+		removeSnapshotFiles(s.wh.FS(), meta.CurrentSnapshot())
+		if errors.Is(err, table.ErrCommitFailed) {
+			return fmt.Errorf("create table %s: another statement created it meanwhile", name)
+		}
+		return fmt.Errorf("create table %s: %w", name, err)
+	}
+	return nil
+}
+
+// createUpdates are the updates that create a table with meta's schema,
+// partition spec, sort order, location and properties, as Iceberg's REST
+// catalogs receive for a staged create.
+func createUpdates(meta table.Metadata) []table.Update {
+	spec := meta.PartitionSpec()
+	order := meta.SortOrder()
+	updates := []table.Update{
+		table.NewAssignUUIDUpdate(meta.TableUUID()),
+		table.NewUpgradeFormatVersionUpdate(meta.Version()),
+		table.NewAddSchemaUpdate(meta.CurrentSchema()),
+		table.NewSetCurrentSchemaUpdate(-1),
+		table.NewAddPartitionSpecUpdate(&spec, true),
+		table.NewSetDefaultSpecUpdate(-1),
+		table.NewAddSortOrderUpdate(&order),
+		table.NewSetDefaultSortOrderUpdate(-1),
+		table.NewSetLocationUpdate(meta.Location()),
+	}
+	if props := meta.Properties(); len(props) > 0 {
+		updates = append(updates, table.NewSetPropertiesUpdate(props))
+	}
+	return updates
+}
+
+// removeSnapshotFiles removes the manifest list and manifests of a snapshot
+// that was never committed.
+func removeSnapshotFiles(fsys icebergio.WriteFileIO, snap *table.Snapshot) {
+	if snap == nil {
+		return
+	}
+	if manifests, err := snap.Manifests(fsys); err == nil {
+		for _, m := range manifests {
+			_ = fsys.Remove(m.FilePath())
+		}
+	}
+	_ = fsys.Remove(snap.ManifestList)
+}
+
+// removeEmptyFolders removes the folders of the given files, from the
+// deepest up to the table location, as long as they are empty: a failed
+// CREATE TABLE … AS leaves no trace. A folder that holds anything else stays.
+func removeEmptyFolders(fsys icebergio.WriteFileIO, location string, files []string) {
+	for _, f := range files {
+		for dir := filepath.Dir(f); strings.HasPrefix(dir, location); dir = filepath.Dir(dir) {
+			if fsys.Remove(dir) != nil {
+				break
+			}
+		}
+	}
+}

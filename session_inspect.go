@@ -1,0 +1,197 @@
+package lakesql
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/iceberg-go/table"
+
+	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+)
+
+// The Delta-style inspection statements. Their columns follow Delta Lake's
+// names where Iceberg has the same notion, so users coming from Spark and
+// Databricks find what they expect.
+
+// showPartitions is SHOW PARTITIONS t: one row per partition of the current
+// snapshot, its values as columns named after the partition fields, then
+// spec_id, record_count and file_count.
+func (s *Session) showPartitions(ctx context.Context, st *sql.ShowPartitions) (*Result, error) {
+	tbl, qualified, err := s.loadTable(ctx, st.Name)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := tbl.Inspect().Partitions(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("SHOW PARTITIONS %s: %w", qualified, err)
+	}
+	defer rr.Release()
+	// iceberg-go's partitions table holds the values in one struct column,
+	// absent for an unpartitioned table.
+	in := rr.Schema()
+	part := in.FieldIndices("partition")
+	if len(part) == 0 {
+		return nil, fmt.Errorf("table %s is not partitioned", qualified)
+	}
+	counts := []string{"spec_id", "record_count", "file_count"}
+	fields := slices.Clone(in.Field(part[0]).Type.(*arrow.StructType).Fields())
+	for _, name := range counts {
+		fields = append(fields, in.Field(in.FieldIndices(name)[0]))
+	}
+	for i := range fields {
+		fields[i].Nullable = true
+	}
+	schema := arrow.NewSchema(fields, nil)
+	var batches []arrow.RecordBatch
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	for rr.Next() {
+		batch := rr.RecordBatch()
+		values := batch.Column(part[0]).(*array.Struct)
+		var cols []arrow.Array
+		for j := range values.NumField() {
+			cols = append(cols, values.Field(j))
+		}
+		for _, name := range counts {
+			cols = append(cols, batch.Column(in.FieldIndices(name)[0]))
+		}
+		batches = append(batches, array.NewRecordBatch(schema, cols, batch.NumRows()))
+	}
+	if err := rr.Err(); err != nil {
+		return nil, fmt.Errorf("SHOW PARTITIONS %s: %w", qualified, err)
+	}
+	return &Result{Schema: schema, rows: exec.NewBatches(schema, batches)}, nil
+}
+
+// describeHistory is DESCRIBE HISTORY t: every snapshot that was ever the
+// table's current one, newest first. version is the snapshot's sequence
+// number; snapshot_id is what VERSION AS OF takes.
+func (s *Session) describeHistory(ctx context.Context, st *sql.Describe) (*Result, error) {
+	tbl, _, err := s.loadTable(ctx, st.Name)
+	if err != nil {
+		return nil, err
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, resultSchema(
+		planner.Column{Name: "version", T: planner.TypeBigint},
+		planner.Column{Name: "timestamp", T: planner.TypeTimestampTZ},
+		planner.Column{Name: "snapshot_id", T: planner.TypeBigint},
+		planner.Column{Name: "parent_id", T: planner.TypeBigint},
+		planner.Column{Name: "operation", T: planner.TypeVarchar},
+		planner.Column{Name: "operationMetrics", T: planner.TypeVarchar},
+	))
+	defer b.Release()
+	log := slices.Collect(tbl.Metadata().SnapshotLogs())
+	for _, entry := range slices.Backward(log) {
+		// An expired snapshot stays in the log without its details.
+		snap := tbl.SnapshotByID(entry.SnapshotID)
+		appendOptional(b.Field(0).(*array.Int64Builder), snap != nil, func() int64 { return snap.SequenceNumber })
+		b.Field(1).(*array.TimestampBuilder).Append(arrow.Timestamp(entry.TimestampMs * 1000))
+		b.Field(2).(*array.Int64Builder).Append(entry.SnapshotID)
+		appendOptional(b.Field(3).(*array.Int64Builder), snap != nil && snap.ParentSnapshotID != nil, func() int64 { return *snap.ParentSnapshotID })
+		hasSummary := snap != nil && snap.Summary != nil
+		appendOptional(b.Field(4).(*array.StringBuilder), hasSummary, func() string { return string(snap.Summary.Operation) })
+		appendOptional(b.Field(5).(*array.StringBuilder), hasSummary, func() string { return mapText(snap.Summary.Properties) })
+	}
+	return batchResult(b), nil
+}
+
+// describeDetail is DESCRIBE DETAIL t: one row about the table as a whole.
+// The file, record and size totals come from the current snapshot's summary,
+// so they cost no manifest reads.
+func (s *Session) describeDetail(ctx context.Context, st *sql.Describe) (*Result, error) {
+	tbl, qualified, err := s.loadTable(ctx, st.Name)
+	if err != nil {
+		return nil, err
+	}
+	md := tbl.Metadata()
+	b := array.NewRecordBuilder(memory.DefaultAllocator, resultSchema(
+		planner.Column{Name: "format", T: planner.TypeVarchar},
+		planner.Column{Name: "id", T: planner.TypeVarchar},
+		planner.Column{Name: "name", T: planner.TypeVarchar},
+		planner.Column{Name: "location", T: planner.TypeVarchar},
+		planner.Column{Name: "lastModified", T: planner.TypeTimestampTZ},
+		planner.Column{Name: "partitionColumns", T: planner.TypeVarchar},
+		planner.Column{Name: "numFiles", T: planner.TypeBigint},
+		planner.Column{Name: "numRecords", T: planner.TypeBigint},
+		planner.Column{Name: "sizeInBytes", T: planner.TypeBigint},
+		planner.Column{Name: "properties", T: planner.TypeVarchar},
+		planner.Column{Name: "formatVersion", T: planner.TypeInt},
+		planner.Column{Name: "currentSnapshotId", T: planner.TypeBigint},
+	))
+	defer b.Release()
+	var partitionColumns []string
+	spec := tbl.Spec()
+	for _, f := range spec.Fields() {
+		partitionColumns = append(partitionColumns, f.Name)
+	}
+	b.Field(0).(*array.StringBuilder).Append("iceberg")
+	b.Field(1).(*array.StringBuilder).Append(md.TableUUID().String())
+	b.Field(2).(*array.StringBuilder).Append(s.opts.Catalog + "." + qualified)
+	b.Field(3).(*array.StringBuilder).Append(md.Location())
+	b.Field(4).(*array.TimestampBuilder).Append(arrow.Timestamp(md.LastUpdatedMillis() * 1000))
+	b.Field(5).(*array.StringBuilder).Append("[" + strings.Join(partitionColumns, ", ") + "]")
+	snap := tbl.CurrentSnapshot()
+	for i, key := range []string{"total-data-files", "total-records", "total-files-size"} {
+		n, ok := snapshotTotal(snap, key)
+		appendOptional(b.Field(6+i).(*array.Int64Builder), ok, func() int64 { return n })
+	}
+	b.Field(9).(*array.StringBuilder).Append(mapText(md.Properties()))
+	b.Field(10).(*array.Int32Builder).Append(int32(md.Version()))
+	appendOptional(b.Field(11).(*array.Int64Builder), snap != nil, func() int64 { return snap.SnapshotID })
+	return batchResult(b), nil
+}
+
+// snapshotTotal reads a total of a snapshot summary; a table without
+// snapshots has none of anything, and a summary may lack the key.
+func snapshotTotal(snap *table.Snapshot, key string) (int64, bool) {
+	if snap == nil {
+		return 0, true
+	}
+	if snap.Summary == nil {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(snap.Summary.Properties[key], 10, 64)
+	return n, err == nil
+}
+
+// mapText prints string properties as {k=v, …}, sorted by key.
+func mapText(m map[string]string) string {
+	items := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		items = append(items, k+"="+m[k])
+	}
+	return "{" + strings.Join(items, ", ") + "}"
+}
+
+// appendOptional appends value() when ok, else NULL.
+func appendOptional[T any, B interface {
+	Append(T)
+	AppendNull()
+}](b B, ok bool, value func() T) {
+	if ok {
+		b.Append(value())
+	} else {
+		b.AppendNull()
+	}
+}
+
+func resultSchema(cols ...planner.Column) *arrow.Schema { return exec.ArrowSchema(cols) }
+
+// batchResult returns the rows a builder holds as a statement's result.
+func batchResult(b *array.RecordBuilder) *Result {
+	batch := b.NewRecordBatch()
+	defer batch.Release()
+	return &Result{Schema: batch.Schema(), rows: exec.NewBatches(batch.Schema(), []arrow.RecordBatch{batch})}
+}

@@ -1,0 +1,139 @@
+package lakesql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
+
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/storage"
+)
+
+// insertOverwrite is INSERT OVERWRITE in Spark's dynamic partition overwrite
+// mode, which Iceberg uses for INSERT OVERWRITE in Spark 3: the new rows
+// replace the partitions they fall in, other partitions are kept, and a
+// statement that produces no rows changes nothing. As in Iceberg's
+// ReplacePartitions, a partition is a (current spec, tuple) pair: files
+// written under an older spec are kept even where their rows overlap the new
+// partitions, since their tuples cannot be compared; an unpartitioned table
+// is replaced whole, files of every spec included. Removal and addition are
+// one snapshot.
+func (s *Session) insertOverwrite(ctx context.Context, target *planner.TableRef, types []arrow.DataType, next func() (arrow.RecordBatch, error)) (*Result, error) {
+	w, err := storage.NewTableWriter(target.Table, s.wh.FS(), types)
+	if err != nil {
+		return nil, err
+	}
+	rows, added, err := writeAll(ctx, w, next)
+	if err == nil && len(added) > 0 {
+		var replaced []iceberg.DataFile
+		if replaced, err = s.overwrittenFiles(ctx, target, added); err == nil {
+			err = commitReplace(ctx, target.Table, replaced, added)
+		}
+	}
+	if err != nil {
+		w.Abort()
+		return nil, err
+	}
+	return message(fmt.Sprintf("%d rows inserted", rows)), nil
+}
+
+// writeAll writes every batch next returns and closes the writer; the
+// caller aborts it on error.
+func writeAll(ctx context.Context, w *storage.TableWriter, next func() (arrow.RecordBatch, error)) (int64, []iceberg.DataFile, error) {
+	var rows int64
+	for {
+		batch, err := next()
+		if err != nil {
+			return 0, nil, err
+		}
+		if batch == nil {
+			files, err := w.Close()
+			return rows, files, err
+		}
+		rows += batch.NumRows()
+		err = w.Write(ctx, batch)
+		batch.Release()
+		if err != nil {
+			return 0, nil, err
+		}
+	}
+}
+
+// overwrittenFiles lists the live data files the new files replace: those
+// of the current spec in a partition a new file is in, or all of them when
+// the table is unpartitioned.
+func (s *Session) overwrittenFiles(ctx context.Context, target *planner.TableRef, added []iceberg.DataFile) ([]iceberg.DataFile, error) {
+	plan, err := storage.PlanScan(ctx, s.wh.FS(), storage.ScanRequest{Metadata: target.Table.Metadata(), Snapshot: target.Snapshot, Schema: target.Schema})
+	if err != nil {
+		return nil, fmt.Errorf("overwrite %s: %w", target.QualifiedName(), err)
+	}
+	spec := target.Table.Spec()
+	if spec.IsUnpartitioned() {
+		return plan.Files, nil
+	}
+	partitions := map[string]bool{}
+	for _, df := range added {
+		key, err := storage.PartitionKey(spec, target.Schema, df.Partition())
+		if err != nil {
+			return nil, err
+		}
+		partitions[key] = true
+	}
+	var replaced []iceberg.DataFile
+	for _, df := range plan.Files {
+		if int(df.SpecID()) != spec.ID() {
+			continue
+		}
+		key, err := storage.PartitionKey(spec, target.Schema, df.Partition())
+		if err != nil {
+			return nil, err
+		}
+		if partitions[key] {
+			replaced = append(replaced, df)
+		}
+	}
+	return replaced, nil
+}
+
+// errConcurrentCommit explains a commit refused because the table moved on.
+var errConcurrentCommit = errors.New("another writer committed to the table after this statement read it; nothing was changed, run the statement again")
+
+// commitReplace removes data files and adds others in one snapshot. The
+// files to remove were chosen from tbl's snapshot, so the commit asserts the
+// branch is still there: a concurrent commit makes it fail instead of being
+// retried on top of rows this statement never saw. Delete files that pointed
+// only at removed files are left in place; they no longer match any row.
+func commitReplace(ctx context.Context, tbl *table.Table, remove, add []iceberg.DataFile) error {
+	name := strings.Join(tbl.Identifier(), ".")
+	tx := tbl.NewTransaction()
+	if err := tx.AssertRefSnapshotID(table.MainBranch); err != nil {
+		return fmt.Errorf("commit to %s: %w", name, err)
+	}
+	if err := tx.ReplaceDataFilesWithDataFiles(ctx, remove, add, nil); err != nil {
+		return fmt.Errorf("commit to %s: %w", name, err)
+	}
+	base := snapshotID(tbl)
+	if _, err := tx.Commit(ctx); err != nil {
+		// Catalogs report the failed snapshot assertion differently (the
+		// filesystem catalog returns the bare requirement error), so the
+		// table is reloaded to tell a concurrent commit from other failures.
+		if errors.Is(err, table.ErrCommitFailed) || tbl.Refresh(ctx) == nil && snapshotID(tbl) != base {
+			return fmt.Errorf("commit to %s: %w (%v)", name, errConcurrentCommit, err)
+		}
+		return fmt.Errorf("commit to %s: %w", name, err)
+	}
+	return nil
+}
+
+// snapshotID is the table's current snapshot id, 0 for an empty table.
+func snapshotID(tbl *table.Table) int64 {
+	if snap := tbl.CurrentSnapshot(); snap != nil {
+		return snap.SnapshotID
+	}
+	return 0
+}

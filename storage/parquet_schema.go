@@ -1,0 +1,121 @@
+package storage
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// Columns describes the file's top-level columns as columns to read: the
+// Parquet field id (0 when the file has none), the name, and the Arrow type
+// the executor uses for the column's physical and logical type. It is the
+// schema of a Parquet file queried directly (read_parquet), where no table
+// schema exists.
+func (f *ParquetFile) Columns() ([]ReadColumn, error) {
+	var cols []ReadColumn
+	for _, c := range f.file.Root().Columns() {
+		if !c.Leaf() || c.MaxRepetitionLevel() > 0 {
+			return nil, fmt.Errorf("read schema of %s: nested column %s not supported yet", f.path, c.Name())
+		}
+		t, err := arrowTypeOfColumn(c.Type())
+		if err != nil {
+			return nil, fmt.Errorf("read schema of %s: column %s: %w", f.path, c.Name(), err)
+		}
+		cols = append(cols, ReadColumn{FieldID: c.ID(), Name: c.Name(), Type: t})
+	}
+	return cols, nil
+}
+
+// Timestamps and times are read at microsecond precision, the executor's unit
+// (Iceberg's too), whatever unit the file stores.
+var (
+	timestampMicros   = &arrow.TimestampType{Unit: arrow.Microsecond}
+	timestampMicrosTZ = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+)
+
+// arrowTypeOfColumn maps a leaf column's Parquet type to the Arrow type
+// newColumnDecoder can decode it into.
+func arrowTypeOfColumn(t parquet.Type) (arrow.DataType, error) {
+	if lt := t.LogicalType(); lt != nil && lt.Value != nil {
+		if at, ok := arrowTypeOfLogical(t, lt.Value); ok {
+			return at, nil
+		}
+	}
+	if ct := t.ConvertedType(); ct != nil {
+		if at, ok := arrowTypeOfConverted(t, *ct); ok {
+			return at, nil
+		}
+	}
+	switch t.Kind() {
+	case parquet.Boolean:
+		return arrow.FixedWidthTypes.Boolean, nil
+	case parquet.Int32:
+		return arrow.PrimitiveTypes.Int32, nil
+	case parquet.Int64:
+		return arrow.PrimitiveTypes.Int64, nil
+	case parquet.Int96:
+		// Legacy Impala/Spark timestamps carry no zone: local wall-clock time.
+		return timestampMicros, nil
+	case parquet.Float:
+		return arrow.PrimitiveTypes.Float32, nil
+	case parquet.Double:
+		return arrow.PrimitiveTypes.Float64, nil
+	case parquet.ByteArray:
+		return arrow.BinaryTypes.Binary, nil
+	case parquet.FixedLenByteArray:
+		return &arrow.FixedSizeBinaryType{ByteWidth: t.Length()}, nil
+	}
+	return nil, fmt.Errorf("parquet type %s not supported yet", typeName(t))
+}
+
+func arrowTypeOfLogical(t parquet.Type, lt format.LogicalTypeValue) (arrow.DataType, bool) {
+	switch v := lt.(type) {
+	case *format.StringType, *format.EnumType, *format.JsonType:
+		return arrow.BinaryTypes.String, t.Kind() == parquet.ByteArray
+	case *format.DateType:
+		return arrow.FixedWidthTypes.Date32, t.Kind() == parquet.Int32
+	case *format.TimeType:
+		return arrow.FixedWidthTypes.Time64us, true
+	case *format.TimestampType:
+		if v.IsAdjustedToUTC {
+			return timestampMicrosTZ, true
+		}
+		return timestampMicros, true
+	case *format.DecimalType:
+		if v.Precision > 38 {
+			return nil, false
+		}
+		return &arrow.Decimal128Type{Precision: v.Precision, Scale: v.Scale}, true
+	case *format.UUIDType:
+		return extensions.NewUUIDType(), t.Kind() == parquet.FixedLenByteArray && t.Length() == 16
+	case *format.IntType:
+		// Narrow integers widen to INT. Unsigned 32- and 64-bit values keep
+		// their storage width, as the physical type does without annotation.
+		if v.BitWidth == 64 {
+			return arrow.PrimitiveTypes.Int64, true
+		}
+		return arrow.PrimitiveTypes.Int32, true
+	}
+	return nil, false
+}
+
+// arrowTypeOfConverted handles files written with the legacy converted types
+// only (no logical type annotation).
+func arrowTypeOfConverted(t parquet.Type, ct deprecated.ConvertedType) (arrow.DataType, bool) {
+	switch ct {
+	case deprecated.UTF8, deprecated.Enum, deprecated.Json:
+		return arrow.BinaryTypes.String, t.Kind() == parquet.ByteArray
+	case deprecated.Date:
+		return arrow.FixedWidthTypes.Date32, t.Kind() == parquet.Int32
+	case deprecated.TimeMillis, deprecated.TimeMicros:
+		return arrow.FixedWidthTypes.Time64us, true
+	case deprecated.TimestampMillis, deprecated.TimestampMicros:
+		// The legacy annotations mean instants (adjusted to UTC).
+		return timestampMicrosTZ, true
+	}
+	return nil, false
+}
