@@ -131,6 +131,12 @@ func pruningNotes(scan *planner.Scan, plan *storage.ScanPlan) []string {
 	}
 	var notes []string
 	for _, c := range planner.Conjuncts(scan.Filter) {
+		if lit, ok := c.(*planner.Literal); ok {
+			if lit.Value != true {
+				notes = append(notes, "note: the filter is always false or NULL: no row can match")
+			}
+			continue
+		}
 		if _, ok := planner.IcebergFilter(c, scan.Columns); !ok {
 			notes = append(notes, fmt.Sprintf("note: %s: cannot prune; kept as residual filter", c))
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,14 @@ import (
 
 // queryRows runs a query and returns its rows as sorted text lines.
 func queryRows(t *testing.T, s *Session, query string) []string {
+	t.Helper()
+	rows := queryRowsInOrder(t, s, query)
+	slices.Sort(rows)
+	return rows
+}
+
+// queryRowsInOrder runs a query and returns its rows as text lines, in order.
+func queryRowsInOrder(t *testing.T, s *Session, query string) []string {
 	t.Helper()
 	ctx := context.Background()
 	res, err := s.Exec(ctx, query)
@@ -38,7 +47,6 @@ func queryRows(t *testing.T, s *Session, query string) []string {
 		}
 		batch.Release()
 	}
-	slices.Sort(rows)
 	return rows
 }
 
@@ -156,7 +164,32 @@ func TestPruningNeverChangesAnswers(t *testing.T) {
 				if !slices.Equal(pruned, full) {
 					t.Fatalf("%s\npruning on:  %v\npruning off: %v", query, pruned, full)
 				}
+				mustExec(t, s, "SET pruning = on")
+				checkFilesOpenedMatchPlan(t, s, query)
 			}
 		})
+	}
+}
+
+var (
+	plannedFiles = regexp.MustCompile(`data files (\d+)/\d+`)
+	openedFiles  = regexp.MustCompile(`read: files (\d+),`)
+)
+
+// checkFilesOpenedMatchPlan runs EXPLAIN ANALYZE and checks that every scan
+// opened exactly the data files its plan kept.
+func checkFilesOpenedMatchPlan(t *testing.T, s *Session, query string) {
+	t.Helper()
+	lines := queryRowsInOrder(t, s, "EXPLAIN ANALYZE "+query)
+	var planned []string
+	for _, line := range lines {
+		if m := plannedFiles.FindStringSubmatch(line); m != nil {
+			planned = append(planned, m[1])
+		}
+		if m := openedFiles.FindStringSubmatch(line); m != nil {
+			if len(planned) == 0 || planned[len(planned)-1] != m[1] {
+				t.Fatalf("%s: scan opened %s files, its plan kept %v\n%s", query, m[1], planned, strings.Join(lines, "\n"))
+			}
+		}
 	}
 }

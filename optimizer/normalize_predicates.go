@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -88,8 +89,9 @@ func (b bucketFn) after(k int64) int64 {
 	return b.next(k)
 }
 
-// asBucketFn recognizes CAST(ts AS DATE), date(ts), to_date(ts), year(x) and
-// date_trunc('unit', x) over a column.
+// asBucketFn recognizes CAST(ts AS DATE) (which date(ts) and to_date(ts) bind
+// to), year(x) (bound as date_part('YEAR', x)) and date_trunc('unit', x)
+// over a column.
 func asBucketFn(e planner.Expr) (bucketFn, bool) {
 	switch f := e.(type) {
 	case *planner.Cast:
@@ -103,22 +105,31 @@ func asBucketFn(e planner.Expr) (bucketFn, bool) {
 			if len(f.Args) == 1 && f.Args[0].Type().ID() == arrow.TIMESTAMP {
 				return dayBuckets(f.Args[0]), isColumn(f.Args[0])
 			}
-		case "year":
-			if len(f.Args) == 1 && isTemporal(f.Args[0].Type()) {
-				return yearBuckets(f.Args[0]), isColumn(f.Args[0])
+		case planner.FnDatePart:
+			if field, x, ok := unitAndColumn(f); ok && field == "year" {
+				return yearBuckets(x), true
 			}
-		case "date_trunc":
-			if len(f.Args) == 2 && isTemporal(f.Args[1].Type()) {
-				unit, ok := f.Args[0].(*planner.Literal)
-				if !ok || unit.Value == nil {
-					return bucketFn{}, false
-				}
-				b, ok := truncBuckets(unit.Value.(string), f.Args[1], f.T)
-				return b, ok && isColumn(f.Args[1])
+		case planner.FnDateTrunc:
+			if unit, x, ok := unitAndColumn(f); ok {
+				b, ok := truncBuckets(unit, x, f.T)
+				return b, ok
 			}
 		}
 	}
 	return bucketFn{}, false
+}
+
+// unitAndColumn reads fn('unit', column) with a constant unit, lower-cased.
+func unitAndColumn(f *planner.Call) (string, planner.Expr, bool) {
+	if len(f.Args) != 2 || !isColumn(f.Args[1]) || !isTemporal(f.Args[1].Type()) {
+		return "", nil, false
+	}
+	unit, ok := f.Args[0].(*planner.Literal)
+	if !ok || unit.Value == nil {
+		return "", nil, false
+	}
+	text, ok := unit.Value.(string)
+	return strings.ToLower(text), f.Args[1], ok
 }
 
 func isColumn(e planner.Expr) bool {
@@ -395,7 +406,7 @@ func yearMonthRanges(parts []planner.Expr) []planner.Expr {
 	return out
 }
 
-// fnEqualsInt matches fn(column) = integer constant.
+// fnEqualsInt matches date_part('field', column) = integer constant.
 func fnEqualsInt(e planner.Expr) (string, planner.Expr, int64, bool) {
 	call, ok := e.(*planner.Call)
 	if !ok || call.Fn != planner.FnEq {
@@ -403,14 +414,18 @@ func fnEqualsInt(e planner.Expr) (string, planner.Expr, int64, bool) {
 	}
 	f, fok := call.Args[0].(*planner.Call)
 	lit, lok := call.Args[1].(*planner.Literal)
-	if !fok || !lok || len(f.Args) != 1 || !isColumn(f.Args[0]) || !isTemporal(f.Args[0].Type()) {
+	if !fok || !lok || f.Fn != planner.FnDatePart {
+		return "", nil, 0, false
+	}
+	field, x, ok := unitAndColumn(f)
+	if !ok {
 		return "", nil, 0, false
 	}
 	switch v := lit.Value.(type) {
 	case int32:
-		return f.Fn, f.Args[0], int64(v), true
+		return field, x, int64(v), true
 	case int64:
-		return f.Fn, f.Args[0], v, true
+		return field, x, v, true
 	}
 	return "", nil, 0, false
 }

@@ -104,6 +104,13 @@ func toIcebergExact(e Expr, cols []ScanColumn) iceberg.BooleanExpression {
 		return inToIceberg(call, cols)
 	case FnLike:
 		return likeToIceberg(call, cols)
+	case FnStartsWith:
+		ref, ok := columnOf(call.Args[0], cols)
+		lit, isLit := call.Args[1].(*Literal)
+		if !ok || !isLit || lit.Value == nil {
+			return nil
+		}
+		return iceberg.StartsWith(ref, lit.Value.(string))
 	}
 	return nil
 }

@@ -23,6 +23,8 @@ type Column struct {
 type Plan interface {
 	Schema() []Column
 	Children() []Plan
+	// WithChildren returns a copy of the node with the given children.
+	WithChildren(children []Plan) Plan
 	// Describe is the node's one-line description for EXPLAIN.
 	Describe() string
 }
