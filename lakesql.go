@@ -5,6 +5,7 @@ package lakesql
 
 import (
 	"context"
+	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -22,6 +23,9 @@ type Options struct {
 	// Remaps map table locations to local folders for this session, in
 	// addition to those the warehouse records (see CALL system.register_table).
 	Remaps []storage.Remap
+	// Progress, when set, receives progress lines of long statements
+	// (rewrite_data_files, OPTIMIZE); cmd/lakesql passes a terminal's stderr.
+	Progress io.Writer
 }
 
 // Result is what one statement returns: a stream of record batches with a

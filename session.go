@@ -90,6 +90,10 @@ func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Resul
 		return s.set(st)
 	case *sql.AlterTable:
 		return s.alterTable(ctx, st)
+	case *sql.Vacuum:
+		return s.vacuum(ctx, st)
+	case *sql.Optimize:
+		return s.optimize(ctx, st)
 	}
 	return nil, fmt.Errorf("%s is not supported yet", statementName(stmt))
 }

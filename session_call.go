@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
@@ -17,7 +19,13 @@ type procedure struct {
 }
 
 var procedures = map[string]procedure{
-	"register_table": {params: []string{"table", "metadata_file"}, run: (*Session).registerTable},
+	"register_table":        {params: []string{"table", "metadata_file"}, run: (*Session).registerTable},
+	"rewrite_data_files":    {params: []string{"table", "strategy", "sort_order", "options", "where"}, run: (*Session).rewriteDataFiles},
+	"expire_snapshots":      {params: []string{"table", "older_than", "retain_last", "snapshot_ids", "max_concurrent_deletes", "stream_results"}, run: (*Session).expireSnapshots},
+	"remove_orphan_files":   {params: []string{"table", "older_than", "location", "dry_run"}, run: (*Session).removeOrphanFiles},
+	"rollback_to_snapshot":  {params: []string{"table", "snapshot_id"}, run: (*Session).rollbackToSnapshot},
+	"rollback_to_timestamp": {params: []string{"table", "timestamp"}, run: (*Session).rollbackToTimestamp},
+	"set_current_snapshot":  {params: []string{"table", "snapshot_id", "ref"}, run: (*Session).setCurrentSnapshot},
 }
 
 func (s *Session) call(ctx context.Context, st *sql.Call) (*Result, error) {
@@ -62,17 +70,76 @@ func (s *Session) callArgs(ctx context.Context, name string, proc procedure, exp
 		if !known {
 			return nil, fmt.Errorf("system.%s has no argument %q (its arguments: %s)", name, param, strings.Join(proc.params, ", "))
 		}
-		x, err := planner.BindExpr(ctx, s, e, nil)
+		var lit *planner.Literal
+		var err error
+		if arr, ok := e.(*sql.FuncCall); ok && arr.Name == "array" {
+			lit, err = s.arrayArg(ctx, name, param, arr)
+		} else if m, ok := e.(*sql.FuncCall); ok && m.Name == "map" {
+			lit, err = s.mapArg(ctx, name, param, m)
+		} else {
+			lit, err = s.constantArg(ctx, name, param, e)
+		}
 		if err != nil {
 			return nil, err
-		}
-		lit, ok := x.(*planner.Literal)
-		if !ok {
-			return nil, fmt.Errorf("argument %s of system.%s must be a constant", param, name)
 		}
 		args[param] = lit
 	}
 	return args, nil
+}
+
+// constantArg binds one constant procedure argument.
+func (s *Session) constantArg(ctx context.Context, proc, param string, e sql.Expr) (*planner.Literal, error) {
+	x, err := planner.BindExpr(ctx, s, e, nil)
+	if err != nil {
+		return nil, err
+	}
+	lit, ok := x.(*planner.Literal)
+	if !ok {
+		return nil, fmt.Errorf("argument %s of system.%s must be a constant", param, proc)
+	}
+	return lit, nil
+}
+
+// arrayArg binds array(e1, e2, …), which has no SQL type of its own here, as
+// a literal of type LIST whose Value is the []*planner.Literal of its
+// elements, so procedures keep each element's own type.
+func (s *Session) arrayArg(ctx context.Context, proc, param string, arr *sql.FuncCall) (*planner.Literal, error) {
+	elems := make([]*planner.Literal, len(arr.Args))
+	var elemType arrow.DataType = arrow.Null
+	for i, e := range arr.Args {
+		lit, err := s.constantArg(ctx, proc, param, e)
+		if err != nil {
+			return nil, err
+		}
+		elems[i], elemType = lit, lit.T
+	}
+	return &planner.Literal{Value: elems, T: arrow.ListOf(elemType)}, nil
+}
+
+// mapArg binds map('k1', 'v1', …) as a literal of type MAP whose Value is a
+// map[string]string: procedures take options this way, as Spark's do, and
+// non-string keys and values are read as their text.
+func (s *Session) mapArg(ctx context.Context, proc, param string, m *sql.FuncCall) (*planner.Literal, error) {
+	if len(m.Args)%2 != 0 {
+		return nil, fmt.Errorf("argument %s of system.%s: map(…) takes keys and values in pairs, got %d arguments", param, proc, len(m.Args))
+	}
+	values := map[string]string{}
+	var key string
+	for i, e := range m.Args {
+		lit, err := s.constantArg(ctx, proc, param, e)
+		if err != nil {
+			return nil, err
+		}
+		if lit.Value == nil {
+			return nil, fmt.Errorf("argument %s of system.%s: map(…) cannot hold NULL", param, proc)
+		}
+		if i%2 == 0 {
+			key = fmt.Sprint(lit.Value)
+		} else {
+			values[key] = fmt.Sprint(lit.Value)
+		}
+	}
+	return &planner.Literal{Value: values, T: arrow.MapOf(arrow.BinaryTypes.String, arrow.BinaryTypes.String)}, nil
 }
 
 // stringArg returns a required string argument.

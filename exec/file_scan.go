@@ -17,7 +17,7 @@ import (
 // buildFileScan reads the files of a table function (read_parquet,
 // read_csv), minus those whose hive partition values fail the scan's filter.
 func buildFileScan(ctx context.Context, p *planner.FileScan, env *Env) (Operator, error) {
-	files, err := PruneHiveFiles(ctx, p)
+	files, err := pruneHiveFiles(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -135,11 +135,11 @@ func constantArray(l *planner.Literal, n int, mem memory.Allocator) (arrow.Array
 	return scalar.MakeArrayFromScalar(sc, n, mem)
 }
 
-// PruneHiveFiles returns the files of a scan whose hive partition values may
+// pruneHiveFiles returns the files of a scan whose hive partition values may
 // pass its filter: the filter is evaluated once, over a batch holding one row
 // of partition values per file. A filter that cannot be evaluated on them
 // prunes nothing; the rows are still filtered after reading.
-func PruneHiveFiles(ctx context.Context, p *planner.FileScan) ([]planner.FileRef, error) {
+func pruneHiveFiles(ctx context.Context, p *planner.FileScan) ([]planner.FileRef, error) {
 	if p.Filter == nil || len(p.Files) == 0 {
 		return p.Files, nil
 	}

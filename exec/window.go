@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"iter"
@@ -195,8 +196,16 @@ func arrangeRows(ctx context.Context, call *planner.WindowCall, batch arrow.Reco
 		if err != nil {
 			return nil, err
 		}
+		// Ties fall back to the input row, which keeps peers in input order
+		// like a stable sort, with the faster unstable one.
+		byKeys := func(a, b int32) int {
+			if c := order(int(a), int(b)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		}
 		for lo, hi := range r.partitions() {
-			slices.SortStableFunc(r.perm[lo:hi], func(a, b int32) int { return order(int(a), int(b)) })
+			slices.SortFunc(r.perm[lo:hi], byKeys)
 		}
 		same = func(i, j int) bool { return order(i, j) == 0 }
 	}

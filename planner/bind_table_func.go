@@ -29,12 +29,12 @@ type FileSystem interface {
 // tableFunc is a table function: its named arguments and how it binds.
 type tableFunc struct {
 	named []string
-	bind  func(b *binder, call *tableFuncCall) (*FileScan, error)
+	bind  func(call *tableFuncCall) (*FileScan, error)
 }
 
 var tableFuncs = map[string]tableFunc{
-	"read_parquet": {named: []string{"hive_partitioning"}, bind: (*binder).bindReadParquet},
-	"read_csv":     {named: []string{"header", "delim", "hive_partitioning"}, bind: (*binder).bindReadCSV},
+	"read_parquet": {named: []string{"hive_partitioning"}, bind: bindReadParquet},
+	"read_csv":     {named: []string{"header", "delim", "hive_partitioning"}, bind: bindReadCSV},
 }
 
 // tableFuncCall is a table function call with its arguments evaluated.
@@ -57,15 +57,15 @@ func (b *binder) bindTableFunc(t *sql.TableFunc) (Plan, error) {
 		}
 		return nil, errorf(t.Pos, "unknown table function %s (table functions: %s)", t.Name, strings.Join(names, ", "))
 	}
-	files, ok := b.res.(FileSystem)
+	fsys, ok := b.res.(FileSystem)
 	if !ok {
 		return nil, errorf(t.Pos, "%s cannot read files here", t.Name)
 	}
-	call := &tableFuncCall{name: t.Name, pos: t.Pos, fs: files.FileIO(), named: map[string]*Literal{}}
+	call := &tableFuncCall{name: t.Name, pos: t.Pos, fs: fsys.FileIO(), named: map[string]*Literal{}}
 	if err := b.tableFuncArgs(call, fn, t.Args); err != nil {
 		return nil, err
 	}
-	scan, err := fn.bind(b, call)
+	scan, err := fn.bind(call)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +226,7 @@ func (c *tableFuncCall) fileSize(path string) (int64, error) {
 }
 
 // bindReadParquet takes the schema from the first file's footer.
-func (b *binder) bindReadParquet(call *tableFuncCall) (*FileScan, error) {
+func bindReadParquet(call *tableFuncCall) (*FileScan, error) {
 	first := call.files[0]
 	f, err := call.fs.Open(first.Path)
 	if err != nil {
@@ -245,7 +245,7 @@ func (b *binder) bindReadParquet(call *tableFuncCall) (*FileScan, error) {
 }
 
 // bindReadCSV infers the schema from the first file's leading records.
-func (b *binder) bindReadCSV(call *tableFuncCall) (*FileScan, error) {
+func bindReadCSV(call *tableFuncCall) (*FileScan, error) {
 	opts := storage.CSVOptions{Delim: ','}
 	var err error
 	if opts.Header, err = call.boolArg("header", true); err != nil {

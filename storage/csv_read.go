@@ -14,8 +14,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// CSVSampleRows is how many records type inference looks at.
-const CSVSampleRows = 1000
+// csvSampleRows is how many records type inference looks at.
+const csvSampleRows = 1000
 
 // CSVOptions says how a CSV file is laid out.
 type CSVOptions struct {
@@ -105,14 +105,14 @@ func newCSVReader(r io.Reader, opts CSVOptions, fields int) *csv.Reader {
 }
 
 // InferCSVSchema reads the header (or numbers the columns column0, column1, …)
-// and infers each column's type from the first CSVSampleRows records: the
+// and infers each column's type from the first csvSampleRows records: the
 // most specific type of BOOLEAN, BIGINT, DOUBLE, DATE, TIMESTAMP that every
 // non-empty value parses as, else STRING. path is only used in errors.
 func InferCSVSchema(r io.Reader, path string, opts CSVOptions) ([]arrow.Field, error) {
 	cr := newCSVReader(r, opts, 0)
 	var names []string
 	var possible []uint8 // per column, a bit per csvType every value so far parses as
-	for rows := 0; rows <= CSVSampleRows; rows++ {
+	for rows := 0; rows <= csvSampleRows; rows++ {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break

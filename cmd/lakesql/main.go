@@ -156,7 +156,11 @@ func usageError(stderr io.Writer, err error) int {
 // the interactive shell.
 func runSQL(cfg cliConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx := context.Background()
-	sess, err := openSession(ctx, lakesql.Options{Warehouse: cfg.warehouse, Catalog: cfg.catalog})
+	opts := lakesql.Options{Warehouse: cfg.warehouse, Catalog: cfg.catalog}
+	if f, ok := stderr.(*os.File); ok && readline.IsTerminal(int(f.Fd())) {
+		opts.Progress = stderr // progress lines of long statements
+	}
+	sess, err := openSession(ctx, opts)
 	if err != nil {
 		printError(stderr, fmt.Errorf("opening warehouse %s: %w", cfg.warehouse, err))
 		return exitError
