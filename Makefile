@@ -25,8 +25,13 @@ demo: build
 	@test -d $(WAREHOUSE)/tutorial/retail_clickstream_events || ./$(BIN) demo --warehouse $(WAREHOUSE)
 	./$(BIN) --warehouse $(WAREHOUSE) --catalog oleander
 
+# bench runs the differential test against DuckDB, the lakesql-vs-DuckDB
+# harness (rewrites bench/RESULTS.md and bench/ratios.png) and the Go
+# benchmarks. BENCH_QUICK=1 is the development run: 10^6 harness events and
+# a small benchmark warehouse. BENCH_SCALE=N sets the harness's events.
 bench:
-	cd bench && $(GO) test -run '^$$' -bench . -benchtime 3x ./...
+	cd bench && BENCH_QUICK=$(BENCH_QUICK) $(if $(BENCH_QUICK),BENCH_DAYS=10 BENCH_EVENTS_PER_DAY=10000) \
+		$(GO) test -count=1 -timeout 0 -run 'Differential|Harness' -bench . -benchtime 3x ./...
 
 clean:
 	rm -rf bin

@@ -259,7 +259,17 @@ func runScript(t *testing.T, path, fixtures string) {
 	}
 	warehouse := t.TempDir()
 	ctx := t.Context()
-	sess, err := lakesql.Open(ctx, lakesql.Options{Warehouse: warehouse, Catalog: "lakesql"})
+	opts, err := scriptOptions(sc)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if opts.demo != nil {
+		opts.demo.Warehouse = warehouse
+		if err := lakesql.BuildDemo(ctx, *opts.demo); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sess, err := lakesql.Open(ctx, lakesql.Options{Warehouse: warehouse, Catalog: opts.catalog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,6 +284,37 @@ func runScript(t *testing.T, path, fixtures string) {
 	if *rewrite {
 		writeScript(t, sc, actual)
 	}
+}
+
+// options are set by header comments before a script's first record:
+//
+//	# catalog: oleander             the session's catalog name (default lakesql)
+//	# demo: 7 days, 2000 events     build the demo warehouse first (lakesql demo)
+type options struct {
+	catalog string
+	demo    *lakesql.DemoOptions
+}
+
+func scriptOptions(sc *script) (options, error) {
+	opts := options{catalog: "lakesql"}
+	end := len(sc.lines)
+	if len(sc.records) > 0 {
+		end = sc.records[0].start
+	}
+	for _, line := range sc.lines[:end] {
+		key, value, ok := strings.Cut(strings.TrimPrefix(line, "#"), ":")
+		switch strings.TrimSpace(key) {
+		case "catalog":
+			opts.catalog = strings.TrimSpace(value)
+		case "demo":
+			var days, events int
+			if _, err := fmt.Sscanf(strings.TrimSpace(value), "%d days, %d events", &days, &events); err != nil || !ok {
+				return opts, fmt.Errorf("header %q: want \"# demo: N days, M events\"", line)
+			}
+			opts.demo = &lakesql.DemoOptions{Days: days, EventsPerDay: events}
+		}
+	}
+	return opts, nil
 }
 
 // runRecord runs one record and checks it, except that with -rewrite output

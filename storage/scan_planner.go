@@ -98,6 +98,9 @@ func PlanScan(ctx context.Context, fsys icebergio.IO, req ScanRequest) (*ScanPla
 			kept = append(kept, m) // delete files are always needed
 			continue
 		}
+		if m.AddedDataFiles()+m.ExistingDataFiles() == 0 && m.DeletedDataFiles() > 0 {
+			continue // only records files a rewrite or delete removed
+		}
 		sp := specs[int(m.PartitionSpecID())]
 		if sp == nil {
 			if sp, err = newSpecPruner(req.Metadata, req.Schema, int(m.PartitionSpecID()), bound); err != nil {
