@@ -30,7 +30,7 @@ demo: build
 # benchmarks. BENCH_QUICK=1 is the development run: 10^6 harness events and
 # a small benchmark warehouse. BENCH_SCALE=N sets the harness's events.
 bench:
-	cd bench && BENCH_QUICK=$(BENCH_QUICK) $(if $(BENCH_QUICK),BENCH_DAYS=10 BENCH_EVENTS_PER_DAY=10000) \
+	cd bench && BENCH_QUICK=$(BENCH_QUICK) $(if $(BENCH_QUICK),BENCH_DAYS=20 BENCH_EVENTS_PER_DAY=5000) \
 		$(GO) test -count=1 -timeout 0 -run 'Differential|Harness' -bench . -benchtime 3x ./...
 
 clean:

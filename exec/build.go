@@ -8,7 +8,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 
 	"github.com/lakesql/lakesql/planner"
-	store "github.com/lakesql/lakesql/storage"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // Env is what building operators needs from the session.
@@ -20,7 +20,7 @@ type Env struct {
 	// NoPruning reads every file and row group (SET pruning = off).
 	NoPruning bool
 	// ManifestCache keeps manifest entries across the session's scans.
-	ManifestCache *store.ManifestCache
+	ManifestCache *storage.ManifestCache
 	// Metrics, when set, receives per-operator counters keyed by plan node.
 	Metrics map[planner.Plan]*OperatorMetrics
 }
@@ -93,8 +93,8 @@ func ArrowSchema(cols []planner.Column) *arrow.Schema {
 
 // PlanTableScan decides which data files a scan reads. EXPLAIN shows the
 // same plan the scan operator executes.
-func PlanTableScan(ctx context.Context, p *planner.Scan, env *Env) (*store.ScanPlan, error) {
-	req := store.ScanRequest{
+func PlanTableScan(ctx context.Context, p *planner.Scan, env *Env) (*storage.ScanPlan, error) {
+	req := storage.ScanRequest{
 		Metadata: p.Table.Table.Metadata(),
 		Snapshot: p.Table.Snapshot,
 		Schema:   p.Table.Schema,
@@ -104,7 +104,7 @@ func PlanTableScan(ctx context.Context, p *planner.Scan, env *Env) (*store.ScanP
 	if p.Filter != nil {
 		req.Filter, _ = planner.IcebergFilter(p.Filter, p.Columns)
 	}
-	plan, err := store.PlanScan(ctx, env.FS, req)
+	plan, err := storage.PlanScan(ctx, env.FS, req)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", p.Table.QualifiedName(), err)
 	}
@@ -123,11 +123,13 @@ func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error)
 	cols := make([]ScanColumn, len(p.Columns))
 	for i, c := range p.Columns {
 		f, _ := p.Table.Schema.FindFieldByID(c.FieldID)
-		cols[i] = ScanColumn{ReadColumn: store.ReadColumn{FieldID: c.FieldID, Name: c.Name, Type: c.T}, IcebergType: f.Type}
+		cols[i] = ScanColumn{ReadColumn: storage.ReadColumn{FieldID: c.FieldID, Name: c.Name, Type: c.T}, IcebergType: f.Type}
 	}
 	stats := &ScanStats{}
 	if env.ScanStats != nil {
 		env.ScanStats[p] = stats
 	}
-	return NewTableScan(env.FS, files, cols, plan.RowFilter, stats), nil
+	scan := NewTableScan(env.FS, files, cols, plan.RowFilter, stats).(*tableScan)
+	scan.rowsNeeded = p.RowsNeeded
+	return scan, nil
 }

@@ -9,7 +9,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 
 	"github.com/lakesql/lakesql/planner"
-	store "github.com/lakesql/lakesql/storage"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // csvScan streams the files of read_csv one after the other. CSV has no
@@ -25,7 +25,7 @@ type csvScan struct {
 
 	next   int // the next file to open
 	file   icebergio.File
-	reader *store.CSVReader
+	reader *storage.CSVReader
 }
 
 func newCSVScan(fs icebergio.IO, p *planner.FileScan, files []planner.FileRef) Operator {
@@ -85,7 +85,7 @@ func (s *csvScan) openFile(ctx context.Context, f planner.FileRef) error {
 		return fmt.Errorf("%s: open %s: %w", s.scan.Func, f.Path, err)
 	}
 	s.file = file
-	s.reader = store.NewCSVReader(file, f.Path, s.scan.CSV, s.fields, BatchSize, allocator(ctx))
+	s.reader = storage.NewCSVReader(file, f.Path, csvOptions(s.scan.CSV), s.fields, BatchSize, allocator(ctx))
 	return nil
 }
 

@@ -229,17 +229,17 @@ func (ev *evaluator) allNull(t arrow.DataType) arrow.Array {
 	return array.MakeArrayOfNull(ev.mem, t, ev.n)
 }
 
-// storage unwraps extension arrays (such as UUID) to their storage array,
-// which is what kernels compute on.
-func storage(arr arrow.Array) arrow.Array {
+// extensionStorage unwraps extension arrays (such as UUID) to their storage
+// array, which is what kernels compute on.
+func extensionStorage(arr arrow.Array) arrow.Array {
 	if ext, ok := arr.(array.ExtensionArray); ok {
 		return ext.Storage()
 	}
 	return arr
 }
 
-// storageType unwraps extension types to their storage type.
-func storageType(t arrow.DataType) arrow.DataType {
+// storageTypeOf unwraps extension types to their storage type.
+func storageTypeOf(t arrow.DataType) arrow.DataType {
 	if ext, ok := t.(arrow.ExtensionType); ok {
 		return ext.StorageType()
 	}

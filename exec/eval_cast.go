@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
 )
 
 // cast evaluates CAST / TRY_CAST. Conversions follow DuckDB: numbers convert
@@ -217,7 +218,7 @@ func numToDecimal[S number](v S, prec, scale int32) (decimal128.Num, bool) {
 			return decimal128.Num{}, false
 		}
 		// Going through the shortest decimal text converts 0.1 to exactly 0.1.
-		n, err := ParseDecimal(strconv.FormatFloat(f, 'g', -1, int(unsafe.Sizeof(v))*8), prec, scale)
+		n, err := sql.ParseDecimal(strconv.FormatFloat(f, 'g', -1, int(unsafe.Sizeof(v))*8), prec, scale)
 		return n, err == nil
 	}
 	n := decimal128.FromI64(int64(v))
@@ -304,7 +305,7 @@ func castFromString(cc *caster, x *bytesVec) (arrow.Array, error) {
 	switch to := cc.to.(type) {
 	case *arrow.BooleanType:
 		return castRows(cc, x, parsed(func(s string) (uint8, error) {
-			b, err := parseBool(s)
+			b, err := sql.ParseBool(s)
 			return boolByte(b), err
 		}))
 	case *arrow.Int8Type:
@@ -321,19 +322,19 @@ func castFromString(cc *caster, x *bytesVec) (arrow.Array, error) {
 		return castRows(cc, x, parsed(parseFloat[float64]))
 	case *arrow.Decimal128Type:
 		return castRows(cc, x, parsed(func(s string) (decimal128.Num, error) {
-			return ParseDecimal(s, to.Precision, to.Scale)
+			return sql.ParseDecimal(s, to.Precision, to.Scale)
 		}))
 	case *arrow.Date32Type:
-		return castRows(cc, x, parsed(ParseDate))
+		return castRows(cc, x, parsed(sql.ParseDate))
 	case *arrow.Time64Type:
 		if to.Unit == arrow.Microsecond {
-			return castRows(cc, x, parsed(parseTime))
+			return castRows(cc, x, parsed(sql.ParseTime))
 		}
 	case *arrow.TimestampType:
 		if to.Unit == arrow.Microsecond {
-			parse := ParseTimestamp
+			parse := sql.ParseTimestamp
 			if to.TimeZone != "" {
-				parse = ParseTimestampTZ
+				parse = sql.ParseTimestampTZ
 			}
 			return castRows(cc, x, parsed(parse))
 		}
@@ -373,7 +374,7 @@ func castStringToUUID(cc *caster, x *bytesVec, to arrow.ExtensionType) (arrow.Ar
 			b.AppendNull()
 			continue
 		}
-		u, err := parseUUID(unsafeString(x.at(i)))
+		u, err := sql.ParseUUID(unsafeString(x.at(i)))
 		switch {
 		case err == nil:
 			b.Append(u[:])

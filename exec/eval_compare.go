@@ -31,7 +31,7 @@ const (
 )
 
 func kindOf(t arrow.DataType) kind {
-	switch storageType(t).ID() {
+	switch storageTypeOf(t).ID() {
 	case arrow.NULL:
 		return kindNull
 	case arrow.BOOL:

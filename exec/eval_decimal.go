@@ -8,18 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
 )
-
-// pow10 holds 10^0 … 10^76: enough to rescale a product of two 38-digit
-// decimals.
-var pow10 = func() []*big.Int {
-	p := make([]*big.Int, 77)
-	p[0] = big.NewInt(1)
-	for i := 1; i < len(p); i++ {
-		p[i] = new(big.Int).Mul(p[i-1], big.NewInt(10))
-	}
-	return p
-}()
 
 // decimalMath evaluates one decimal operation. Operands arrive at scales sa
 // and sb; the result has the scale and precision of the call's type. The
@@ -91,11 +81,11 @@ func (m *decimalMath) div(x, y decimal128.Num) (decimal128.Num, outcome) {
 	toBig(&m.y, y)
 	// x/10^sa ÷ y/10^sb = (x · 10^(s+sb-sa) / y) / 10^s
 	if e := m.s + m.sb - m.sa; e >= 0 {
-		m.x.Mul(&m.x, pow10[e])
+		m.x.Mul(&m.x, sql.Pow10(e))
 	} else {
-		m.y.Mul(&m.y, pow10[-e])
+		m.y.Mul(&m.y, sql.Pow10(-e))
 	}
-	roundQuo(&m.x, &m.x, &m.y, &m.t)
+	sql.RoundQuo(&m.x, &m.x, &m.y, &m.t)
 	return m.result(&m.x)
 }
 
@@ -125,7 +115,7 @@ func (m *decimalMath) fit(v decimal128.Num) (decimal128.Num, outcome) {
 }
 
 func (m *decimalMath) result(v *big.Int) (decimal128.Num, outcome) {
-	if v.CmpAbs(pow10[m.prec]) >= 0 {
+	if v.CmpAbs(sql.Pow10(m.prec)) >= 0 {
 		return decimal128.Num{}, overflow
 	}
 	return decimal128.FromBigInt(v), valueOK
@@ -151,22 +141,8 @@ func toBig(z *big.Int, n decimal128.Num) *big.Int {
 func rescaleBig(z *big.Int, from, to int32, t *big.Int) {
 	switch {
 	case to > from:
-		z.Mul(z, pow10[to-from])
+		z.Mul(z, sql.Pow10(to-from))
 	case to < from:
-		roundQuo(z, z, pow10[from-to], t)
-	}
-}
-
-// roundQuo sets z to num/den rounded half away from zero; t is scratch and
-// must not alias the arguments.
-func roundQuo(z, num, den, t *big.Int) {
-	sign := num.Sign() * den.Sign()
-	var r big.Int
-	z.QuoRem(num, den, &r)
-	// |r| ≥ |den|/2  ⇔  2|r| ≥ |den|
-	t.Abs(&r)
-	t.Lsh(t, 1)
-	if t.CmpAbs(den) >= 0 {
-		z.Add(z, big.NewInt(int64(sign)))
+		sql.RoundQuo(z, z, sql.Pow10(from-to), t)
 	}
 }

@@ -40,7 +40,7 @@ func fixedVec[T fixedWidth](o operand) *vec[T] {
 	if o.lit != nil {
 		return &vec[T]{c: o.lit.Value.(T), isConst: true}
 	}
-	return &vec[T]{vals: fixedValues[T](storage(o.arr))}
+	return &vec[T]{vals: fixedValues[T](extensionStorage(o.arr))}
 }
 
 // fixedValues returns the value slice of a fixed-width array.
@@ -101,7 +101,7 @@ func newBytesVec(o operand) *bytesVec {
 			return &bytesVec{c: v.([]byte), isConst: true}
 		}
 	}
-	return arrayBytes(storage(o.arr))
+	return arrayBytes(extensionStorage(o.arr))
 }
 
 // arrayBytes views a STRING, BINARY or FIXED_SIZE_BINARY array.

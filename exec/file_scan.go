@@ -11,7 +11,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 
 	"github.com/lakesql/lakesql/planner"
-	store "github.com/lakesql/lakesql/storage"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // buildFileScan reads the files of a table function (read_parquet,
@@ -27,13 +27,56 @@ func buildFileScan(ctx context.Context, p *planner.FileScan, env *Env) (Operator
 	return newParquetFileScan(env.FS, p, files), nil
 }
 
+// FileSchema reads the columns of a file of a table function: a Parquet
+// file's from its footer, a CSV file's inferred from its leading records.
+func FileSchema(fs icebergio.IO, format planner.FileFormat, file planner.FileRef, opts planner.CSVOptions) ([]planner.FileField, error) {
+	f, err := fs.Open(file.Path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %v", file.Path, err)
+	}
+	defer f.Close()
+	var cols []storage.ReadColumn
+	if format == planner.FormatCSV {
+		fields, err := storage.InferCSVSchema(f, file.Path, csvOptions(opts))
+		if err != nil {
+			return nil, err
+		}
+		for _, fl := range fields {
+			cols = append(cols, storage.ReadColumn{Name: fl.Name, Type: fl.Type})
+		}
+	} else {
+		pf, err := storage.OpenParquet(f, file.Size, file.Path)
+		if err != nil {
+			return nil, err
+		}
+		if cols, err = pf.Columns(); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]planner.FileField, len(cols))
+	for i, c := range cols {
+		out[i] = planner.FileField{FieldID: c.FieldID, Name: c.Name, Type: c.Type}
+	}
+	return out, nil
+}
+
+// readColumn is the storage form of a file column.
+func readColumn(f planner.FileField) storage.ReadColumn {
+	return storage.ReadColumn{FieldID: f.FieldID, Name: f.Name, Type: f.Type}
+}
+
+// csvOptions is the storage form of read_csv's options.
+func csvOptions(o planner.CSVOptions) storage.CSVOptions {
+	return storage.CSVOptions{Header: o.Header, Delim: o.Delim}
+}
+
 // newParquetFileScan reuses the table scan: files are read in parallel, and
 // columns are matched by field id or, in files without ids, by name.
 func newParquetFileScan(fs icebergio.IO, p *planner.FileScan, files []planner.FileRef) Operator {
 	var cols []ScanColumn
 	for _, c := range p.Columns {
 		if c.Hive < 0 {
-			cols = append(cols, ScanColumn{ReadColumn: c.ReadColumn})
+			cols = append(cols, ScanColumn{ReadColumn: readColumn(c.FileField)})
 		}
 	}
 	hook := &parquetFiles{scan: p, schema: ArrowSchema(p.Schema()), byPath: map[string]planner.FileRef{}}
@@ -57,7 +100,7 @@ type parquetFiles struct {
 
 // checkFile refuses a file whose columns differ from the first file's:
 // without a table schema, reading it would silently mix up columns.
-func (h *parquetFiles) checkFile(f ScanFile, pf *store.ParquetFile) error {
+func (h *parquetFiles) checkFile(f ScanFile, pf *storage.ParquetFile) error {
 	cols, err := pf.Columns()
 	if err != nil {
 		return fmt.Errorf("%s: %w", h.scan.Func, err)
@@ -77,7 +120,7 @@ func (h *parquetFiles) checkFile(f ScanFile, pf *store.ParquetFile) error {
 	return nil
 }
 
-func (h *parquetFiles) extend(ctx context.Context, f ScanFile, it store.RecordIterator) store.RecordIterator {
+func (h *parquetFiles) extend(ctx context.Context, f ScanFile, it storage.RecordIterator) storage.RecordIterator {
 	return &hiveIterator{ctx: ctx, scan: h.scan, schema: h.schema, file: h.byPath[f.Path], in: it}
 }
 
@@ -87,7 +130,7 @@ type hiveIterator struct {
 	scan   *planner.FileScan
 	schema *arrow.Schema
 	file   planner.FileRef
-	in     store.RecordIterator
+	in     storage.RecordIterator
 }
 
 func (it *hiveIterator) Next() (arrow.RecordBatch, error) {

@@ -10,7 +10,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/lakesql/lakesql/planner"
-	store "github.com/lakesql/lakesql/storage"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // buildMetadataAggregate answers count/min/max over a whole table from the
@@ -62,13 +62,13 @@ func appendMetadataValue(out array.Builder, a *planner.AggCall, scan *planner.Sc
 		return false
 	}
 	if a.Fn == planner.AggCount {
-		n, ok := store.NonNullCount(files, field.ID)
+		n, ok := storage.NonNullCount(files, field.ID)
 		if ok {
 			out.(*array.Int64Builder).Append(n)
 		}
 		return ok
 	}
-	lo, hi, ok := store.ColumnRange(files, field)
+	lo, hi, ok := storage.ColumnRange(files, field)
 	if !ok {
 		return false
 	}

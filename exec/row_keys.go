@@ -52,7 +52,7 @@ func (v nulls) isNull(i int) bool { return v.bits != nil && !bitutil.BitIsSet(v.
 func encodeKeys(cols []arrow.Array, n int) (*rowKeys, error) {
 	sizes := make([]int32, n+1) // sizes[i+1] is row i's length, then prefix sums
 	for _, c := range cols {
-		if err := addKeySizes(storage(c), sizes[1:]); err != nil {
+		if err := addKeySizes(extensionStorage(c), sizes[1:]); err != nil {
 			return nil, err
 		}
 	}
@@ -62,7 +62,7 @@ func encodeKeys(cols []arrow.Array, n int) (*rowKeys, error) {
 	k := &rowKeys{data: make([]byte, sizes[n]), offsets: sizes, hasNull: make([]bool, n)}
 	cursor := append([]int32(nil), sizes[:n]...)
 	for _, c := range cols {
-		k.encodeColumn(storage(c), cursor)
+		k.encodeColumn(extensionStorage(c), cursor)
 	}
 	return k, nil
 }

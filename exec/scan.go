@@ -14,7 +14,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 
 	"github.com/lakesql/lakesql/planner"
-	store "github.com/lakesql/lakesql/storage"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // ScanFile is one data file a scan reads; ScanFiles attaches the deletes
@@ -27,7 +27,7 @@ type ScanFile struct {
 
 // ScanColumn is a column a scan reads, with its Iceberg type for statistics.
 type ScanColumn struct {
-	store.ReadColumn
+	storage.ReadColumn
 	IcebergType iceberg.Type
 }
 
@@ -48,13 +48,16 @@ type tableScan struct {
 	fs        icebergio.IO
 	files     []ScanFile
 	cols      []ScanColumn
-	readCols  []store.ReadColumn        // cols, then the columns only equality deletes need
+	readCols  []storage.ReadColumn      // cols, then the columns only equality deletes need
 	colIndex  map[int]int               // field id → position in readCols
 	rowFilter iceberg.BooleanExpression // bound; nil: read every row group
 	schema    *arrow.Schema
 	stats     *ScanStats
 	workers   int
 	hook      fileHook // nil for table scans
+	// rowsNeeded > 0: stop handing out files once this many rows came out
+	// (a LIMIT right above; see optimizer/push_down_limit.go).
+	rowsNeeded int64
 
 	cancel context.CancelFunc
 	out    chan arrow.RecordBatch
@@ -68,8 +71,8 @@ type tableScan struct {
 // guarantees it) and extends the file's batches with its hive partition
 // columns.
 type fileHook interface {
-	checkFile(f ScanFile, pf *store.ParquetFile) error
-	extend(ctx context.Context, f ScanFile, it store.RecordIterator) store.RecordIterator
+	checkFile(f ScanFile, pf *storage.ParquetFile) error
+	extend(ctx context.Context, f ScanFile, it storage.RecordIterator) storage.RecordIterator
 }
 
 // NewTableScan returns an operator that reads cols of files through fs,
@@ -105,6 +108,9 @@ func (s *tableScan) Open(ctx context.Context) error {
 	go func() {
 		defer close(queue)
 		for _, f := range s.files {
+			if s.rowsNeeded > 0 && s.stats.RowsProduced.Load() >= s.rowsNeeded {
+				return
+			}
 			select {
 			case queue <- f:
 			case <-ctx.Done():
@@ -148,7 +154,7 @@ func (s *tableScan) readFile(ctx context.Context, f ScanFile) error {
 	}
 	defer file.Close()
 	s.stats.FilesOpened.Add(1)
-	pf, err := store.OpenParquet(file, f.Size, f.Path)
+	pf, err := storage.OpenParquet(file, f.Size, f.Path)
 	if err != nil {
 		return err
 	}
@@ -165,7 +171,7 @@ func (s *tableScan) readFile(ctx context.Context, f ScanFile) error {
 		start := first
 		first += pf.RowGroupNumRows(rg)
 		s.stats.RowGroupsTotal.Add(1)
-		if s.rowFilter != nil && !store.MightMatch(s.rowFilter, s.rowGroupStats(pf, rg)) {
+		if s.rowFilter != nil && !storage.MightMatch(s.rowFilter, s.rowGroupStats(pf, rg)) {
 			continue
 		}
 		s.stats.RowGroupsRead.Add(1)
@@ -186,9 +192,9 @@ func (s *tableScan) readFile(ctx context.Context, f ScanFile) error {
 
 // rowGroupStats exposes a row group's footer statistics to the pruning
 // evaluator; columns without usable statistics are unknown.
-func (s *tableScan) rowGroupStats(pf *store.ParquetFile, rg int) func(int) store.FieldStats {
-	return func(fieldID int) store.FieldStats {
-		unknown := store.FieldStats{Nulls: -1, Values: -1, NaNs: -1}
+func (s *tableScan) rowGroupStats(pf *storage.ParquetFile, rg int) func(int) storage.FieldStats {
+	return func(fieldID int) storage.FieldStats {
+		unknown := storage.FieldStats{Nulls: -1, Values: -1, NaNs: -1}
 		for _, c := range s.cols {
 			if c.FieldID != fieldID {
 				continue
@@ -221,7 +227,7 @@ func statLiteral(v any, c ScanColumn) iceberg.Literal {
 
 // drain sends one row group's batches downstream, without their deleted
 // rows; the row group starts at row first of its file.
-func (s *tableScan) drain(ctx context.Context, it store.RecordIterator, first int64, deletes *deleteFilter) error {
+func (s *tableScan) drain(ctx context.Context, it storage.RecordIterator, first int64, deletes *deleteFilter) error {
 	defer it.Close()
 	for {
 		batch, err := it.Next()

@@ -11,7 +11,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 
 	"github.com/lakesql/lakesql/planner"
-	store "github.com/lakesql/lakesql/storage"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // deleteFilter removes the rows of one data file that its delete files
@@ -25,30 +25,30 @@ type deleteFilter struct {
 // its columns the way row_keys.go encodes them (NULL equals NULL, as Iceberg
 // equality deletes require).
 type equalitySet struct {
-	cols []store.ReadColumn
+	cols []storage.ReadColumn
 	keys map[string]struct{}
 }
 
 // ScanFiles returns the data files of a scan plan to read, each with the
 // deletes that apply to it. The delete files are read here, once per scan.
-func ScanFiles(ctx context.Context, fs icebergio.IO, ref *planner.TableRef, plan *store.ScanPlan) ([]ScanFile, error) {
+func ScanFiles(ctx context.Context, fs icebergio.IO, ref *planner.TableRef, plan *storage.ScanPlan) ([]ScanFile, error) {
 	files := make([]ScanFile, len(plan.Files))
-	refs := make([]store.ScanFileRef, len(plan.Files))
+	refs := make([]storage.ScanFileRef, len(plan.Files))
 	for i, df := range plan.Files {
 		files[i] = ScanFile{Path: df.FilePath(), Size: df.FileSizeBytes()}
-		refs[i] = store.ScanFileRef{File: df, Seq: plan.FileSeqs[i]}
+		refs[i] = storage.ScanFileRef{File: df, Seq: plan.FileSeqs[i]}
 	}
 	if len(plan.DeleteFiles) == 0 || len(files) == 0 {
 		return files, nil
 	}
 	column := tableColumn(ref)
-	deletes, err := store.LoadDeletes(ctx, fs, ref.Table.Metadata(), ref.Schema, refs, plan.DeleteFiles, plan.DeleteSeqs, column, allocator(ctx))
+	deletes, err := storage.LoadDeletes(ctx, fs, ref.Table.Metadata(), ref.Schema, refs, plan.DeleteFiles, plan.DeleteSeqs, column, allocator(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", ref.QualifiedName(), err)
 	}
 	// Keys are encoded once per delete file, so the rows can be released.
 	defer deletes.Release()
-	sets := map[*store.EqualityDeletes]*equalitySet{}
+	sets := map[*storage.EqualityDeletes]*equalitySet{}
 	for i := range files {
 		fd := deletes.For(refs[i])
 		if fd.Empty() {
@@ -76,8 +76,8 @@ func (f ScanFile) HasDeletes() bool { return f.deletes != nil }
 // tableColumn describes how to read a column of the table by field id. A
 // delete file may name a column the scan's schema has since dropped, so
 // older schemas are searched too.
-func tableColumn(ref *planner.TableRef) func(int) (store.ReadColumn, error) {
-	return func(id int) (store.ReadColumn, error) {
+func tableColumn(ref *planner.TableRef) func(int) (storage.ReadColumn, error) {
+	return func(id int) (storage.ReadColumn, error) {
 		f, ok := ref.Schema.FindFieldByID(id)
 		for _, s := range ref.Table.Metadata().Schemas() {
 			if ok {
@@ -86,17 +86,17 @@ func tableColumn(ref *planner.TableRef) func(int) (store.ReadColumn, error) {
 			f, ok = s.FindFieldByID(id)
 		}
 		if !ok {
-			return store.ReadColumn{}, fmt.Errorf("no column of %s has field id %d", ref.QualifiedName(), id)
+			return storage.ReadColumn{}, fmt.Errorf("no column of %s has field id %d", ref.QualifiedName(), id)
 		}
 		t, err := planner.ArrowTypeOf(f.Type)
 		if err != nil {
-			return store.ReadColumn{}, fmt.Errorf("column %s: %w", f.Name, err)
+			return storage.ReadColumn{}, fmt.Errorf("column %s: %w", f.Name, err)
 		}
-		return store.ReadColumn{FieldID: id, Name: f.Name, Type: t}, nil
+		return storage.ReadColumn{FieldID: id, Name: f.Name, Type: t}, nil
 	}
 }
 
-func newEqualitySet(eq *store.EqualityDeletes, column func(int) (store.ReadColumn, error)) (*equalitySet, error) {
+func newEqualitySet(eq *storage.EqualityDeletes, column func(int) (storage.ReadColumn, error)) (*equalitySet, error) {
 	set := &equalitySet{keys: map[string]struct{}{}}
 	for _, id := range eq.FieldIDs {
 		c, err := column(id)

@@ -96,7 +96,7 @@ func opsOf(t arrow.DataType) (typedOps, error) {
 
 func fixedElem[T fixedWidth](compare func(a, b T) int, hash func(T) uint64) elem[T] {
 	return elem[T]{
-		values:  func(arr arrow.Array) []T { return fixedValues[T](storage(arr)) },
+		values:  func(arr arrow.Array) []T { return fixedValues[T](extensionStorage(arr)) },
 		compare: compare,
 		hash:    hash,
 		own:     same[T],
@@ -170,7 +170,7 @@ func nullValues(arr arrow.Array) []uint8 { return make([]uint8, arr.Len()) }
 // bytesValues views a STRING, BINARY or UUID column as byte slices into
 // the array's buffers.
 func bytesValues(arr arrow.Array) [][]byte {
-	v := arrayBytes(storage(arr))
+	v := arrayBytes(extensionStorage(arr))
 	out := make([][]byte, arr.Len())
 	for i := range out {
 		out[i] = v.at(i)
@@ -216,7 +216,7 @@ func buildBools(mem memory.Allocator, t arrow.DataType, vals []uint8, valid []bo
 // buildBytes makes a variable-width (offsets and data) or, for UUIDs, a
 // fixed-width binary array.
 func buildBytes(mem memory.Allocator, t arrow.DataType, vals [][]byte, valid []bool) arrow.Array {
-	if fsb, ok := storageType(t).(*arrow.FixedSizeBinaryType); ok {
+	if fsb, ok := storageTypeOf(t).(*arrow.FixedSizeBinaryType); ok {
 		data := newBuffer(mem, len(vals)*fsb.ByteWidth) // NULL slots take their width too
 		for i, v := range vals {
 			copy(data.Bytes()[i*fsb.ByteWidth:], v)

@@ -277,15 +277,15 @@ func bucketRange(call *planner.Call) (planner.Expr, bool) {
 		if !aligned {
 			return falseLiteral(), true
 		}
-		return andAll([]planner.Expr{cmp(planner.FnGe, b.source, b.start(k)), cmp(planner.FnLt, b.source, b.start(b.after(k)))}), true
+		return andAll([]planner.Expr{comparison(planner.FnGe, b.source, b.start(k)), comparison(planner.FnLt, b.source, b.start(b.after(k)))}), true
 	case planner.FnGe:
-		return cmp(planner.FnGe, b.source, b.start(first)), true
+		return comparison(planner.FnGe, b.source, b.start(first)), true
 	case planner.FnGt:
-		return cmp(planner.FnGe, b.source, b.start(b.after(k))), true
+		return comparison(planner.FnGe, b.source, b.start(b.after(k))), true
 	case planner.FnLe:
-		return cmp(planner.FnLt, b.source, b.start(b.after(k))), true
+		return comparison(planner.FnLt, b.source, b.start(b.after(k))), true
 	case planner.FnLt:
-		return cmp(planner.FnLt, b.source, b.start(first)), true
+		return comparison(planner.FnLt, b.source, b.start(first)), true
 	}
 	return nil, false
 }
@@ -295,7 +295,7 @@ var flippedOp = map[string]string{
 	planner.FnGt: planner.FnLt, planner.FnGe: planner.FnLe,
 }
 
-func cmp(fn string, l, r planner.Expr) planner.Expr {
+func comparison(fn string, l, r planner.Expr) planner.Expr {
 	return &planner.Call{Fn: fn, Args: []planner.Expr{l, r}, T: planner.TypeBoolean}
 }
 
@@ -365,7 +365,7 @@ func castToStringEquality(call *planner.Call) (planner.Expr, bool) {
 	default:
 		return nil, false
 	}
-	return cmp(planner.FnEq, c.X, &planner.Literal{Value: value, T: c.X.Type()}), true
+	return comparison(planner.FnEq, c.X, &planner.Literal{Value: value, T: c.X.Type()}), true
 }
 
 // yearMonthRanges finds year(x) = y together with month(x) = m among the
@@ -398,8 +398,8 @@ func yearMonthRanges(parts []planner.Expr) []planner.Expr {
 			x := sources[key]
 			from := time.Date(int(y), time.Month(m), 1, 0, 0, 0, 0, time.UTC)
 			out = append(out, andAll([]planner.Expr{
-				cmp(planner.FnGe, x, temporalLiteral(from, x.Type())),
-				cmp(planner.FnLt, x, temporalLiteral(from.AddDate(0, 1, 0), x.Type())),
+				comparison(planner.FnGe, x, temporalLiteral(from, x.Type())),
+				comparison(planner.FnLt, x, temporalLiteral(from.AddDate(0, 1, 0), x.Type())),
 			}))
 		}
 	}

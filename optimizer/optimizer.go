@@ -7,16 +7,23 @@ import "github.com/lakesql/lakesql/planner"
 type rule func(planner.Plan) planner.Plan
 
 // rules run in this order:
-//  1. pushDownFilters: WHERE conditions move to the scans (Scan.Filter).
-//  2. normalizePredicates: scan filters that wrap a column in a function
+//  1. foldConstants: constant parts of filters and projections are computed;
+//     an always-true filter disappears, an always-false one prunes everything.
+//  2. pushDownFilters: WHERE conditions move to the scans (Scan.Filter),
+//     split into conjuncts through projections, joins and subqueries.
+//  3. normalizePredicates: scan filters that wrap a column in a function
 //     become ranges on the column, so partitions and statistics can prune.
-//  3. pruneColumns: scans read only the columns the query uses.
-//  4. answerFromMetadata: count/min/max over a whole table come from the
+//  4. pruneColumns: scans read only the columns the query uses.
+//  5. pushDownLimit: LIMIT moves below projections and tells a scan how many
+//     rows it needs.
+//  6. answerFromMetadata: count/min/max over a whole table come from the
 //     manifests (after pruning, so a fallback scan reads few columns).
 var rules = []rule{
+	foldConstants,
 	pushDownFilters,
 	normalizePredicates,
 	pruneColumns,
+	pushDownLimit,
 	answerFromMetadata,
 }
 

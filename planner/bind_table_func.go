@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,14 +17,16 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 
 	"github.com/lakesql/lakesql/sql"
-	"github.com/lakesql/lakesql/storage"
 )
 
 // FileSystem is implemented by resolvers that let table functions read
-// files. Files are read through it; only glob patterns are expanded on the
-// local file system.
+// files. Files are opened through FileIO; only glob patterns are expanded on
+// the local file system.
 type FileSystem interface {
 	FileIO() icebergio.IO
+	// FileSchema reads the columns of a file: a Parquet file's from its
+	// footer, a CSV file's inferred from its leading records (read with csv).
+	FileSchema(ctx context.Context, format FileFormat, file FileRef, csv CSVOptions) ([]FileField, error)
 }
 
 // tableFunc is a table function: its named arguments and how it binds.
@@ -39,9 +42,10 @@ var tableFuncs = map[string]tableFunc{
 
 // tableFuncCall is a table function call with its arguments evaluated.
 type tableFuncCall struct {
+	ctx   context.Context
 	name  string
 	pos   sql.Pos
-	fs    icebergio.IO
+	fsys  FileSystem
 	files []FileRef // every file the path arguments name
 	roots []string  // per file, the folder its pattern's wildcards start below
 	named map[string]*Literal
@@ -61,7 +65,7 @@ func (b *binder) bindTableFunc(t *sql.TableFunc) (Plan, error) {
 	if !ok {
 		return nil, errorf(t.Pos, "%s cannot read files here", t.Name)
 	}
-	call := &tableFuncCall{name: t.Name, pos: t.Pos, fs: fsys.FileIO(), named: map[string]*Literal{}}
+	call := &tableFuncCall{ctx: b.ctx, name: t.Name, pos: t.Pos, fsys: fsys, named: map[string]*Literal{}}
 	if err := b.tableFuncArgs(call, fn, t.Args); err != nil {
 		return nil, err
 	}
@@ -207,7 +211,7 @@ func globRoot(pattern string) string {
 }
 
 func (c *tableFuncCall) fileSize(path string) (int64, error) {
-	f, err := c.fs.Open(path)
+	f, err := c.fsys.FileIO().Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, fmt.Errorf("%s: file %s does not exist", c.name, path)
 	}
@@ -227,26 +231,12 @@ func (c *tableFuncCall) fileSize(path string) (int64, error) {
 
 // bindReadParquet takes the schema from the first file's footer.
 func bindReadParquet(call *tableFuncCall) (*FileScan, error) {
-	first := call.files[0]
-	f, err := call.fs.Open(first.Path)
-	if err != nil {
-		return nil, errorf(call.pos, "read_parquet: open %s: %v", first.Path, err)
-	}
-	defer f.Close()
-	pf, err := storage.OpenParquet(f, first.Size, first.Path)
-	if err != nil {
-		return nil, errorf(call.pos, "read_parquet: %v", err)
-	}
-	cols, err := pf.Columns()
-	if err != nil {
-		return nil, errorf(call.pos, "read_parquet: %v", err)
-	}
-	return call.fileScan(FormatParquet, cols)
+	return call.fileScan(FormatParquet, CSVOptions{})
 }
 
 // bindReadCSV infers the schema from the first file's leading records.
 func bindReadCSV(call *tableFuncCall) (*FileScan, error) {
-	opts := storage.CSVOptions{Delim: ','}
+	opts := CSVOptions{Delim: ','}
 	var err error
 	if opts.Header, err = call.boolArg("header", true); err != nil {
 		return nil, err
@@ -259,34 +249,19 @@ func bindReadCSV(call *tableFuncCall) (*FileScan, error) {
 		}
 		opts.Delim = r
 	}
-	first := call.files[0]
-	f, err := call.fs.Open(first.Path)
-	if err != nil {
-		return nil, errorf(call.pos, "read_csv: open %s: %v", first.Path, err)
-	}
-	defer f.Close()
-	fields, err := storage.InferCSVSchema(f, first.Path, opts)
-	if err != nil {
-		return nil, errorf(call.pos, "read_csv: %v", err)
-	}
-	cols := make([]storage.ReadColumn, len(fields))
-	for i, fl := range fields {
-		cols[i] = storage.ReadColumn{Name: fl.Name, Type: fl.Type}
-	}
-	scan, err := call.fileScan(FormatCSV, cols)
-	if err != nil {
-		return nil, err
-	}
-	scan.CSV = opts
-	return scan, nil
+	return call.fileScan(FormatCSV, opts)
 }
 
-// fileScan builds the scan of the files' columns, then of the hive
-// partition columns when hive_partitioning is on.
-func (c *tableFuncCall) fileScan(format FileFormat, cols []storage.ReadColumn) (*FileScan, error) {
-	scan := &FileScan{Format: format, FileSchema: cols}
+// fileScan builds the scan of the files' columns, read from the first file,
+// then of the hive partition columns when hive_partitioning is on.
+func (c *tableFuncCall) fileScan(format FileFormat, opts CSVOptions) (*FileScan, error) {
+	cols, err := c.fsys.FileSchema(c.ctx, format, c.files[0], opts)
+	if err != nil {
+		return nil, errorf(c.pos, "%s: %v", c.name, err)
+	}
+	scan := &FileScan{Format: format, FileSchema: cols, CSV: opts}
 	for _, col := range cols {
-		scan.Columns = append(scan.Columns, FileColumn{ReadColumn: col, Hive: -1})
+		scan.Columns = append(scan.Columns, FileColumn{FileField: col, Hive: -1})
 	}
 	hive, err := c.boolArg("hive_partitioning", false)
 	if err != nil || !hive {
@@ -332,7 +307,7 @@ func (c *tableFuncCall) hiveColumns(scan *FileScan) error {
 		for i := range c.files {
 			c.files[i].Hive = append(c.files[i].Hive, parse(column[i]))
 		}
-		scan.Columns = append(scan.Columns, FileColumn{ReadColumn: storage.ReadColumn{Name: name, Type: t}, Hive: k})
+		scan.Columns = append(scan.Columns, FileColumn{FileField: FileField{Name: name, Type: t}, Hive: k})
 	}
 	return nil
 }

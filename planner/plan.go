@@ -55,6 +55,9 @@ type Scan struct {
 	Alias   string
 	Columns []ScanColumn
 	Filter  Expr
+	// RowsNeeded > 0 says a LIMIT directly above needs only that many rows,
+	// so the scan may stop opening files once it has produced them.
+	RowsNeeded int64
 }
 
 // Filter keeps rows where Cond is TRUE.
@@ -122,7 +125,11 @@ func (s *Scan) Describe() string {
 	if s.Table.Snapshot != nil {
 		snap = fmt.Sprint(s.Table.Snapshot.SnapshotID)
 	}
-	return fmt.Sprintf("Scan %s snapshot=%s columns=[%s]", s.Table.QualifiedName(), snap, strings.Join(names, ", "))
+	d := fmt.Sprintf("Scan %s snapshot=%s columns=[%s]", s.Table.QualifiedName(), snap, strings.Join(names, ", "))
+	if s.RowsNeeded > 0 {
+		d += fmt.Sprintf(" rows_needed=%d", s.RowsNeeded)
+	}
+	return d
 }
 func (f *Filter) Describe() string { return "Filter " + f.Cond.String() }
 func (p *Project) Describe() string {

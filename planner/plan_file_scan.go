@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lakesql/lakesql/storage"
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // FileFormat is the format of the files a FileScan reads.
@@ -25,10 +25,24 @@ type FileRef struct {
 	Hive []*Literal
 }
 
+// FileField is a column of the files a FileScan reads. FieldID is the
+// Parquet field id, 0 in files without ids (and in CSV files).
+type FileField struct {
+	FieldID int
+	Name    string
+	Type    arrow.DataType
+}
+
+// CSVOptions say how read_csv splits a file into records and fields.
+type CSVOptions struct {
+	Header bool // the first record names the columns
+	Delim  rune
+}
+
 // FileColumn is a column a FileScan produces: a column of the files (Hive < 0)
 // or the Hive-th hive partition column.
 type FileColumn struct {
-	storage.ReadColumn
+	FileField
 	Hive int
 }
 
@@ -44,10 +58,10 @@ type FileScan struct {
 	Format     FileFormat
 	Alias      string
 	Files      []FileRef
-	FileSchema []storage.ReadColumn
+	FileSchema []FileField
 	HiveNames  []string
 	Columns    []FileColumn
-	CSV        storage.CSVOptions
+	CSV        CSVOptions
 	Filter     Expr
 }
 

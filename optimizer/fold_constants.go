@@ -1,0 +1,182 @@
+package optimizer
+
+import (
+	"cmp"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// foldConstants evaluates the parts of filters and projections that do not
+// depend on a row (1 + 1, 5 > 3, x > 2 AND TRUE), so a filter that can never
+// hold becomes FALSE, which prunes every file, and a filter that always holds
+// disappears. Anything whose value is not certain at plan time (an overflow,
+// a NaN) is left for the executor.
+func foldConstants(p planner.Plan) planner.Plan {
+	p = withChildren(p, foldConstants)
+	switch n := p.(type) {
+	case *planner.Filter:
+		cond := fold(n.Cond)
+		if lit, ok := cond.(*planner.Literal); ok && lit.Value == true {
+			return n.Input
+		}
+		out := *n
+		out.Cond = cond
+		return &out
+	case *planner.Project:
+		out := *n
+		out.Exprs = make([]planner.Expr, len(n.Exprs))
+		for i, e := range n.Exprs {
+			out.Exprs[i] = fold(e)
+		}
+		return &out
+	}
+	return p
+}
+
+// fold rewrites an expression bottom-up with its constant parts evaluated.
+func fold(e planner.Expr) planner.Expr {
+	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
+		if call, ok := x.(*planner.Call); ok {
+			if folded, ok := foldCall(call); ok {
+				return folded
+			}
+		}
+		return x
+	})
+}
+
+func boolLit(v any) *planner.Literal { return &planner.Literal{Value: v, T: planner.TypeBoolean} }
+
+// literal returns e's constant value; ok is false when e is not a constant.
+func literal(e planner.Expr) (any, bool) {
+	lit, ok := e.(*planner.Literal)
+	if !ok {
+		return nil, false
+	}
+	return lit.Value, true
+}
+
+func foldCall(c *planner.Call) (planner.Expr, bool) {
+	switch c.Fn {
+	case planner.FnAnd:
+		return foldLogic(c, false)
+	case planner.FnOr:
+		return foldLogic(c, true)
+	case planner.FnNot:
+		if v, ok := literal(c.Args[0]); ok {
+			if b, isBool := v.(bool); isBool {
+				return boolLit(!b), true
+			}
+			return boolLit(nil), true
+		}
+	case planner.FnIsNull, planner.FnIsNotNull:
+		if v, ok := literal(c.Args[0]); ok {
+			return boolLit((v == nil) == (c.Fn == planner.FnIsNull)), true
+		}
+	case planner.FnEq, planner.FnNe, planner.FnLt, planner.FnLe, planner.FnGt, planner.FnGe:
+		return foldComparison(c)
+	}
+	return nil, false
+}
+
+// foldLogic simplifies AND (dominant FALSE) and OR (dominant TRUE) with SQL's
+// three-valued logic: x AND TRUE is x, x AND FALSE is FALSE, NULL stays.
+func foldLogic(c *planner.Call, dominant bool) (planner.Expr, bool) {
+	var kept []planner.Expr
+	sawNull := false
+	for _, a := range c.Args {
+		v, ok := literal(a)
+		switch {
+		case !ok:
+			kept = append(kept, a)
+		case v == dominant:
+			return boolLit(dominant), true
+		case v == nil:
+			sawNull = true
+		}
+		// the identity (TRUE for AND, FALSE for OR) is dropped
+	}
+	if sawNull {
+		kept = append(kept, boolLit(nil))
+	}
+	switch len(kept) {
+	case 0:
+		return boolLit(!dominant), true
+	case 1:
+		return kept[0], true
+	case len(c.Args):
+		return nil, false
+	}
+	return &planner.Call{Fn: c.Fn, Args: kept, T: c.T}, true
+}
+
+// foldComparison compares two constants of one type.
+func foldComparison(c *planner.Call) (planner.Expr, bool) {
+	l, lok := literal(c.Args[0])
+	r, rok := literal(c.Args[1])
+	if !lok || !rok {
+		return nil, false
+	}
+	if l == nil || r == nil {
+		return boolLit(nil), true
+	}
+	order, ok := compareConstants(l, r)
+	if !ok {
+		return nil, false
+	}
+	var result bool
+	switch c.Fn {
+	case planner.FnEq:
+		result = order == 0
+	case planner.FnNe:
+		result = order != 0
+	case planner.FnLt:
+		result = order < 0
+	case planner.FnLe:
+		result = order <= 0
+	case planner.FnGt:
+		result = order > 0
+	case planner.FnGe:
+		result = order >= 0
+	}
+	return boolLit(result), true
+}
+
+// compareConstants orders two constants of the same Go type; floats with a
+// NaN are left to the executor, which orders NaN above all numbers.
+func compareConstants(l, r any) (int, bool) {
+	switch a := l.(type) {
+	case bool:
+		b, ok := r.(bool)
+		return cmp.Compare(boolRank(a), boolRank(b)), ok
+	case int32:
+		b, ok := r.(int32)
+		return cmp.Compare(a, b), ok
+	case int64:
+		b, ok := r.(int64)
+		return cmp.Compare(a, b), ok
+	case float32:
+		b, ok := r.(float32)
+		return cmp.Compare(a, b), ok && !math.IsNaN(float64(a)) && !math.IsNaN(float64(b))
+	case float64:
+		b, ok := r.(float64)
+		return cmp.Compare(a, b), ok && !math.IsNaN(a) && !math.IsNaN(b)
+	case string:
+		b, ok := r.(string)
+		return cmp.Compare(a, b), ok
+	case decimal128.Num:
+		b, ok := r.(decimal128.Num)
+		return a.Cmp(b), ok
+	}
+	return 0, false
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
