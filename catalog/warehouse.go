@@ -229,7 +229,24 @@ func (w *Warehouse) LoadTable(ctx context.Context, ns, name string) (*table.Tabl
 func (w *Warehouse) withFS(tbl *table.Table) *table.Table {
 	fsys := w.fs
 	return table.New(tbl.Identifier(), tbl.Metadata(), tbl.MetadataLocation(),
-		func(context.Context) (icebergio.IO, error) { return fsys, nil }, w.cat)
+		func(context.Context) (icebergio.IO, error) { return fsys, nil }, tableIO{w})
+}
+
+// tableIO is the catalog a loaded table commits and refreshes through: the
+// filesystem catalog, except that a refreshed table keeps reading through
+// the warehouse's file system, so location remaps survive a commit retry.
+type tableIO struct{ w *Warehouse }
+
+func (t tableIO) LoadTable(ctx context.Context, id table.Identifier) (*table.Table, error) {
+	tbl, err := t.w.cat.LoadTable(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return t.w.withFS(tbl), nil
+}
+
+func (t tableIO) CommitTable(ctx context.Context, id table.Identifier, reqs []table.Requirement, updates []table.Update) (table.Metadata, string, error) {
+	return t.w.cat.CommitTable(ctx, id, reqs, updates)
 }
 
 func (w *Warehouse) noSuchTable(ctx context.Context, ns, name string) error {

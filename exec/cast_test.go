@@ -80,4 +80,3 @@ func TestCastFromString(t *testing.T) {
 		{"round trip double", cast(cast(lit(0.1, tDouble), tStr), tDouble), "0.1|0.1|0.1|0.1|0.1"},
 	})
 }
-

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"sync"
@@ -104,29 +105,38 @@ func (s *tableScan) Schema() *arrow.Schema { return s.schema }
 func (s *tableScan) Open(ctx context.Context) error {
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.out = make(chan arrow.RecordBatch, 2*s.workers)
-	queue := make(chan ScanFile)
+	files := make(chan ScanFile)
+	tasks := make(chan rowGroupTask, 2*s.workers)
+	go s.feedFiles(ctx, files)
+	// Openers read footers and hand out row groups; readers decode them. A
+	// file with many row groups is thus read by every core, not one.
+	var openers sync.WaitGroup
+	for range s.workers {
+		openers.Add(1)
+		go func() {
+			defer openers.Done()
+			for f := range files {
+				if err := s.openFile(ctx, f, tasks); err != nil {
+					s.fail(err)
+				}
+			}
+		}()
+	}
 	go func() {
-		defer close(queue)
-		for _, f := range s.files {
-			if s.rowsNeeded > 0 && s.stats.RowsProduced.Load() >= s.rowsNeeded {
-				return
-			}
-			select {
-			case queue <- f:
-			case <-ctx.Done():
-				return
-			}
-		}
+		openers.Wait()
+		close(tasks)
 	}()
 	for range s.workers {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			for f := range queue {
-				if err := s.readFile(ctx, f); err != nil {
-					s.fail(err)
-					return
+			for t := range tasks {
+				if ctx.Err() == nil {
+					if err := s.readRowGroup(ctx, t); err != nil {
+						s.fail(err)
+					}
 				}
+				t.file.release()
 			}
 		}()
 	}
@@ -137,33 +147,63 @@ func (s *tableScan) Open(ctx context.Context) error {
 	return nil
 }
 
-// fail records the first error and stops the other workers.
-func (s *tableScan) fail(err error) {
-	s.errMu.Lock()
-	defer s.errMu.Unlock()
-	if s.err == nil && !errors.Is(err, context.Canceled) {
-		s.err = err
+// feedFiles queues the files to read, stopping early once a LIMIT above has
+// the rows it needs.
+func (s *tableScan) feedFiles(ctx context.Context, files chan<- ScanFile) {
+	defer close(files)
+	for _, f := range s.files {
+		if s.rowsNeeded > 0 && s.stats.RowsProduced.Load() >= s.rowsNeeded {
+			return
+		}
+		select {
+		case files <- f:
+		case <-ctx.Done():
+			return
+		}
 	}
-	s.cancel()
 }
 
-func (s *tableScan) readFile(ctx context.Context, f ScanFile) error {
+// openedFile is a data file whose row groups are being read; the last reader
+// to finish closes it.
+type openedFile struct {
+	ScanFile
+	parquet *storage.ParquetFile
+	closer  io.Closer
+	pending atomic.Int64
+}
+
+func (f *openedFile) release() {
+	if f.pending.Add(-1) == 0 {
+		f.closer.Close()
+	}
+}
+
+// rowGroupTask is one row group to read; first is the position of its first
+// row in the file, which position deletes count from.
+type rowGroupTask struct {
+	file  *openedFile
+	rg    int
+	first int64
+}
+
+// openFile reads a file's footer and queues the row groups its statistics
+// do not rule out.
+func (s *tableScan) openFile(ctx context.Context, f ScanFile, tasks chan<- rowGroupTask) error {
 	file, err := s.fs.Open(f.Path)
 	if err != nil {
 		return fmt.Errorf("open data file %s: %w", f.Path, err)
 	}
-	defer file.Close()
 	s.stats.FilesOpened.Add(1)
 	pf, err := storage.OpenParquet(file, f.Size, f.Path)
+	if err == nil && s.hook != nil {
+		err = s.hook.checkFile(f, pf)
+	}
 	if err != nil {
+		file.Close()
 		return err
 	}
-	if s.hook != nil {
-		if err := s.hook.checkFile(f, pf); err != nil {
-			return err
-		}
-	}
-	mem := allocator(ctx)
+	var queued []rowGroupTask
+	open := &openedFile{ScanFile: f, parquet: pf, closer: file}
 	// Position deletes count rows from the start of the file, skipped row
 	// groups included.
 	var first int64
@@ -174,20 +214,44 @@ func (s *tableScan) readFile(ctx context.Context, f ScanFile) error {
 		if s.rowFilter != nil && !storage.MightMatch(s.rowFilter, s.rowGroupStats(pf, rg)) {
 			continue
 		}
-		s.stats.RowGroupsRead.Add(1)
-		s.stats.BytesRead.Add(pf.RowGroupBytes(rg))
-		it, err := pf.ReadRowGroup(ctx, rg, s.readCols, BatchSize, mem)
-		if err != nil {
-			return err
-		}
-		if s.hook != nil {
-			it = s.hook.extend(ctx, f, it)
-		}
-		if err := s.drain(ctx, it, start, f.deletes); err != nil {
-			return err
+		queued = append(queued, rowGroupTask{file: open, rg: rg, first: start})
+	}
+	// One extra hold until every task is queued, so the file cannot close
+	// while its row groups are still being handed out.
+	open.pending.Store(int64(len(queued)) + 1)
+	defer open.release()
+	for _, t := range queued {
+		select {
+		case tasks <- t:
+		case <-ctx.Done():
+			open.release()
 		}
 	}
 	return nil
+}
+
+func (s *tableScan) readRowGroup(ctx context.Context, t rowGroupTask) error {
+	pf := t.file.parquet
+	s.stats.RowGroupsRead.Add(1)
+	s.stats.BytesRead.Add(pf.RowGroupBytes(t.rg))
+	it, err := pf.ReadRowGroup(ctx, t.rg, s.readCols, BatchSize, allocator(ctx))
+	if err != nil {
+		return err
+	}
+	if s.hook != nil {
+		it = s.hook.extend(ctx, t.file.ScanFile, it)
+	}
+	return s.drain(ctx, it, t.first, t.file.deletes)
+}
+
+// fail records the first error and stops the other workers.
+func (s *tableScan) fail(err error) {
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	if s.err == nil && !errors.Is(err, context.Canceled) {
+		s.err = err
+	}
+	s.cancel()
 }
 
 // rowGroupStats exposes a row group's footer statistics to the pruning

@@ -348,12 +348,15 @@ func hiveType(values []*string) (t arrow.DataType, parse func(*string) *Literal)
 		return true
 	}
 	isInt := func(s string) bool { _, err := strconv.ParseInt(s, 10, 64); return err == nil }
-	isDate := func(s string) bool { _, err := ParseDate(s); return err == nil && len(s) == len("2006-01-02") }
+	isDate := func(s string) bool {
+		_, err := sql.ParseDate(s)
+		return err == nil && len(s) == len("2006-01-02") && s[4] == '-' && s[7] == '-'
+	}
 	switch {
 	case allMatch(isInt):
 		return TypeBigint, hiveParser(TypeBigint, func(s string) any { n, _ := strconv.ParseInt(s, 10, 64); return n })
 	case allMatch(isDate):
-		return TypeDate, hiveParser(TypeDate, func(s string) any { d, _ := ParseDate(s); return d })
+		return TypeDate, hiveParser(TypeDate, func(s string) any { d, _ := sql.ParseDate(s); return d })
 	}
 	return TypeVarchar, hiveParser(TypeVarchar, func(s string) any { return s })
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/lakesql/lakesql/sql"
 )
 
 // numericRank orders numeric types for implicit widening; 0 means not numeric.
@@ -288,11 +290,19 @@ func parseLiteral(s string, t arrow.DataType) (any, error) {
 			return n, nil
 		}
 	case arrow.DATE32:
-		return ParseDate(text)
+		return sql.ParseDate(text)
 	case arrow.TIMESTAMP:
-		return ParseTimestamp(text)
+		if t.(*arrow.TimestampType).TimeZone != "" {
+			return sql.ParseTimestampTZ(text)
+		}
+		// A TIMESTAMP constant may carry an offset too; it is read as the
+		// UTC instant, as DuckDB reads TIMESTAMP '2026-01-15 10:00:00+02:00'.
+		if v, err := sql.ParseTimestampTZ(text); err == nil {
+			return v, nil
+		}
+		return sql.ParseTimestamp(text)
 	case arrow.TIME64:
-		return ParseTime(text)
+		return sql.ParseTime(text)
 	}
 	return nil, fmt.Errorf("cannot convert %s to %s", strconv.Quote(s), TypeString(t))
 }
@@ -340,9 +350,9 @@ func integerLiteral(text string) (*Literal, error) {
 func FormatValue(v any, t arrow.DataType) string {
 	switch t.ID() {
 	case arrow.DATE32:
-		return FormatDate(v.(int32))
+		return sql.FormatDate(v.(int32))
 	case arrow.TIMESTAMP:
-		return FormatTimestamp(v.(int64))
+		return sql.FormatTimestamp(v.(int64))
 	case arrow.DECIMAL128:
 		return v.(decimal128.Num).ToString(t.(*arrow.Decimal128Type).Scale)
 	case arrow.FLOAT32:
@@ -351,4 +361,14 @@ func FormatValue(v any, t arrow.DataType) string {
 		return strconv.FormatFloat(v.(float64), 'g', -1, 64)
 	}
 	return fmt.Sprint(v)
+}
+
+// floorDiv divides rounding toward negative infinity, so instants before 1970
+// fall on the right day.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/sql"
 )
 
 // SQL types are Arrow types. These are the ones lakesql uses.
@@ -79,12 +81,12 @@ func FormatLiteral(v any, t arrow.DataType) string {
 	case *arrow.StringType:
 		return "'" + strings.ReplaceAll(v.(string), "'", "''") + "'"
 	case *arrow.Date32Type:
-		return "DATE '" + FormatDate(v.(int32)) + "'"
+		return "DATE '" + sql.FormatDate(v.(int32)) + "'"
 	case *arrow.TimestampType:
 		if t.TimeZone != "" {
-			return "TIMESTAMPTZ '" + FormatTimestamp(v.(int64)) + "+00:00'"
+			return "TIMESTAMPTZ '" + sql.FormatTimestamp(v.(int64)) + "+00:00'"
 		}
-		return "TIMESTAMP '" + FormatTimestamp(v.(int64)) + "'"
+		return "TIMESTAMP '" + sql.FormatTimestamp(v.(int64)) + "'"
 	}
 	return FormatValue(v, t)
 }

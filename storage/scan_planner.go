@@ -9,12 +9,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/apache/iceberg-go"
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
+
+	"github.com/lakesql/lakesql/sql"
 )
 
 // ScanRequest describes a scan to plan.
@@ -420,13 +421,9 @@ func literalText(v iceberg.Literal) string {
 	case iceberg.StringLiteral:
 		return "'" + strings.ReplaceAll(string(x), "'", "''") + "'"
 	case iceberg.DateLiteral:
-		return "DATE '" + v.String() + "'"
+		return "DATE '" + sql.FormatDate(int32(x)) + "'"
 	case iceberg.TimestampLiteral:
-		t := time.UnixMicro(int64(x)).UTC()
-		if t.Nanosecond() == 0 {
-			return "TIMESTAMP '" + t.Format(time.DateTime) + "'"
-		}
-		return "TIMESTAMP '" + t.Format("2006-01-02 15:04:05.000000") + "'"
+		return "TIMESTAMP '" + sql.FormatTimestamp(int64(x)) + "'"
 	}
 	return v.String()
 }

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -365,18 +366,44 @@ func Append(ctx context.Context, tbl *table.Table, fs icebergio.WriteFileIO, arr
 	return rows, nil
 }
 
-// CommitAppend commits data files as one append snapshot.
+// appendAttempts bounds the retries of an append that lost a commit race.
+const appendAttempts = 5
+
+// CommitAppend commits data files as one append snapshot. An append never
+// conflicts with what another writer committed meanwhile, so when the commit
+// loses a race the table is reloaded and the append retried on top.
 func CommitAppend(ctx context.Context, tbl *table.Table, files []iceberg.DataFile) error {
 	if len(files) == 0 {
 		return nil
 	}
 	name := strings.Join(tbl.Identifier(), ".")
-	tx := tbl.NewTransaction()
-	if err := tx.AddDataFiles(ctx, files, nil); err != nil {
-		return fmt.Errorf("commit to %s: %w", name, err)
+	for attempt := 1; ; attempt++ {
+		tx := tbl.NewTransaction()
+		if err := tx.AddDataFiles(ctx, files, nil); err != nil {
+			return fmt.Errorf("commit to %s: %w", name, err)
+		}
+		base := tbl.CurrentSnapshot()
+		_, err := tx.Commit(ctx)
+		if err == nil {
+			return nil
+		}
+		if attempt == appendAttempts || !lostRace(ctx, tbl, base, err) {
+			return fmt.Errorf("commit to %s: %w", name, err)
+		}
 	}
-	if _, err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("commit to %s: %w", name, err)
+}
+
+// lostRace reports whether a failed commit failed because another writer
+// committed first; it leaves tbl reloaded. Catalogs report that differently
+// (the filesystem catalog may return a bare requirement error), so the table
+// is reloaded to see whether it moved on.
+func lostRace(ctx context.Context, tbl *table.Table, base *table.Snapshot, err error) bool {
+	if tbl.Refresh(ctx) != nil {
+		return false
 	}
-	return nil
+	if errors.Is(err, table.ErrCommitFailed) {
+		return true
+	}
+	now := tbl.CurrentSnapshot()
+	return now != nil && (base == nil || now.SnapshotID != base.SnapshotID)
 }
