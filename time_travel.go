@@ -3,7 +3,6 @@ package lakesql
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -93,7 +92,7 @@ func (s *Session) snapshotAsOfTime(ctx context.Context, ref *planner.TableRef, e
 	if snap := ref.Table.SnapshotAsOf(floorDiv(micros, 1000), true); snap != nil {
 		return snap, nil
 	}
-	at := time.UnixMicro(micros).UTC().Format("2006-01-02 15:04:05.999999")
+	at := sql.FormatTimestamp(micros)
 	return nil, fmt.Errorf("no snapshot of %s at or before %s", ref.QualifiedName(), at)
 }
 

@@ -67,3 +67,30 @@ func TestParseAndFormat(t *testing.T) {
 		t.Errorf("ParseUUID(%s) = %x, %v", s, back, err)
 	}
 }
+
+func TestFormatTemporal(t *testing.T) {
+	for _, c := range []struct {
+		micros int64
+		want   string
+	}{
+		{0, "1970-01-01 00:00:00"},
+		{-1, "1969-12-31 23:59:59.999999"},
+		{1704067200250000, "2024-01-01 00:00:00.25"},
+	} {
+		if got := FormatTimestamp(c.micros); got != c.want {
+			t.Errorf("FormatTimestamp(%d) = %s, want %s", c.micros, got, c.want)
+		}
+	}
+	if got := string(AppendTimestamp(nil, 0, true)); got != "1970-01-01 00:00:00+00" {
+		t.Errorf("AppendTimestamp(tz) = %s", got)
+	}
+	if got := FormatDate(-1); got != "1969-12-31" {
+		t.Errorf("FormatDate(-1) = %s", got)
+	}
+	if tod, err := ParseTime("13:45:00.25"); err != nil || string(AppendTime(nil, tod)) != "13:45:00.25" {
+		t.Errorf("ParseTime = %d, %v", tod, err)
+	}
+	if _, err := ParseTimestamp("2000-01-01 00:00:00+02:00"); err == nil {
+		t.Error("ParseTimestamp accepted an offset")
+	}
+}

@@ -35,6 +35,7 @@ type TableWriter struct {
 	writeID    string
 
 	open    map[string]*openFile
+	writes  int64 // batches written, to find the least recently written file
 	done    []iceberg.DataFile
 	created []string // every file started, for cleanup on failure
 	nfiles  int
@@ -52,7 +53,15 @@ type openFile struct {
 	partition map[int]any
 	out       icebergio.FileWriter
 	w         *ParquetWriter
+	lastWrite int64 // the writer's write count at this file's latest batch
 }
+
+// maxOpenFiles bounds the partition files a writer keeps open. Each holds a
+// row group in memory until it is finished, so fanning a year of days out
+// at once would hold the whole year; past the bound the file written least
+// recently is finished. Input clustered by partition (the usual case: data
+// arrives in time order) still gets one file per partition.
+const maxOpenFiles = 32
 
 // NewTableWriter prepares to write batches whose columns are the table's
 // current schema columns, in order, with their Arrow types.
@@ -238,11 +247,31 @@ func (w *TableWriter) writeTo(ctx context.Context, key string, partition map[int
 	if err := f.w.Write(batch); err != nil {
 		return fmt.Errorf("write %s: %w", f.path, err)
 	}
+	w.writes++
+	f.lastWrite = w.writes
 	if f.w.BytesWritten() >= w.targetSize {
 		delete(w.open, key)
 		return w.finish(f)
 	}
+	if len(w.open) > maxOpenFiles {
+		if err := w.finishLeastRecent(); err != nil {
+			return err
+		}
+	}
 	return ctx.Err()
+}
+
+// finishLeastRecent finishes the open file that was written to longest ago.
+func (w *TableWriter) finishLeastRecent() error {
+	var oldestKey string
+	var oldest *openFile
+	for key, f := range w.open {
+		if oldest == nil || f.lastWrite < oldest.lastWrite {
+			oldestKey, oldest = key, f
+		}
+	}
+	delete(w.open, oldestKey)
+	return w.finish(oldest)
 }
 
 func (w *TableWriter) newFile(partition map[int]any) (*openFile, error) {
