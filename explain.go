@@ -154,6 +154,7 @@ func pruningNotes(scan *planner.Scan, plan *storage.ScanPlan) []string {
 	return notes
 }
 
+// formatBytes prints a byte count as 1.2 GiB.
 func formatBytes(n int64) string {
 	const unit = 1024
 	if n < unit {

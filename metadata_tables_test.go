@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/lakesql/lakesql/exec"
 )
 
 // snapshotIDs renders the ids of the snapshots as queryRows prints them, sorted.
@@ -23,36 +21,6 @@ func snapshotIDs(t *testing.T, s *Session) []string {
 	}
 	slices.Sort(ids)
 	return ids
-}
-
-// orderedRows runs a query and returns its rows in the order they come, as
-// text lines with cells joined by "|".
-func orderedRows(t *testing.T, s *Session, query string) []string {
-	t.Helper()
-	ctx := context.Background()
-	res, err := s.Exec(ctx, query)
-	if err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	defer res.Close()
-	var rows []string
-	for {
-		batch, err := res.Next(ctx)
-		if err != nil {
-			t.Fatalf("%s: %v", query, err)
-		}
-		if batch == nil {
-			return rows
-		}
-		for i := range int(batch.NumRows()) {
-			cells := make([]string, batch.NumCols())
-			for j := range cells {
-				cells[j] = exec.FormatValue(batch.Column(j), i)
-			}
-			rows = append(rows, strings.Join(cells, "|"))
-		}
-		batch.Release()
-	}
 }
 
 func TestMetadataTablesDescribeTheSnapshots(t *testing.T) {
@@ -84,7 +52,7 @@ func TestMetadataTablesDescribeTheSnapshots(t *testing.T) {
 	for _, snap := range snaps {
 		inOrder = append(inOrder, fmt.Sprint(snap.SnapshotID))
 	}
-	if got := orderedRows(t, s, "SELECT snapshot_id FROM db.t.snapshots ORDER BY committed_at"); !slices.Equal(got, inOrder) {
+	if got := queryRowsInOrder(t, s, "SELECT snapshot_id FROM db.t.snapshots ORDER BY committed_at"); !slices.Equal(got, inOrder) {
 		t.Errorf("snapshots by commit time = %v, want %v", got, inOrder)
 	}
 }
@@ -174,7 +142,7 @@ func TestDescribeHistoryAndDetail(t *testing.T) {
 		want = append(want, fmt.Sprintf("%d|%d|%s|append", snap.SequenceNumber, snap.SnapshotID, parent))
 	}
 	var got []string
-	for _, row := range orderedRows(t, s, "DESCRIBE HISTORY db.t") {
+	for _, row := range queryRowsInOrder(t, s, "DESCRIBE HISTORY db.t") {
 		cells := strings.Split(row, "|")
 		got = append(got, strings.Join([]string{cells[0], cells[2], cells[3], cells[4]}, "|"))
 	}

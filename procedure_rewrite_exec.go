@@ -303,7 +303,7 @@ func (p *rewriteProgress) groupDone(g storage.RewriteGroup) {
 
 func (p *rewriteProgress) print() {
 	if p.w != nil {
-		fmt.Fprintf(p.w, "\rrewrite_data_files: %d/%d groups, %s of %s", p.done, p.groups, humanBytes(p.bytesDone), humanBytes(p.bytesTotal))
+		fmt.Fprintf(p.w, "\rrewrite_data_files: %d/%d groups, %s of %s", p.done, p.groups, formatBytes(p.bytesDone), formatBytes(p.bytesTotal))
 	}
 }
 
@@ -312,18 +312,4 @@ func (p *rewriteProgress) finish() {
 	if p.w != nil {
 		fmt.Fprintln(p.w)
 	}
-}
-
-// humanBytes formats a byte count as 1.2 GiB.
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

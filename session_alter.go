@@ -13,6 +13,7 @@ import (
 
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // alterTable runs ALTER TABLE. Each action is checked against the current
@@ -122,10 +123,10 @@ func (a *alteration) checkNewPartitionField(pf iceberg.PartitionField, replaced 
 		case cur.Name == pf.Name:
 			return fmt.Errorf("partition field %s already exists", cur.Name)
 		case cur.SourceID() == pf.SourceID() && cur.Transform.Equals(pf.Transform):
-			return fmt.Errorf("partition field %s already exists for %s", cur.Name, partitionFieldSQL(a.tbl.Schema(), pf))
+			return fmt.Errorf("partition field %s already exists for %s", cur.Name, storage.PartitionFieldText(a.tbl.Schema(), pf))
 		case cur.SourceID() == pf.SourceID() && isTimeTransform(cur.Transform) && isTimeTransform(pf.Transform):
 			return fmt.Errorf("partition field %s would partition %s twice by time, as %s does already (use REPLACE PARTITION FIELD %s WITH %s)",
-				pf.Name, a.sourceName(pf), cur.Name, cur.Name, partitionFieldSQL(a.tbl.Schema(), pf))
+				pf.Name, a.sourceName(pf), cur.Name, cur.Name, storage.PartitionFieldText(a.tbl.Schema(), pf))
 		}
 	}
 	return nil

@@ -139,24 +139,7 @@ func (s *Session) commitStaged(ctx context.Context, staged *table.Table, res *Re
 	if err != nil {
 		return 0, err
 	}
-	var rows int64
-	files, err := func() ([]iceberg.DataFile, error) {
-		for {
-			batch, err := res.Next(ctx)
-			if err != nil || batch == nil {
-				if err != nil {
-					return nil, err
-				}
-				return w.Close()
-			}
-			rows += batch.NumRows()
-			err = w.Write(ctx, batch)
-			batch.Release()
-			if err != nil {
-				return nil, err
-			}
-		}
-	}()
+	rows, files, err := w.WriteAll(ctx, func() (arrow.RecordBatch, error) { return res.Next(ctx) })
 	if err == nil {
 		err = s.createWithFiles(ctx, staged, files)
 	}

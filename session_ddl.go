@@ -11,6 +11,7 @@ import (
 
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/storage"
 )
 
 func (s *Session) createNamespace(ctx context.Context, st *sql.CreateNamespace) (*Result, error) {
@@ -273,7 +274,7 @@ func (s *Session) describe(ctx context.Context, st *sql.Describe) (*Result, erro
 	}
 	spec := tbl.Spec()
 	for _, pf := range spec.Fields() {
-		rows = append(rows, []string{"# partition", partitionFieldSQL(tbl.Schema(), pf), "", pf.Name})
+		rows = append(rows, []string{"# partition", storage.PartitionFieldText(tbl.Schema(), pf), "", pf.Name})
 	}
 	return textRows([]string{"column", "type", "nullable", "comment"}, rows), nil
 }
@@ -297,20 +298,6 @@ func sqlTypeName(t iceberg.Type) string {
 		return fmt.Sprintf("FIXED(%d)", t.Len())
 	}
 	return strings.ToUpper(t.String())
-}
-
-// partitionFieldSQL prints a partition field as PARTITIONED BY accepts it.
-func partitionFieldSQL(schema *iceberg.Schema, pf iceberg.PartitionField) string {
-	src, _ := schema.FindColumnName(pf.SourceID())
-	switch t := pf.Transform.(type) {
-	case iceberg.IdentityTransform:
-		return src
-	case iceberg.BucketTransform:
-		return fmt.Sprintf("bucket(%d, %s)", t.NumBuckets, src)
-	case iceberg.TruncateTransform:
-		return fmt.Sprintf("truncate(%d, %s)", t.Width, src)
-	}
-	return fmt.Sprintf("%s(%s)", pf.Transform, src)
 }
 
 func (s *Session) showCreateTable(ctx context.Context, st *sql.ShowCreateTable) (*Result, error) {
@@ -338,7 +325,7 @@ func (s *Session) showCreateTable(ctx context.Context, st *sql.ShowCreateTable) 
 	if spec := tbl.Spec(); spec.NumFields() > 0 {
 		var parts []string
 		for _, pf := range spec.Fields() {
-			parts = append(parts, partitionFieldSQL(tbl.Schema(), pf))
+			parts = append(parts, storage.PartitionFieldText(tbl.Schema(), pf))
 		}
 		fmt.Fprintf(&b, "\nPARTITIONED BY (%s)", strings.Join(parts, ", "))
 	}

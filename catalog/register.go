@@ -22,15 +22,8 @@ import (
 // location remap from the recorded location to that folder, so the table's
 // manifests and data files are read from where they now are.
 func (w *Warehouse) RegisterTable(ctx context.Context, ns, name, metadataFile string) (*table.Table, error) {
-	if exists, err := w.NamespaceExists(ctx, ns); err != nil {
+	if err := w.checkNewTable(ctx, ns, name); err != nil {
 		return nil, err
-	} else if !exists {
-		return nil, w.noSuchNamespace(ctx, ns)
-	}
-	if exists, err := w.TableExists(ctx, ns, name); err != nil {
-		return nil, err
-	} else if exists {
-		return nil, fmt.Errorf("table %s.%s already exists", ns, name)
 	}
 	local := strings.TrimPrefix(metadataFile, "file://")
 	data, err := os.ReadFile(local)

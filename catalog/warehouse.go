@@ -260,17 +260,25 @@ func (w *Warehouse) noSuchTable(ctx context.Context, ns, name string) error {
 	return fmt.Errorf("table %s.%s does not exist (tables in %s: %s)", ns, name, ns, strings.Join(known, ", "))
 }
 
-// CreateTable creates an empty table.
-func (w *Warehouse) CreateTable(ctx context.Context, ns, name string, schema *iceberg.Schema, spec iceberg.PartitionSpec, props iceberg.Properties) (*table.Table, error) {
+// checkNewTable checks that ns exists and has no table name.
+func (w *Warehouse) checkNewTable(ctx context.Context, ns, name string) error {
 	if exists, err := w.NamespaceExists(ctx, ns); err != nil {
-		return nil, err
+		return err
 	} else if !exists {
-		return nil, w.noSuchNamespace(ctx, ns)
+		return w.noSuchNamespace(ctx, ns)
 	}
 	if exists, err := w.TableExists(ctx, ns, name); err != nil {
-		return nil, err
+		return err
 	} else if exists {
-		return nil, fmt.Errorf("table %s.%s already exists", ns, name)
+		return fmt.Errorf("table %s.%s already exists", ns, name)
+	}
+	return nil
+}
+
+// CreateTable creates an empty table.
+func (w *Warehouse) CreateTable(ctx context.Context, ns, name string, schema *iceberg.Schema, spec iceberg.PartitionSpec, props iceberg.Properties) (*table.Table, error) {
+	if err := w.checkNewTable(ctx, ns, name); err != nil {
+		return nil, err
 	}
 	tbl, err := w.cat.CreateTable(ctx, table.Identifier{ns, name}, schema,
 		icecatalog.WithPartitionSpec(&spec), icecatalog.WithProperties(props))

@@ -52,6 +52,7 @@ type tableScan struct {
 	readCols  []storage.ReadColumn      // cols, then the columns only equality deletes need
 	colIndex  map[int]int               // field id → position in readCols
 	rowFilter iceberg.BooleanExpression // bound; nil: read every row group
+	late      []storage.ColumnPredicate // rowFilter's conjuncts storage tests on readCols
 	schema    *arrow.Schema
 	stats     *ScanStats
 	workers   int
@@ -97,6 +98,7 @@ func NewTableScan(fs icebergio.IO, files []ScanFile, cols []ScanColumn, rowFilte
 		s.colIndex[c.FieldID] = len(s.readCols)
 		s.readCols = append(s.readCols, c.ReadColumn)
 	}
+	s.late = latePredicates(rowFilter, s.readCols)
 	return s
 }
 
@@ -234,7 +236,16 @@ func (s *tableScan) readRowGroup(ctx context.Context, t rowGroupTask) error {
 	pf := t.file.parquet
 	s.stats.RowGroupsRead.Add(1)
 	s.stats.BytesRead.Add(pf.RowGroupBytes(t.rg))
-	it, err := pf.ReadRowGroup(ctx, t.rg, s.readCols, BatchSize, allocator(ctx))
+	var it storage.RecordIterator
+	var err error
+	if len(s.late) > 0 && s.hook == nil && t.file.deletes == nil {
+		// Late materialization: rows dropped here fail the scan's filter,
+		// which the plan still applies above. Without deletes, row positions
+		// are not needed.
+		it, _, err = pf.ReadRowGroupFiltered(ctx, t.rg, s.readCols, s.late, BatchSize, allocator(ctx))
+	} else {
+		it, err = pf.ReadRowGroup(ctx, t.rg, s.readCols, BatchSize, allocator(ctx))
+	}
 	if err != nil {
 		return err
 	}

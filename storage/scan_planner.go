@@ -224,7 +224,7 @@ func newSpecPruner(meta table.Metadata, schema *iceberg.Schema, specID int, boun
 	var names []string
 	byID := map[int]iceberg.PartitionField{}
 	for _, pf := range spec.Fields() {
-		names = append(names, partitionFieldText(schema, pf))
+		names = append(names, PartitionFieldText(schema, pf))
 		byID[pf.FieldID] = pf
 	}
 	if len(names) > 0 {
@@ -244,7 +244,7 @@ func newSpecPruner(meta table.Metadata, schema *iceberg.Schema, specID int, boun
 	}
 	sp.projected = b
 	sp.plan.PartitionFilter = describeExpr(b,
-		func(id int) string { return partitionFieldText(schema, byID[id]) },
+		func(id int) string { return PartitionFieldText(schema, byID[id]) },
 		func(id int, v iceberg.Literal) string {
 			pf := byID[id]
 			src, _ := schema.FindFieldByID(pf.SourceID())
@@ -254,7 +254,7 @@ func newSpecPruner(meta table.Metadata, schema *iceberg.Schema, specID int, boun
 }
 
 // partitionFieldText prints a partition field as day(event_time) or region.
-func partitionFieldText(schema *iceberg.Schema, pf iceberg.PartitionField) string {
+func PartitionFieldText(schema *iceberg.Schema, pf iceberg.PartitionField) string {
 	src, _ := schema.FindColumnName(pf.SourceID())
 	switch t := pf.Transform.(type) {
 	case iceberg.IdentityTransform:

@@ -333,6 +333,29 @@ func (w *TableWriter) finish(f *openFile) error {
 	return nil
 }
 
+// WriteAll writes every batch next returns (nil at the end), releasing each,
+// then finishes the files. It returns the rows written and the data files;
+// on error the caller Aborts.
+func (w *TableWriter) WriteAll(ctx context.Context, next func() (arrow.RecordBatch, error)) (int64, []iceberg.DataFile, error) {
+	var rows int64
+	for {
+		batch, err := next()
+		if err != nil {
+			return 0, nil, err
+		}
+		if batch == nil {
+			files, err := w.Close()
+			return rows, files, err
+		}
+		rows += batch.NumRows()
+		err = w.Write(ctx, batch)
+		batch.Release()
+		if err != nil {
+			return 0, nil, err
+		}
+	}
+}
+
 // Close finishes every open file and returns all data files written.
 func (w *TableWriter) Close() ([]iceberg.DataFile, error) {
 	for key, f := range w.open {
@@ -366,24 +389,7 @@ func Append(ctx context.Context, tbl *table.Table, fs icebergio.WriteFileIO, arr
 	if err != nil {
 		return 0, err
 	}
-	var rows int64
-	files, err := func() ([]iceberg.DataFile, error) {
-		for {
-			batch, err := next()
-			if err != nil || batch == nil {
-				if err != nil {
-					return nil, err
-				}
-				return w.Close()
-			}
-			rows += batch.NumRows()
-			err = w.Write(ctx, batch)
-			batch.Release()
-			if err != nil {
-				return nil, err
-			}
-		}
-	}()
+	rows, files, err := w.WriteAll(ctx, next)
 	if err != nil {
 		w.Abort()
 		return 0, err
