@@ -20,14 +20,15 @@ var (
 )
 
 // demoWarehouse builds one demo warehouse per run: BENCH_DAYS days of
-// BENCH_EVENTS_PER_DAY events (defaults 60 × 50 000).
+// BENCH_EVENTS_PER_DAY events (defaults 1095 × 5 000: the tutorial's three
+// years, at a size a 2-core machine builds in seconds).
 func demoWarehouse(b *testing.B) string {
 	demoOnce.Do(func() {
 		demoDir, demoErr = os.MkdirTemp("", "lakesql-bench-")
 		if demoErr != nil {
 			return
 		}
-		opts := lakesql.DemoOptions{Warehouse: filepath.Join(demoDir, "wh"), Days: envInt("BENCH_DAYS", 60), EventsPerDay: envInt("BENCH_EVENTS_PER_DAY", 50000)}
+		opts := lakesql.DemoOptions{Warehouse: filepath.Join(demoDir, "wh"), Days: envInt("BENCH_DAYS", 1095), EventsPerDay: envInt("BENCH_EVENTS_PER_DAY", 5000)}
 		demoErr = lakesql.BuildDemo(context.Background(), opts)
 	})
 	if demoErr != nil {
