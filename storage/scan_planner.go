@@ -90,7 +90,9 @@ func PlanScan(ctx context.Context, fsys icebergio.IO, req ScanRequest) (*ScanPla
 	}
 	plan.RowFilter = bound
 	if bound != nil {
-		plan.FilterText = describeExpr(bound, func(id int) string { return req.Schema.Field(fieldPos(req.Schema, id)).Name }, func(_ int, v iceberg.Literal) string { return literalText(v) })
+		plan.FilterText = describeExpr(bound,
+			func(id int) string { name, _ := req.Schema.FindColumnName(id); return name },
+			func(_ int, v iceberg.Literal) string { return literalText(v) })
 	}
 	specs := map[int]*specPruner{}
 	var kept []iceberg.ManifestFile
@@ -155,15 +157,6 @@ func PlanScan(ctx context.Context, fsys icebergio.IO, req ScanRequest) (*ScanPla
 	}
 	sort.Slice(plan.Specs, func(i, j int) bool { return plan.Specs[i].SpecID < plan.Specs[j].SpecID })
 	return plan, nil
-}
-
-func fieldPos(schema *iceberg.Schema, id int) int {
-	for i, f := range schema.Fields() {
-		if f.ID == id {
-			return i
-		}
-	}
-	return 0
 }
 
 // readManifests reads manifests' live entries in parallel, through the cache.
