@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/lakesql/lakesql/catalog"
 	"github.com/lakesql/lakesql/exec"
@@ -20,6 +21,8 @@ type Session struct {
 	wh        *catalog.Warehouse
 	namespace string // the current namespace (USE), "" until set
 	noPruning bool   // SET pruning = off
+	// loc is the session time zone (SET TIME ZONE), nil for UTC.
+	loc       *time.Location
 	manifests *storage.ManifestCache
 }
 
@@ -55,6 +58,9 @@ func (s *Session) Exec(ctx context.Context, statement string) (*Result, error) {
 }
 
 func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Result, error) {
+	if s.loc != nil {
+		ctx = planner.WithTimeZone(ctx, s.loc)
+	}
 	switch st := stmt.(type) {
 	case *sql.QueryStmt:
 		return s.query(ctx, st.Query)
@@ -147,7 +153,11 @@ func (s *Session) run(ctx context.Context, p planner.Plan, env *exec.Env) (*Resu
 		op.Close()
 		return nil, err
 	}
-	return &Result{Schema: op.Schema(), rows: op}, nil
+	res := &Result{Schema: op.Schema(), rows: op}
+	if s.loc != nil {
+		res.showIn(s.loc)
+	}
+	return res, nil
 }
 
 // ResolveTable implements planner.Resolver: name is [catalog.]namespace.table

@@ -8,9 +8,10 @@ import (
 )
 
 // set changes a session setting: SET pruning = on|off, and the time zone
-// (SET TIME ZONE 'UTC', or Spark's spark.sql.session.timeZone as the
-// tutorials write it). lakesql computes in UTC; other zones are refused
-// rather than silently ignored.
+// (SET TIME ZONE 'Europe/Berlin' or '+02:00', or Spark's
+// spark.sql.session.timeZone as the tutorials write it). The zone decides
+// how TIMESTAMPTZ values show, read zone-less text, and their calendar
+// fields (planner/timezone.go).
 func (s *Session) set(st *sql.Set) (*Result, error) {
 	value := strings.ToLower(strings.TrimSpace(st.Value))
 	switch strings.ToLower(st.Name) {
@@ -25,11 +26,15 @@ func (s *Session) set(st *sql.Set) (*Result, error) {
 		}
 		return message("OK"), nil
 	case "timezone", "time zone", "spark.sql.session.timezone":
-		switch value {
-		case "utc", "gmt", "z", "+00:00", "etc/utc":
-			return message("OK"), nil
+		loc, err := sql.LoadZone(st.Value)
+		if err != nil {
+			return nil, fmt.Errorf("SET TIME ZONE: %v", err)
 		}
-		return nil, fmt.Errorf("time zone %q is not supported yet: lakesql computes in UTC", st.Value)
+		s.loc = loc
+		if sql.IsUTC(loc) {
+			s.loc = nil
+		}
+		return message("OK"), nil
 	}
 	return nil, fmt.Errorf("unknown setting %s (settings: pruning, timezone)", st.Name)
 }

@@ -61,6 +61,11 @@ var scalarFns = map[string]scalarFn{
 	planner.FnLeast:    {1, -1, true, extremeKernel(planner.FnLt)},
 
 	planner.FnDatePart:      {2, 2, false, datePartKernel},
+	planner.FnTZLocal:       {2, 2, false, tzLocalKernel},
+	planner.FnTZInstant:     {2, 2, false, tzInstantKernel},
+	planner.FnTZParse:       {2, 2, false, tzParseKernel(false)},
+	planner.FnTZTryParse:    {2, 2, false, tzParseKernel(true)},
+	planner.FnTZFormat:      {2, 2, false, tzFormatKernel},
 	planner.FnEpoch:         {1, 1, false, epochKernel},
 	planner.FnDateTrunc:     {2, 2, false, dateTruncKernel},
 	planner.FnDateDiff:      {3, 3, false, dateDiffKernel},

@@ -59,6 +59,11 @@ func formatterFor(arr arrow.Array) formatter {
 	case *array.Timestamp:
 		if t := a.DataType().(*arrow.TimestampType); t.Unit == arrow.Microsecond {
 			tz := t.TimeZone != ""
+			if tz && t.TimeZone != "UTC" {
+				if loc, err := zoneNamed(t.TimeZone); err == nil {
+					return func(dst []byte, i int) []byte { return sql.AppendTimestampIn(dst, int64(a.Value(i)), loc) }
+				}
+			}
 			return func(dst []byte, i int) []byte { return sql.AppendTimestamp(dst, int64(a.Value(i)), tz) }
 		}
 	case *array.String:

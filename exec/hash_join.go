@@ -33,12 +33,22 @@ type hashMatcher struct {
 	link  []int32 // per build row: the next row with its key, or -1
 
 	probe *rowKeys // the current probe batch's keys
-	row   int      // next probe row to look up
-	cur   int32    // probe row whose chain is being followed
-	chain int32    // next build row of cur's chain, or -1
+
+	// A single integer key (ints != nil) is looked up as an int64 in ints
+	// rather than encoded: probeInts and probeNulls are the probe batch's keys.
+	ints       map[int64]int32
+	probeInts  []int64
+	probeNulls []bool
+	probeN     int
+	row        int   // next probe row to look up
+	cur        int32 // probe row whose chain is being followed
+	chain      int32 // next build row of cur's chain, or -1
 }
 
 func (m *hashMatcher) setBuild(ctx context.Context, build arrow.RecordBatch) error {
+	if len(m.buildKeys) == 1 && isIntKind(m.buildKeys[0].Type()) && isIntKind(m.probeKeys[0].Type()) {
+		return m.setBuildInts(ctx, build)
+	}
 	keys, err := evalKeys(ctx, m.buildKeys, build)
 	if err != nil {
 		return err
@@ -61,7 +71,40 @@ func (m *hashMatcher) setBuild(ctx context.Context, build arrow.RecordBatch) err
 	return nil
 }
 
+// setBuildInts is setBuild for a single integer key.
+func (m *hashMatcher) setBuildInts(ctx context.Context, build arrow.RecordBatch) error {
+	vals, isNull, err := evalIntKey(ctx, m.buildKeys[0], build, nil, nil)
+	if err != nil {
+		return err
+	}
+	m.ints = make(map[int64]int32)
+	m.link = make([]int32, build.NumRows())
+	for r := len(m.link) - 1; r >= 0; r-- {
+		m.link[r] = -1
+		if isNull[r] {
+			continue
+		}
+		id, ok := m.ints[vals[r]]
+		if !ok {
+			id = int32(len(m.head))
+			m.ints[vals[r]] = id
+			m.head = append(m.head, -1)
+		}
+		m.link[r], m.head[id] = m.head[id], int32(r)
+	}
+	return nil
+}
+
 func (m *hashMatcher) setProbe(ctx context.Context, probe arrow.RecordBatch) error {
+	if m.ints != nil {
+		vals, isNull, err := evalIntKey(ctx, m.probeKeys[0], probe, m.probeInts[:0], m.probeNulls[:0])
+		if err != nil {
+			return err
+		}
+		m.probeInts, m.probeNulls, m.probeN = vals, isNull, len(vals)
+		m.row, m.chain = 0, -1
+		return nil
+	}
 	keys, err := evalKeys(ctx, m.probeKeys, probe)
 	if err != nil {
 		return err
@@ -71,6 +114,9 @@ func (m *hashMatcher) setProbe(ctx context.Context, probe arrow.RecordBatch) err
 }
 
 func (m *hashMatcher) next(p *pairs, max int) bool {
+	if m.ints != nil {
+		return m.nextInts(p, max)
+	}
 	n := len(m.probe.hasNull)
 	for len(p.probe) < max {
 		for m.chain < 0 {
@@ -90,6 +136,83 @@ func (m *hashMatcher) next(p *pairs, max int) bool {
 		m.chain = m.link[m.chain]
 	}
 	return m.row >= n && m.chain < 0
+}
+
+// nextInts is next for a single integer key.
+func (m *hashMatcher) nextInts(p *pairs, max int) bool {
+	n := m.probeN
+	for len(p.probe) < max {
+		for m.chain < 0 {
+			if m.row >= n {
+				return true
+			}
+			r := m.row
+			m.row++
+			if m.probeNulls[r] {
+				continue
+			}
+			if id, ok := m.ints[m.probeInts[r]]; ok {
+				m.cur, m.chain = int32(r), m.head[id]
+			}
+		}
+		p.add(m.cur, m.chain)
+		m.chain = m.link[m.chain]
+	}
+	return m.row >= n && m.chain < 0
+}
+
+// isIntKind reports whether values of t are integers that equal exactly when
+// their int64 widenings do.
+func isIntKind(t arrow.DataType) bool {
+	switch kindOf(t) {
+	case kindInt8, kindInt16, kindInt32, kindInt64:
+		return true
+	}
+	return false
+}
+
+// evalIntKey evaluates an integer key over batch, appending its values
+// widened to int64 and its NULL flags to vals and isNull.
+func evalIntKey(ctx context.Context, e planner.Expr, batch arrow.RecordBatch, vals []int64, isNull []bool) ([]int64, []bool, error) {
+	arr, err := Eval(ctx, e, batch, allocator(ctx))
+	if err != nil {
+		return nil, nil, fmt.Errorf("join key %s: %w", e, err)
+	}
+	defer arr.Release()
+	arr = extensionStorage(arr)
+	d := arr.Data()
+	n := arr.Len()
+	valid := nullsOf(arr)
+	if kindOf(arr.DataType()) == kindNull || len(d.Buffers()) < 2 || d.Buffers()[1] == nil {
+		for range n {
+			vals = append(vals, 0)
+			isNull = append(isNull, true)
+		}
+		return vals, isNull, nil
+	}
+	raw := d.Buffers()[1].Bytes()
+	switch kindOf(arr.DataType()) {
+	case kindInt8:
+		for _, v := range arrow.GetData[int8](raw)[d.Offset():][:n] {
+			vals = append(vals, int64(v))
+		}
+	case kindInt16:
+		for _, v := range arrow.GetData[int16](raw)[d.Offset():][:n] {
+			vals = append(vals, int64(v))
+		}
+	case kindInt32:
+		for _, v := range arrow.GetData[int32](raw)[d.Offset():][:n] {
+			vals = append(vals, int64(v))
+		}
+	case kindInt64:
+		vals = append(vals, arrow.GetData[int64](raw)[d.Offset():][:n]...)
+	default:
+		return nil, nil, fmt.Errorf("join key %s: not an integer", e)
+	}
+	for i := range n {
+		isNull = append(isNull, valid.isNull(i))
+	}
+	return vals, isNull, nil
 }
 
 // evalKeys evaluates key expressions over batch and encodes them.

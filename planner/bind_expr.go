@@ -61,6 +61,14 @@ func (s *scope) hint(name string) string {
 
 // bindExpr binds a scalar expression over the scope's columns.
 func (b *binder) bindExpr(e sql.Expr, s *scope) (Expr, error) {
+	x, err := b.bindExprZoneless(e, s)
+	if err != nil {
+		return nil, err
+	}
+	return b.localize(x)
+}
+
+func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 	switch e := e.(type) {
 	case *sql.ColumnRef:
 		i, err := s.resolve(e)
@@ -69,6 +77,13 @@ func (b *binder) bindExpr(e sql.Expr, s *scope) (Expr, error) {
 		}
 		return &ColumnRef{Index: i, Name: s.cols[i].Name, T: s.cols[i].T}, nil
 	case *sql.Literal:
+		if e.Kind == sql.LitTimestampTZ && b.loc != nil {
+			v, err := sql.ParseTimestampTZIn(e.Value, b.loc)
+			if err != nil {
+				return nil, errorf(e.Pos, "%v", err)
+			}
+			return &Literal{Value: v, T: TypeTimestampTZ}, nil
+		}
 		return bindLiteral(e)
 	case *sql.UnaryExpr:
 		return b.bindUnary(e, s)
@@ -576,7 +591,7 @@ func (b *binder) bindCast(e *sql.CastExpr, s *scope) (Expr, error) {
 		return x, nil
 	}
 	if lit, ok := x.(*Literal); ok {
-		v, err := ConvertLiteral(lit.Value, lit.T, t)
+		v, err := convertLiteralIn(lit.Value, lit.T, t, b.loc)
 		if err == nil {
 			return &Literal{Value: v, T: t}, nil
 		}

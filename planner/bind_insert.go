@@ -14,7 +14,7 @@ import (
 // whose output columns are exactly the target table's columns, in order, with
 // the table's types: listed columns come from the query, the rest are NULL.
 func BindInsert(ctx context.Context, res Resolver, target *TableRef, ins *sql.Insert) (Plan, error) {
-	b := &binder{ctx: ctx, res: res}
+	b := &binder{ctx: ctx, res: res, loc: timeZoneOf(ctx)}
 	if values, ok := plainValues(ins.Source); ok {
 		// VALUES rows convert straight to the table's column types, so a
 		// value that does not fit is reported where it is written.
@@ -40,6 +40,9 @@ func BindInsert(ctx context.Context, res Resolver, target *TableRef, ins *sql.In
 		if positions[i] >= 0 {
 			src := &ColumnRef{Index: positions[i], Name: srcCols[positions[i]].Name, T: srcCols[positions[i]].T}
 			if e, err = insertCast(src, t, f.Name, ins.Pos); err != nil {
+				return nil, err
+			}
+			if e, err = b.localize(e); err != nil {
 				return nil, err
 			}
 		}
@@ -145,6 +148,9 @@ func (b *binder) bindInsertValues(target *TableRef, ins *sql.Insert, values *sql
 			}
 			if x, err = insertCast(x, cols[i].T, f.Name, e.Position()); err != nil {
 				return nil, err
+			}
+			if x, err = b.localize(x); err != nil {
+				return nil, errorf(e.Position(), "value for column %s: %v", f.Name, err)
 			}
 			if lit, ok := x.(*Literal); ok {
 				x, err = castTo(lit, cols[i].T)

@@ -25,6 +25,11 @@ func (b *binder) bindSetOp(op *sql.SetOp) (Plan, error) {
 		if err != nil {
 			return nil, errorf(op.Pos, "%s column %d (%s): cannot combine %s and %s", op.Op, i+1, lcols[i].Name, TypeString(lcols[i].T), TypeString(rcols[i].T))
 		}
+		for j := range pair {
+			if pair[j], err = b.localize(pair[j]); err != nil {
+				return nil, err
+			}
+		}
 		lexprs[i], rexprs[i] = pair[0], pair[1]
 		cols[i] = Column{Name: lcols[i].Name, T: pair[0].Type()}
 	}

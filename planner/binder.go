@@ -33,18 +33,20 @@ type binder struct {
 	// now is the statement's time, fixed on first use so that every
 	// current_timestamp of a statement agrees (bind_func_datetime.go).
 	now time.Time
+	// loc is the session time zone, nil for UTC (timezone.go).
+	loc *time.Location
 }
 
 // BindQuery binds a query into a logical plan.
 func BindQuery(ctx context.Context, res Resolver, q *sql.Query) (Plan, error) {
-	b := &binder{ctx: ctx, res: res}
+	b := &binder{ctx: ctx, res: res, loc: timeZoneOf(ctx)}
 	return b.bindQuery(q)
 }
 
 // BindExpr binds an expression over a known set of columns (for example the
 // values of INSERT … VALUES, bound over no columns).
 func BindExpr(ctx context.Context, res Resolver, e sql.Expr, cols []Column) (Expr, error) {
-	b := &binder{ctx: ctx, res: res}
+	b := &binder{ctx: ctx, res: res, loc: timeZoneOf(ctx)}
 	return b.bindExpr(e, &scope{cols: cols})
 }
 

@@ -124,6 +124,10 @@ func castTo(e Expr, t arrow.DataType) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if zoneDependent(lit.T, t) {
+			// The session zone decides the value: binder.localize folds it.
+			return &Cast{X: lit, T: t}, nil
+		}
 		return &Literal{Value: v, T: t}, nil
 	}
 	return &Cast{X: e, T: t}, nil

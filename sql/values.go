@@ -48,10 +48,18 @@ func ParseTimestamp(s string) (int64, error) {
 // followed by Z, UTC or a ±HH[:MM] offset (UTC when absent), into UTC
 // microseconds since the epoch.
 func ParseTimestampTZ(s string) (int64, error) {
-	return parseTimestamp(s, true)
+	v, _, err := parseTimestampZone(s, true)
+	return v, err
 }
 
 func parseTimestamp(s string, offset bool) (int64, error) {
+	v, _, err := parseTimestampZone(s, offset)
+	return v, err
+}
+
+// parseTimestampZone is parseTimestamp that also reports whether the text
+// carried a zone (Z, UTC or an offset).
+func parseTimestampZone(s string, offset bool) (int64, bool, error) {
 	what := "timestamp"
 	if offset {
 		what = "timestamptz"
@@ -59,30 +67,33 @@ func parseTimestamp(s string, offset bool) (int64, error) {
 	p := &textParser{s: strings.TrimSpace(s)}
 	days, ok := p.date()
 	if !ok {
-		return 0, fmt.Errorf("invalid %s %q: expected YYYY-MM-DD[ HH:MM[:SS[.ffffff]]]", what, s)
+		return 0, false, fmt.Errorf("invalid %s %q: expected YYYY-MM-DD[ HH:MM[:SS[.ffffff]]]", what, s)
 	}
 	var tod int64
 	if p.peek() == ' ' || p.peek() == 'T' {
 		p.pos++
 		if tod, ok = p.timeOfDay(); !ok {
-			return 0, fmt.Errorf("invalid %s %q: bad time of day", what, s)
+			return 0, false, fmt.Errorf("invalid %s %q: bad time of day", what, s)
 		}
 	}
+	zoned := false
 	if offset {
+		zoneStart := p.pos
 		off, ok := p.zone()
 		if !ok {
-			return 0, fmt.Errorf("invalid %s %q: bad time zone offset", what, s)
+			return 0, false, fmt.Errorf("invalid %s %q: bad time zone offset", what, s)
 		}
 		tod -= off
+		zoned = p.pos > zoneStart
 	}
 	if !p.done() {
-		return 0, fmt.Errorf("invalid %s %q: unexpected %q", what, s, p.s[p.pos:])
+		return 0, false, fmt.Errorf("invalid %s %q: unexpected %q", what, s, p.s[p.pos:])
 	}
 	micros, ok := atDay(days, tod)
 	if !ok {
-		return 0, fmt.Errorf("%s %q is out of range", what, s)
+		return 0, false, fmt.Errorf("%s %q is out of range", what, s)
 	}
-	return micros, nil
+	return micros, zoned, nil
 }
 
 // atDay returns days·microsPerDay + tod, and false when that overflows int64.

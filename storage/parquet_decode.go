@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -29,6 +30,34 @@ type pageRows struct {
 	valid        int    // rows with a value (count minus nulls)
 	defs         []byte // definition levels; empty for required columns
 	maxDef       byte
+	// sel, when not nil, lists the page rows (ascending, from 0) to decode;
+	// they go to output rows start, start+1, … (late materialization).
+	sel []int32
+}
+
+// gather calls fn for each selected row: k is its output row (from 0 within
+// the page), j the index of its value among the page's dense values, or -1
+// when the row is NULL.
+func (r pageRows) gather(fn func(k, j int)) {
+	if len(r.defs) == 0 || r.valid == r.count {
+		for k, i := range r.sel {
+			fn(k, int(i))
+		}
+		return
+	}
+	j, next := 0, 0 // dense index of row next
+	for k, i := range r.sel {
+		for ; next < int(i); next++ {
+			if r.defs[next] == r.maxDef {
+				j++
+			}
+		}
+		if r.defs[i] == r.maxDef {
+			fn(k, j)
+		} else {
+			fn(k, -1)
+		}
+	}
 }
 
 // columnDecoder accumulates the pages of one column chunk into an Arrow array.
@@ -80,6 +109,25 @@ func (v *validity) add(start, count int, defs []byte) int {
 	return valid
 }
 
+// addSelected records the validity of the selected rows sel of a page with
+// definition levels defs, written to rows start, start+1, ….
+func (v *validity) addSelected(start int, defs []byte, sel []int32) {
+	if v.buf == nil {
+		return
+	}
+	if len(defs) == 0 {
+		bitutil.SetBitsTo(v.bits, int64(start), int64(len(sel)), true)
+		return
+	}
+	for k, i := range sel {
+		if defs[i] == v.maxDef {
+			bitutil.SetBit(v.bits, start+k)
+		} else {
+			v.nulls++
+		}
+	}
+}
+
 // finish returns the bitmap, or nil when no row is null (Arrow's cheaper form).
 func (v *validity) finish() (*memory.Buffer, int) {
 	if v.nulls == 0 {
@@ -103,10 +151,38 @@ type valueSource[T any] struct {
 	// identity is set it returns a view of v instead of appending to dst.
 	decode   func(v *encoding.Values, n int, dst []T) ([]T, error)
 	identity bool
+	// pick, when set, converts only the plain values at dense positions js
+	// (ascending) of a page holding n, appending them to dst.
+	pick func(v *encoding.Values, n int, js []int32, dst []T) ([]T, error)
 
 	dict     parquet.Dictionary // dictionary that dictVals was decoded from
 	dictVals []T
 	scratch  []T
+}
+
+// valuesInto is values for a page without nulls whose n values go to out
+// (len(out) == n): converting sources write there directly.
+func (s *valueSource[T]) valuesInto(p parquet.Page, n int, out []T) error {
+	if s.identity || p.Dictionary() != nil {
+		vals, err := s.values(p, n)
+		if err != nil {
+			return err
+		}
+		if len(vals) != n {
+			return fmt.Errorf("page has %d values for %d non-null rows", len(vals), n)
+		}
+		copy(out, vals)
+		return nil
+	}
+	data := p.Data()
+	vals, err := s.decode(&data, n, out[:0])
+	if err != nil {
+		return err
+	}
+	if len(vals) != n {
+		return fmt.Errorf("page has %d values for %d non-null rows", len(vals), n)
+	}
+	return nil
 }
 
 func (s *valueSource[T]) values(p parquet.Page, n int) ([]T, error) {
@@ -186,11 +262,59 @@ func newFixedDecoder[T arrow.FixedWidthType](typ arrow.DataType, numRows int, me
 }
 
 func (d *fixedDecoder[T]) decodePage(p parquet.Page, rows pageRows) error {
+	if rows.sel == nil && rows.valid == rows.count {
+		return d.src.valuesInto(p, rows.count, d.out[rows.start:rows.start+rows.count])
+	}
+	if rows.sel != nil && d.src.pick != nil && p.Dictionary() == nil {
+		return d.pickPage(p, rows)
+	}
 	dense, err := d.src.values(p, rows.valid)
 	if err != nil {
 		return err
 	}
+	if rows.sel != nil {
+		if len(dense) != rows.valid {
+			return fmt.Errorf("page has %d values for %d non-null rows", len(dense), rows.valid)
+		}
+		out := d.out[rows.start : rows.start+len(rows.sel)]
+		var zero T
+		rows.gather(func(k, j int) {
+			if j >= 0 {
+				out[k] = dense[j]
+			} else {
+				out[k] = zero
+			}
+		})
+		return nil
+	}
 	return scatter(d.out[rows.start:rows.start+rows.count], dense, rows)
+}
+
+// pickPage converts only the selected rows' values of a plain page.
+func (d *fixedDecoder[T]) pickPage(p parquet.Page, rows pageRows) error {
+	var js []int32
+	rows.gather(func(_, j int) {
+		if j >= 0 {
+			js = append(js, int32(j))
+		}
+	})
+	data := p.Data()
+	vals, err := d.src.pick(&data, rows.valid, js, make([]T, 0, len(js)))
+	if err != nil {
+		return err
+	}
+	out := d.out[rows.start : rows.start+len(rows.sel)]
+	var zero T
+	m := 0
+	rows.gather(func(k, j int) {
+		if j >= 0 {
+			out[k] = vals[m]
+			m++
+		} else {
+			out[k] = zero
+		}
+	})
+	return nil
 }
 
 func (d *fixedDecoder[T]) finish(validity *memory.Buffer, nulls int) arrow.Array {
@@ -238,6 +362,12 @@ func (d *boolDecoder) decodePage(p parquet.Page, rows pageRows) error {
 	}
 	if len(dense) != rows.valid {
 		return fmt.Errorf("page has %d values for %d non-null rows", len(dense), rows.valid)
+	}
+	if rows.sel != nil {
+		rows.gather(func(k, j int) {
+			bitutil.SetBitTo(d.bits, rows.start+k, j >= 0 && dense[j])
+		})
+		return nil
 	}
 	j := 0
 	for i := range rows.count {
@@ -295,6 +425,9 @@ func (d *binaryDecoder) decodePage(p parquet.Page, rows pageRows) error {
 	if n != rows.valid {
 		return fmt.Errorf("page has %d values for %d non-null rows", n, rows.valid)
 	}
+	if rows.sel != nil {
+		return d.gatherPage(values, offs, indexes, rows)
+	}
 	if err := d.reserve(values, offs, indexes); err != nil {
 		return err
 	}
@@ -312,6 +445,40 @@ func (d *binaryDecoder) decodePage(p parquet.Page, rows pageRows) error {
 		}
 		d.offsets[rows.start+i+1] = int32(size)
 	}
+	d.data.ResizeNoShrink(size)
+	return nil
+}
+
+// gatherPage appends the selected rows of a page.
+func (d *binaryDecoder) gatherPage(values []byte, offs []uint32, indexes []int32, rows pageRows) error {
+	key := func(j int) int {
+		if indexes != nil {
+			return int(indexes[j])
+		}
+		return j
+	}
+	need := 0
+	rows.gather(func(_, j int) {
+		if j >= 0 {
+			k := key(j)
+			need += int(offs[k+1] - offs[k])
+		}
+	})
+	size := d.data.Len()
+	if size+need > math.MaxInt32 {
+		return fmt.Errorf("column chunk holds more than 2 GiB of byte arrays")
+	}
+	if size+need > d.data.Cap() {
+		d.data.Reserve(max(size+need, 2*d.data.Cap()))
+	}
+	buf := d.data.Buf()
+	rows.gather(func(k, j int) {
+		if j >= 0 {
+			kk := key(j)
+			size += copy(buf[size:], values[offs[kk]:offs[kk+1]])
+		}
+		d.offsets[rows.start+k+1] = int32(size)
+	})
 	d.data.ResizeNoShrink(size)
 	return nil
 }
@@ -400,6 +567,17 @@ func (d *fixedBytesDecoder) decodePage(p parquet.Page, rows pageRows) error {
 	w := d.width
 	if len(dense) != rows.valid*w {
 		return fmt.Errorf("page has %d bytes for %d non-null rows of width %d", len(dense), rows.valid, w)
+	}
+	if rows.sel != nil {
+		out := d.out[rows.start*w : (rows.start+len(rows.sel))*w]
+		rows.gather(func(k, j int) {
+			if j >= 0 {
+				copy(out[k*w:(k+1)*w], dense[j*w:(j+1)*w])
+			} else {
+				clear(out[k*w : (k+1)*w])
+			}
+		})
+		return nil
 	}
 	out := d.out[rows.start*w : (rows.start+rows.count)*w]
 	if len(rows.defs) == 0 || rows.valid == rows.count {
@@ -562,8 +740,24 @@ func convertedValues[P, T any](get func(*encoding.Values) []P, conv func(P) T) v
 			if len(vals) < n {
 				return nil, fmt.Errorf("page holds %d values, expected %d", len(vals), n)
 			}
+			if cap(dst)-len(dst) < n {
+				dst = slices.Grow(dst, n)
+			}
 			for _, x := range vals[:n] {
 				dst = append(dst, conv(x))
+			}
+			return dst, nil
+		},
+		pick: func(v *encoding.Values, n int, js []int32, dst []T) ([]T, error) {
+			vals := get(v)
+			if len(vals) < n {
+				return nil, fmt.Errorf("page holds %d values, expected %d", len(vals), n)
+			}
+			for _, j := range js {
+				if int(j) >= n {
+					return nil, fmt.Errorf("value %d of a page holding %d", j, n)
+				}
+				dst = append(dst, conv(vals[j]))
 			}
 			return dst, nil
 		},

@@ -182,6 +182,7 @@ func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn
 		return nil, fmt.Errorf("read column %s of %s: %w", col.Name, f.path, err)
 	}
 	row, out, ri := 0, 0, 0
+	var sel []int32
 	for ri < len(runs) {
 		if err := ctx.Err(); err != nil {
 			return fail(err)
@@ -194,17 +195,23 @@ func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn
 			return fail(err)
 		}
 		n := int(p.NumRows())
+		sel = sel[:0]
 		for ri < len(runs) && runs[ri][0] < row+n {
 			s, e := max(runs[ri][0], row), min(runs[ri][1], row+n)
-			if err := decodePage(p.Slice(int64(s-row), int64(e-row)), dec, valid, out, kept); err != nil {
-				parquet.Release(p)
-				return fail(err)
+			for i := s; i < e; i++ {
+				sel = append(sel, int32(i-row))
 			}
-			out += e - s
 			if runs[ri][1] > row+n {
 				break // the run goes on in the next page
 			}
 			ri++
+		}
+		if len(sel) > 0 {
+			if err := decodePageSelected(p, dec, valid, out, kept, sel); err != nil {
+				parquet.Release(p)
+				return fail(err)
+			}
+			out += len(sel)
 		}
 		row += n
 		parquet.Release(p)

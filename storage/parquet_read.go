@@ -207,6 +207,33 @@ func decodePage(p parquet.Page, dec columnDecoder, valid *validity, row, numRows
 	return dec.decodePage(p, pageRows{start: row, count: n, valid: numValid, defs: defs, maxDef: valid.maxDef})
 }
 
+// decodePageSelected decodes the rows sel (ascending positions in the page)
+// of a page to rows out, out+1, … of the column.
+func decodePageSelected(p parquet.Page, dec columnDecoder, valid *validity, out, numRows int, sel []int32) error {
+	n := int(p.NumRows())
+	if out+len(sel) > numRows {
+		return fmt.Errorf("pages hold more than the %d rows wanted", numRows)
+	}
+	defs := p.DefinitionLevels()
+	if len(defs) != 0 && len(defs) != n {
+		return fmt.Errorf("page has %d definition levels for %d rows", len(defs), n)
+	}
+	if len(sel) > 0 && int(sel[len(sel)-1]) >= n {
+		return fmt.Errorf("row %d selected in a page of %d rows", sel[len(sel)-1], n)
+	}
+	numValid := n
+	if valid.maxDef > 0 && len(defs) != 0 {
+		numValid = 0
+		for _, d := range defs {
+			if d == valid.maxDef {
+				numValid++
+			}
+		}
+	}
+	valid.addSelected(out, defs, sel)
+	return dec.decodePage(p, pageRows{start: out, count: n, valid: numValid, defs: defs, maxDef: valid.maxDef, sel: sel})
+}
+
 // sliceIterator hands out consecutive slices of fully decoded columns.
 type sliceIterator struct {
 	schema    *arrow.Schema

@@ -6,10 +6,12 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/lakesql/lakesql/sql"
 )
 
 // This file is the CLI's text contract for values: csv, table and markdown
@@ -86,10 +88,10 @@ func formatValue(arr arrow.Array, i int) string {
 		return formatTimestamp(a, i)
 	case *array.Time32:
 		unit := a.DataType().(*arrow.Time32Type).Unit
-		return formatClock(a.Value(i).ToTime(unit), timeLayout)
+		return formatClock(a.Value(i).ToTime(unit).UTC(), timeLayout)
 	case *array.Time64:
 		unit := a.DataType().(*arrow.Time64Type).Unit
-		return formatClock(a.Value(i).ToTime(unit), timeLayout)
+		return formatClock(a.Value(i).ToTime(unit).UTC(), timeLayout)
 	case *array.Dictionary:
 		return formatValue(a.Dictionary(), a.GetValueIndex(i))
 	case array.ExtensionArray:
@@ -148,21 +150,40 @@ func formatBinary(b []byte) string {
 }
 
 // formatTimestamp prints TIMESTAMP as "YYYY-MM-DD HH:MM:SS[.ffffff]" and
-// TIMESTAMPTZ as the same text in UTC (the session zone) plus "+00:00".
+// TIMESTAMPTZ as the same text in the session zone (the column type's zone)
+// plus its offset, "+00:00" in UTC.
 func formatTimestamp(a *array.Timestamp, i int) string {
 	typ := a.DataType().(*arrow.TimestampType)
-	s := formatClock(a.Value(i).ToTime(typ.Unit), clockLayout)
-	if typ.TimeZone != "" {
-		s += "+00:00"
+	t := a.Value(i).ToTime(typ.Unit).UTC()
+	if typ.TimeZone == "" {
+		return formatClock(t, clockLayout)
 	}
-	return s
+	local := t.In(zone(typ.TimeZone))
+	return formatClock(local, clockLayout) + local.Format("-07:00")
 }
 
-// formatClock formats t (UTC) with layout, then appends the fraction: none
-// for whole seconds, 6 digits normally, and 9 only when there are
-// nanoseconds, so nanosecond timestamps are never silently truncated.
+// zones caches the locations of the zones results are shown in.
+var zones sync.Map
+
+// zone returns the location of a column type's zone; one it cannot load
+// shows as UTC.
+func zone(name string) *time.Location {
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location)
+	}
+	loc, err := sql.LoadZone(name)
+	if err != nil {
+		loc = time.UTC
+	}
+	zones.Store(name, loc)
+	return loc
+}
+
+// formatClock formats t in its own location with layout, then appends the
+// fraction: none for whole seconds, 6 digits normally, and 9 only when there
+// are nanoseconds, so nanosecond timestamps are never silently truncated.
 func formatClock(t time.Time, layout string) string {
-	s := t.UTC().Format(layout)
+	s := t.Format(layout)
 	switch ns := t.Nanosecond(); {
 	case ns == 0:
 		return s

@@ -1,0 +1,95 @@
+package exec
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+)
+
+// Session time zone conversions (planner/timezone.go). The zone is a
+// constant STRING operand, loaded once per evaluation.
+
+// zones caches loaded time zones by name.
+var zones sync.Map // string → *time.Location
+
+// zoneNamed loads a zone by its name (as *time.Location.String gives it).
+func zoneNamed(name string) (*time.Location, error) {
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := sql.LoadZone(name)
+	if err != nil {
+		return nil, err
+	}
+	zones.Store(name, loc)
+	return loc, nil
+}
+
+// zoneOperand reads the constant zone operand of c.
+func zoneOperand(c *planner.Call, o operand) (*time.Location, error) {
+	if o.lit == nil {
+		return nil, fmt.Errorf("%s: the time zone must be a constant string", c)
+	}
+	name, _ := o.lit.Value.(string)
+	return zoneNamed(name)
+}
+
+func tzLocalKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	loc, err := zoneOperand(c, ops[1])
+	if err != nil {
+		return nil, err
+	}
+	x := fixedVec[int64](ops[0])
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
+		return sql.InstantToLocal(x.at(i), loc), valueOK
+	}, nil)
+}
+
+func tzInstantKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	loc, err := zoneOperand(c, ops[1])
+	if err != nil {
+		return nil, err
+	}
+	x := fixedVec[int64](ops[0])
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
+		return sql.LocalToInstant(x.at(i), loc), valueOK
+	}, nil)
+}
+
+func tzParseKernel(try bool) func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	return func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+		loc, err := zoneOperand(c, ops[1])
+		if err != nil {
+			return nil, err
+		}
+		s := newBytesVec(ops[0])
+		return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
+			v, err := sql.ParseTimestampTZIn(unsafeString(s.at(i)), loc)
+			switch {
+			case err == nil:
+				return v, valueOK
+			case try:
+				return 0, valueNull
+			}
+			return 0, overflow
+		}, func(i int) error {
+			return fmt.Errorf("cannot cast '%s' to TIMESTAMPTZ", s.at(i))
+		})
+	}
+}
+
+func tzFormatKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	loc, err := zoneOperand(c, ops[1])
+	if err != nil {
+		return nil, err
+	}
+	x := fixedVec[int64](ops[0])
+	return ev.stringRows(ops, func(dst []byte, i int) []byte {
+		return sql.AppendTimestampIn(dst, x.at(i), loc)
+	}), nil
+}

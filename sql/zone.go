@@ -1,0 +1,94 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Session time zones. TIMESTAMPTZ values are instants (microseconds since
+// the epoch in UTC); a zone decides their wall-clock ("local") form.
+
+// LoadZone reads a time zone name: UTC (also GMT, Z), an IANA name such as
+// Europe/Berlin, or a fixed offset ±HH[:MM].
+func LoadZone(name string) (*time.Location, error) {
+	n := strings.TrimSpace(name)
+	switch strings.ToLower(n) {
+	case "utc", "gmt", "z", "etc/utc", "+00", "+00:00", "-00:00", "+0000":
+		return time.UTC, nil
+	case "", "local":
+		return nil, fmt.Errorf("unknown time zone %q", name)
+	}
+	if n[0] == '+' || n[0] == '-' {
+		p := &textParser{s: n}
+		off, ok := p.zone()
+		if !ok || !p.done() {
+			return nil, fmt.Errorf("invalid time zone offset %q: expected ±HH[:MM]", name)
+		}
+		secs := int(off / microsPerSecond)
+		if secs == 0 {
+			return time.UTC, nil
+		}
+		return time.FixedZone(string(formatOffset(nil, secs, true)), secs), nil
+	}
+	loc, err := time.LoadLocation(n)
+	if err != nil {
+		return nil, fmt.Errorf("unknown time zone %q", name)
+	}
+	return loc, nil
+}
+
+// IsUTC reports whether loc is nil or UTC.
+func IsUTC(loc *time.Location) bool { return loc == nil || loc == time.UTC }
+
+// InstantToLocal converts an instant to its wall-clock time in loc, as
+// microseconds since the epoch read as a TIMESTAMP.
+func InstantToLocal(micros int64, loc *time.Location) int64 {
+	_, off := time.UnixMicro(micros).In(loc).Zone()
+	return micros + int64(off)*microsPerSecond
+}
+
+// LocalToInstant converts a wall-clock time in loc (a TIMESTAMP's
+// microseconds) to the instant. A time skipped by a DST change is read with
+// the offset before the change, as Go's time.Date does; a repeated time is
+// the first of the two.
+func LocalToInstant(micros int64, loc *time.Location) int64 {
+	u := time.UnixMicro(micros).UTC()
+	return time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), u.Nanosecond(), loc).UnixMicro()
+}
+
+// ParseTimestampTZIn parses a TIMESTAMPTZ; text without a zone is a
+// wall-clock time in loc.
+func ParseTimestampTZIn(s string, loc *time.Location) (int64, error) {
+	v, zoned, err := parseTimestampZone(s, true)
+	if err != nil || zoned || IsUTC(loc) {
+		return v, err
+	}
+	return LocalToInstant(v, loc), nil
+}
+
+// AppendTimestampIn appends an instant as its wall-clock time in loc
+// followed by the offset: +01, -03, +05:30.
+func AppendTimestampIn(dst []byte, micros int64, loc *time.Location) []byte {
+	if IsUTC(loc) {
+		return AppendTimestamp(dst, micros, true)
+	}
+	_, off := time.UnixMicro(micros).In(loc).Zone()
+	dst = AppendTimestamp(dst, micros+int64(off)*microsPerSecond, false)
+	return formatOffset(dst, off, false)
+}
+
+// formatOffset appends ±HH, or ±HH:MM when the minutes are not zero (always
+// with minutes when full).
+func formatOffset(dst []byte, secs int, full bool) []byte {
+	sign := byte('+')
+	if secs < 0 {
+		sign, secs = '-', -secs
+	}
+	dst = append(dst, sign)
+	dst = append(dst, twoDigits(int64(secs/3600))...)
+	if m := secs / 60 % 60; m != 0 || full {
+		dst = append(append(dst, ':'), twoDigits(int64(m))...)
+	}
+	return dst
+}

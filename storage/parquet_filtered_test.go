@@ -1,0 +1,118 @@
+package storage
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// keptValues renders the rows of arrs that pass preds, the reference the
+// late-materialized read must match once the same filter is applied to it.
+func keptValues(arrs []arrow.Array, preds []ColumnPredicate) [][]string {
+	n := arrs[0].Len()
+	keep := make([]bool, n)
+	for i := range keep {
+		keep[i] = true
+	}
+	for _, p := range preds {
+		applyPredicate(arrs[p.Col], p, keep)
+	}
+	out := make([][]string, len(arrs))
+	for c, a := range arrs {
+		for i := range n {
+			if keep[i] {
+				out[c] = append(out[c], a.ValueStr(i))
+			}
+		}
+	}
+	return out
+}
+
+func TestReadRowGroupFiltered(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	cols := allTypesColumns()
+	batch := allTypesBatch(mem, cols, 0, 3000)
+	defer batch.Release()
+	// Small pages so that runs of kept rows cross page boundaries.
+	data, _ := writeParquet(t, cols, ParquetWriterOptions{RowGroupRows: 1200, PageBytes: 700}, batch)
+	f := openBytes(t, data, "mem://filtered.parquet")
+	rc := readColumnsOf(cols)
+	full := readAll(t, f, rc, 256, mem)
+	defer releaseAll(full)
+	cases := []struct {
+		name   string
+		preds  []ColumnPredicate
+		sparse bool
+	}{
+		{"int32 eq", []ColumnPredicate{{Col: 1, Op: OpEq, Values: []int64{(7 - 50) * 1000}}}, true},
+		{"int64 in", []ColumnPredicate{{Col: 2, Op: OpEq, Values: []int64{(3 - 50) * 1_000_000_007, (2999 - 50) * 1_000_000_007, 5}}}, true},
+		{"int32 range", []ColumnPredicate{{Col: 1, Op: OpGe, Values: []int64{100 * 1000}}, {Col: 1, Op: OpLt, Values: []int64{180 * 1000}}}, true},
+		{"date and long", []ColumnPredicate{{Col: 5, Op: OpGt, Values: []int64{1000 * 400}}, {Col: 2, Op: OpLe, Values: []int64{1100 * 1_000_000_007}}}, true},
+		{"timestamp dense", []ColumnPredicate{{Col: 7, Op: OpGt, Values: []int64{0}}}, false},
+		{"none match", []ColumnPredicate{{Col: 2, Op: OpLt, Values: []int64{-1 << 62}}}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			parts := make([][]arrow.Array, len(rc))
+			sparse := false
+			for rg := range f.NumRowGroups() {
+				it, filtered, err := f.ReadRowGroupFiltered(context.Background(), rg, rc, c.preds, 100, mem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sparse = sparse || filtered
+				for {
+					b, err := it.Next()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if b == nil {
+						break
+					}
+					for i := range rc {
+						col := b.Column(i)
+						col.Retain()
+						parts[i] = append(parts[i], col)
+					}
+					b.Release()
+				}
+				it.Close()
+			}
+			if sparse != c.sparse {
+				t.Errorf("late materialization used: %v, want %v", sparse, c.sparse)
+			}
+			got := make([]arrow.Array, len(rc))
+			for i, p := range parts {
+				if len(p) == 0 {
+					got[i] = array.MakeArrayOfNull(mem, rc[i].Type, 0)
+					continue
+				}
+				a, err := array.Concatenate(p, mem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				releaseAll(p)
+				got[i] = a
+			}
+			defer releaseAll(got)
+			gotKept := keptValues(got, c.preds)
+			want := keptValues(full, c.preds)
+			if len(want[0]) == 0 && c.name != "none match" {
+				t.Fatal("no row passes")
+			}
+			for i := range rc {
+				if !slices.Equal(gotKept[i], want[i]) {
+					t.Errorf("column %s:\n got %v\nwant %v", rc[i].Name, gotKept[i], want[i])
+				}
+			}
+			if c.name == "none match" && got[0].Len() != 0 {
+				t.Errorf("%d rows came back", got[0].Len())
+			}
+		})
+	}
+}
