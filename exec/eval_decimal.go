@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"math/big"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -64,6 +65,21 @@ func (m *decimalMath) sub(x, y decimal128.Num) (decimal128.Num, outcome) {
 }
 
 func (m *decimalMath) mul(x, y decimal128.Num) (decimal128.Num, outcome) {
+	if m.sa+m.sb == m.s {
+		// No rescaling: operands that fit in 64 bits multiply exactly in 128.
+		if a, ok := decimalInt64(x); ok {
+			if b, ok := decimalInt64(y); ok {
+				hi, lo := bits.Mul64(absInt64(a), absInt64(b))
+				if hi < 1<<62 {
+					n := decimal128.New(int64(hi), lo)
+					if (a < 0) != (b < 0) {
+						n = n.Negate()
+					}
+					return m.fit(n)
+				}
+			}
+		}
+	}
 	toBig(&m.x, x)
 	toBig(&m.y, y)
 	m.x.Mul(&m.x, &m.y)
@@ -119,6 +135,23 @@ func (m *decimalMath) result(v *big.Int) (decimal128.Num, outcome) {
 		return decimal128.Num{}, overflow
 	}
 	return decimal128.FromBigInt(v), valueOK
+}
+
+// decimalInt64 returns n's unscaled value when it fits in an int64.
+func decimalInt64(n decimal128.Num) (int64, bool) {
+	hi, lo := n.HighBits(), n.LowBits()
+	if (hi == 0 && lo < 1<<63) || (hi == -1 && lo >= 1<<63) {
+		return int64(lo), true
+	}
+	return 0, false
+}
+
+// absInt64 is |a| as a uint64 (exact for math.MinInt64 too).
+func absInt64(a int64) uint64 {
+	if a < 0 {
+		return uint64(-a)
+	}
+	return uint64(a)
 }
 
 // toBig sets z to the value of n and returns z.

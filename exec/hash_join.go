@@ -40,14 +40,24 @@ type hashMatcher struct {
 	probeInts  []int64
 	probeNulls []bool
 	probeN     int
-	row        int   // next probe row to look up
-	cur        int32 // probe row whose chain is being followed
-	chain      int32 // next build row of cur's chain, or -1
+
+	// A single string or binary key (strs != nil) is looked up as itself:
+	// probeData and probeOffs hold the probe batch's keys (copied, so that
+	// they outlive the evaluated key array), probeNulls its NULLs.
+	strs      map[string]int32
+	probeData []byte
+	probeOffs []int32
+	row       int   // next probe row to look up
+	cur       int32 // probe row whose chain is being followed
+	chain     int32 // next build row of cur's chain, or -1
 }
 
 func (m *hashMatcher) setBuild(ctx context.Context, build arrow.RecordBatch) error {
 	if len(m.buildKeys) == 1 && isIntKind(m.buildKeys[0].Type()) && isIntKind(m.probeKeys[0].Type()) {
 		return m.setBuildInts(ctx, build)
+	}
+	if len(m.buildKeys) == 1 && isVarBytes(m.buildKeys[0].Type()) && isVarBytes(m.probeKeys[0].Type()) {
+		return m.setBuildStrs(ctx, build)
 	}
 	keys, err := evalKeys(ctx, m.buildKeys, build)
 	if err != nil {
@@ -105,6 +115,15 @@ func (m *hashMatcher) setProbe(ctx context.Context, probe arrow.RecordBatch) err
 		m.row, m.chain = 0, -1
 		return nil
 	}
+	if m.strs != nil {
+		data, offs, isNull, err := evalBytesKey(ctx, m.probeKeys[0], probe, m.probeData[:0], m.probeOffs[:0], m.probeNulls[:0])
+		if err != nil {
+			return err
+		}
+		m.probeData, m.probeOffs, m.probeNulls, m.probeN = data, offs, isNull, len(isNull)
+		m.row, m.chain = 0, -1
+		return nil
+	}
 	keys, err := evalKeys(ctx, m.probeKeys, probe)
 	if err != nil {
 		return err
@@ -116,6 +135,9 @@ func (m *hashMatcher) setProbe(ctx context.Context, probe arrow.RecordBatch) err
 func (m *hashMatcher) next(p *pairs, max int) bool {
 	if m.ints != nil {
 		return m.nextInts(p, max)
+	}
+	if m.strs != nil {
+		return m.nextStrs(p, max)
 	}
 	n := len(m.probe.hasNull)
 	for len(p.probe) < max {
@@ -159,6 +181,87 @@ func (m *hashMatcher) nextInts(p *pairs, max int) bool {
 		m.chain = m.link[m.chain]
 	}
 	return m.row >= n && m.chain < 0
+}
+
+// setBuildStrs is setBuild for a single string or binary key.
+func (m *hashMatcher) setBuildStrs(ctx context.Context, build arrow.RecordBatch) error {
+	data, offs, isNull, err := evalBytesKey(ctx, m.buildKeys[0], build, nil, nil, nil)
+	if err != nil {
+		return err
+	}
+	m.strs = make(map[string]int32)
+	m.link = make([]int32, build.NumRows())
+	for r := len(m.link) - 1; r >= 0; r-- {
+		m.link[r] = -1
+		if isNull[r] {
+			continue
+		}
+		key := data[offs[r]:offs[r+1]]
+		id, ok := m.strs[string(key)]
+		if !ok {
+			id = int32(len(m.head))
+			m.strs[string(key)] = id
+			m.head = append(m.head, -1)
+		}
+		m.link[r], m.head[id] = m.head[id], int32(r)
+	}
+	return nil
+}
+
+// nextStrs is next for a single string or binary key.
+func (m *hashMatcher) nextStrs(p *pairs, max int) bool {
+	n := m.probeN
+	for len(p.probe) < max {
+		for m.chain < 0 {
+			if m.row >= n {
+				return true
+			}
+			r := m.row
+			m.row++
+			if m.probeNulls[r] {
+				continue
+			}
+			if id, ok := m.strs[string(m.probeData[m.probeOffs[r]:m.probeOffs[r+1]])]; ok {
+				m.cur, m.chain = int32(r), m.head[id]
+			}
+		}
+		p.add(m.cur, m.chain)
+		m.chain = m.link[m.chain]
+	}
+	return m.row >= n && m.chain < 0
+}
+
+// isVarBytes reports whether t is a variable-width string or binary type.
+func isVarBytes(t arrow.DataType) bool {
+	return kindOf(t) == kindBytes && keyWidth(t) < 0
+}
+
+// evalBytesKey evaluates a string or binary key over batch and appends its
+// values to data (row i is data[offs[i]:offs[i+1]]) and its NULL flags to
+// isNull.
+func evalBytesKey(ctx context.Context, e planner.Expr, batch arrow.RecordBatch, data []byte, offs []int32, isNull []bool) ([]byte, []int32, []bool, error) {
+	arr, err := Eval(ctx, e, batch, allocator(ctx))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("join key %s: %w", e, err)
+	}
+	defer arr.Release()
+	arr = extensionStorage(arr)
+	if !isVarBytes(arr.DataType()) {
+		return nil, nil, nil, fmt.Errorf("join key %s: not a string", e)
+	}
+	n := arr.Len()
+	valid := nullsOf(arr)
+	b := arrayBytes(arr)
+	offs = append(offs, int32(len(data)))
+	for i := range n {
+		null := valid.isNull(i)
+		if !null {
+			data = append(data, b.at(i)...)
+		}
+		offs = append(offs, int32(len(data)))
+		isNull = append(isNull, null)
+	}
+	return data, offs, isNull, nil
 }
 
 // isIntKind reports whether values of t are integers that equal exactly when

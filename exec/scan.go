@@ -204,6 +204,10 @@ func (s *tableScan) openFile(ctx context.Context, f ScanFile, tasks chan<- rowGr
 		file.Close()
 		return err
 	}
+	if n := runtime.GOMAXPROCS(0); len(s.files) < n {
+		// Fewer files than cores: idle cores decode this file's columns.
+		pf.SetColumnParallelism((n + len(s.files) - 1) / len(s.files))
+	}
 	var queued []rowGroupTask
 	open := &openedFile{ScanFile: f, parquet: pf, closer: file}
 	// Position deletes count rows from the start of the file, skipped row

@@ -108,14 +108,20 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 	}
 	if kept*sparseFraction > numRows {
 		// Dense: decode the rest whole, as ReadRowGroup does.
-		for i, col := range cols {
-			if arrays[i] != nil {
-				continue
+		var rest []int
+		for i := range cols {
+			if arrays[i] == nil {
+				rest = append(rest, i)
 			}
-			if arrays[i], err = f.readColumnChunk(ctx, rg, col, numRows, mem); err != nil {
-				release()
-				return nil, false, err
-			}
+		}
+		err := f.eachColumn(rest, func(i int) error {
+			var err error
+			arrays[i], err = f.readColumnChunk(ctx, rg, cols[i], numRows, mem)
+			return err
+		})
+		if err != nil {
+			release()
+			return nil, false, err
 		}
 		return &sliceIterator{schema: arrow.NewSchema(fields, nil), arrays: arrays, numRows: int64(numRows), batchSize: int64(batchSize)}, false, nil
 	}
@@ -132,26 +138,33 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 		b.Release()
 		defer indices.Release()
 	}
+	var rest []int
 	for i, col := range cols {
-		if arrays[i] != nil {
-			full := arrays[i]
-			if kept == 0 {
-				arrays[i] = array.MakeArrayOfNull(mem, col.Type, 0)
-			} else {
-				arrays[i], err = compute.TakeArray(computeexec.WithAllocator(ctx, mem), full, indices)
-			}
-			full.Release()
-			if err != nil {
-				arrays[i] = nil
-				release()
-				return nil, false, err
-			}
+		if arrays[i] == nil {
+			rest = append(rest, i)
 			continue
 		}
-		if arrays[i], err = f.readColumnRuns(ctx, rg, col, runs, kept, mem); err != nil {
+		full := arrays[i]
+		if kept == 0 {
+			arrays[i] = array.MakeArrayOfNull(mem, col.Type, 0)
+		} else {
+			arrays[i], err = compute.TakeArray(computeexec.WithAllocator(ctx, mem), full, indices)
+		}
+		full.Release()
+		if err != nil {
+			arrays[i] = nil
 			release()
 			return nil, false, err
 		}
+	}
+	err = f.eachColumn(rest, func(i int) error {
+		var err error
+		arrays[i], err = f.readColumnRuns(ctx, rg, cols[i], runs, kept, mem)
+		return err
+	})
+	if err != nil {
+		release()
+		return nil, false, err
 	}
 	return &sliceIterator{schema: arrow.NewSchema(fields, nil), arrays: arrays, numRows: int64(kept), batchSize: int64(batchSize)}, true, nil
 }

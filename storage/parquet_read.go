@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -35,6 +36,57 @@ type ParquetFile struct {
 	// files that carry none (e.g. imported by add_files).
 	byID   map[int]*parquet.Column
 	byName map[string]*parquet.Column
+	// parallel > 1 decodes up to that many columns of a row group at once
+	// (SetColumnParallelism).
+	parallel int
+}
+
+// SetColumnParallelism lets ReadRowGroup decode up to n columns of a row
+// group concurrently: worth it when a scan has fewer row groups than cores.
+func (f *ParquetFile) SetColumnParallelism(n int) { f.parallel = n }
+
+// eachColumn calls fn(i) for each i in idx, concurrently up to f.parallel,
+// and returns the first error.
+func (f *ParquetFile) eachColumn(idx []int, fn func(i int) error) error {
+	if f.parallel <= 1 || len(idx) <= 1 {
+		for _, i := range idx {
+			if err := fn(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		next int
+		ferr error
+	)
+	for range min(f.parallel, len(idx)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if next >= len(idx) || ferr != nil {
+					mu.Unlock()
+					return
+				}
+				i := idx[next]
+				next++
+				mu.Unlock()
+				if err := fn(i); err != nil {
+					mu.Lock()
+					if ferr == nil {
+						ferr = err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return ferr
 }
 
 // OpenParquet reads the footer of the Parquet file of the given size. path is
@@ -114,20 +166,24 @@ func (f *ParquetFile) ReadRowGroup(ctx context.Context, rg int, cols []ReadColum
 	}
 	numRows := int(f.RowGroupNumRows(rg))
 	fields := make([]arrow.Field, len(cols))
-	arrays := make([]arrow.Array, 0, len(cols))
-	release := func() {
-		for _, a := range arrays {
-			a.Release()
-		}
-	}
+	arrays := make([]arrow.Array, len(cols))
+	idx := make([]int, len(cols))
 	for i, col := range cols {
 		fields[i] = arrow.Field{Name: col.Name, Type: col.Type, Nullable: true}
-		arr, err := f.readColumnChunk(ctx, rg, col, numRows, mem)
-		if err != nil {
-			release()
-			return nil, err
+		idx[i] = i
+	}
+	err := f.eachColumn(idx, func(i int) error {
+		arr, err := f.readColumnChunk(ctx, rg, cols[i], numRows, mem)
+		arrays[i] = arr
+		return err
+	})
+	if err != nil {
+		for _, a := range arrays {
+			if a != nil {
+				a.Release()
+			}
 		}
-		arrays = append(arrays, arr)
+		return nil, err
 	}
 	return &sliceIterator{
 		schema:    arrow.NewSchema(fields, nil),
