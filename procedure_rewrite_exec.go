@@ -229,7 +229,7 @@ func (r *rewriter) write(ctx context.Context, out *groupOutput, types []arrow.Da
 	if err != nil {
 		return err
 	}
-	_, added, err := writeAll(ctx, w, next)
+	_, added, err := w.WriteAll(ctx, next)
 	out.paths = append(out.paths, w.Paths()...)
 	out.added = append(out.added, added...)
 	return err

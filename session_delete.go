@@ -331,6 +331,6 @@ func (d *deletion) writeCopies(ctx context.Context, w *storage.TableWriter, cols
 		return nil, err
 	}
 	defer op.Close()
-	_, files, err := writeAll(ctx, w, func() (arrow.RecordBatch, error) { return op.Next(ctx) })
+	_, files, err := w.WriteAll(ctx, func() (arrow.RecordBatch, error) { return op.Next(ctx) })
 	return files, err
 }

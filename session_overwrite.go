@@ -28,7 +28,7 @@ func (s *Session) insertOverwrite(ctx context.Context, target *planner.TableRef,
 	if err != nil {
 		return nil, err
 	}
-	rows, added, err := writeAll(ctx, w, next)
+	rows, added, err := w.WriteAll(ctx, next)
 	if err == nil && len(added) > 0 {
 		var replaced []iceberg.DataFile
 		if replaced, err = s.overwrittenFiles(ctx, target, added); err == nil {
@@ -40,28 +40,6 @@ func (s *Session) insertOverwrite(ctx context.Context, target *planner.TableRef,
 		return nil, err
 	}
 	return message(fmt.Sprintf("%d rows inserted", rows)), nil
-}
-
-// writeAll writes every batch next returns and closes the writer; the
-// caller aborts it on error.
-func writeAll(ctx context.Context, w *storage.TableWriter, next func() (arrow.RecordBatch, error)) (int64, []iceberg.DataFile, error) {
-	var rows int64
-	for {
-		batch, err := next()
-		if err != nil {
-			return 0, nil, err
-		}
-		if batch == nil {
-			files, err := w.Close()
-			return rows, files, err
-		}
-		rows += batch.NumRows()
-		err = w.Write(ctx, batch)
-		batch.Release()
-		if err != nil {
-			return 0, nil, err
-		}
-	}
 }
 
 // overwrittenFiles lists the live data files the new files replace: those
