@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -41,8 +40,9 @@ func (p *project) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, len(p.exprs))
 	defer releaseArrays(cols)
 	for i, e := range p.exprs {
+		// Evaluation errors already name the expression that failed.
 		if cols[i], err = Eval(ctx, e, batch, mem); err != nil {
-			return nil, fmt.Errorf("%s: %w", e, err)
+			return nil, err
 		}
 	}
 	return array.NewRecordBatch(p.schema, cols, batch.NumRows()), nil

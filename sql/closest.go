@@ -5,7 +5,9 @@ import "strings"
 // Closest returns the candidate nearest to name by edit distance, ignoring
 // case, when it is near enough to be a likely typo; otherwise "".
 func Closest(name string, candidates []string) string {
-	best, bestDist := "", len(name)/2+2
+	// Up to about half the name may differ (lenght → length is 2 edits);
+	// a one-letter name only matches itself, so "x" does not suggest "a".
+	best, bestDist := "", len(name)/2+1
 	for _, c := range candidates {
 		if d := editDistance(strings.ToLower(name), strings.ToLower(c)); d < bestDist {
 			best, bestDist = c, d
