@@ -12,18 +12,6 @@ import (
 	"github.com/apache/iceberg-go/table"
 )
 
-// openAlterTest opens a session on a fresh warehouse with namespace db.
-func openAlterTest(t *testing.T) (*Session, string) {
-	t.Helper()
-	dir := t.TempDir()
-	s, err := Open(context.Background(), Options{Warehouse: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, s, "CREATE NAMESPACE db")
-	return s, dir
-}
-
 func loadTestTable(t *testing.T, s *Session, name string) *table.Table {
 	t.Helper()
 	tbl, err := s.Warehouse().LoadTable(context.Background(), "db", name)
@@ -82,7 +70,7 @@ func wantContains(t *testing.T, text string, parts ...string) {
 // new files are written under spec 1, and a one-day filter prunes only what
 // each spec allows.
 func TestAlterAddPartitionFieldTutorial(t *testing.T) {
-	s, _ := openAlterTest(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s,
 		"CREATE TABLE db.events (id BIGINT, event_time TIMESTAMP, event_type STRING)",
 		`INSERT INTO db.events VALUES (1, '2026-01-01 09:00:00', 'view'), (2, '2026-01-02 10:00:00', 'search')`,
@@ -114,7 +102,7 @@ func TestAlterAddPartitionFieldTutorial(t *testing.T) {
 // TestAlterIdentityPartitionOnDate partitions a derived table by its DATE
 // column, as the tutorial does for the daily summaries.
 func TestAlterIdentityPartitionOnDate(t *testing.T) {
-	s, _ := openAlterTest(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s,
 		"CREATE TABLE db.daily (event_date DATE, views BIGINT)",
 		"ALTER TABLE db.daily ADD PARTITION FIELD event_date",
@@ -128,7 +116,7 @@ func TestAlterIdentityPartitionOnDate(t *testing.T) {
 // TestAlterReplaceAndDropPartitionField evolves day → hour → unpartitioned and
 // checks every file is still read under its own spec.
 func TestAlterReplaceAndDropPartitionField(t *testing.T) {
-	s, _ := openAlterTest(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s,
 		"CREATE TABLE db.t (id BIGINT, ts TIMESTAMP) PARTITIONED BY (day(ts))",
 		"INSERT INTO db.t VALUES (1, '2026-01-01 09:00:00')",
@@ -173,7 +161,7 @@ func partitionNames(fields iter.Seq2[int, iceberg.PartitionField]) []string {
 // columns read old files promoted, and a dropped then re-added name is a new
 // column.
 func TestAlterSchemaEvolutionReads(t *testing.T) {
-	s, _ := openAlterTest(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s,
 		"CREATE TABLE db.t (id INT, price FLOAT, amount DECIMAL(9,2), name STRING, gone STRING)",
 		"INSERT INTO db.t VALUES (1, 1.5, 10.25, 'a', 'x'), (2, 2.5, 20.50, 'b', 'y')",
@@ -208,7 +196,7 @@ func TestAlterSchemaEvolutionReads(t *testing.T) {
 // evolution with iceberg-go's own scanner: the metadata lakesql commits must
 // mean the same to another implementation.
 func TestIcebergGoReadsEvolvedTable(t *testing.T) {
-	s, dir := openAlterTest(t)
+	s, dir := openTestSession(t)
 	mustExec(t, s,
 		"CREATE TABLE db.t (id INT, ts TIMESTAMP, name STRING)",
 		"INSERT INTO db.t VALUES (1, '2026-01-01 09:00:00', 'a')",
@@ -241,7 +229,7 @@ func TestIcebergGoReadsEvolvedTable(t *testing.T) {
 // TestAlterErrorsLeaveTableUnchanged runs failing ALTERs and checks each
 // message and that no metadata version was written.
 func TestAlterErrorsLeaveTableUnchanged(t *testing.T) {
-	s, _ := openAlterTest(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s,
 		"CREATE TABLE db.t (id INT, ts TIMESTAMP, s STRING, d DECIMAL(10,2)) PARTITIONED BY (day(ts))",
 		"INSERT INTO db.t VALUES (1, '2026-01-01 00:00:00', 'a', 1.00)",
@@ -297,7 +285,7 @@ func TestAlterErrorsLeaveTableUnchanged(t *testing.T) {
 // TestAlterNoOpsCommitNothing checks that statements that change nothing do
 // not write a metadata version.
 func TestAlterNoOpsCommitNothing(t *testing.T) {
-	s, _ := openAlterTest(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s, "CREATE TABLE db.t (id INT) TBLPROPERTIES ('owner' = 'me')")
 	before := loadTestTable(t, s, "t").MetadataLocation()
 	mustExec(t, s,
@@ -319,7 +307,7 @@ func TestAlterNoOpsCommitNothing(t *testing.T) {
 // TestAlterWriteOrderAndProperties checks the sort order and properties an
 // ALTER commits.
 func TestAlterWriteOrderAndProperties(t *testing.T) {
-	s, _ := openAlterTest(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s,
 		"CREATE TABLE db.t (id BIGINT, ts TIMESTAMP, s STRING)",
 		"ALTER TABLE db.t WRITE ORDERED BY id DESC NULLS FIRST, days(ts), bucket(8, s) NULLS LAST",

@@ -102,7 +102,7 @@ func anHourFromNow() string {
 }
 
 func TestExpireSnapshotsDeletesOnlyUnreferencedFiles(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s, "CREATE TABLE db.t (id BIGINT, p VARCHAR) PARTITIONED BY (p)")
 	snaps := commitEach(t, s,
 		"INSERT INTO db.t VALUES (1, 'a'), (2, 'b')",
@@ -152,7 +152,7 @@ func TestExpireSnapshotsDeletesOnlyUnreferencedFiles(t *testing.T) {
 }
 
 func TestExpireSnapshotsByID(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s, "CREATE TABLE db.t (id BIGINT)")
 	snaps := commitEach(t, s, "INSERT INTO db.t VALUES (1)", "INSERT INTO db.t VALUES (2)", "INSERT INTO db.t VALUES (3)")
 
@@ -176,7 +176,7 @@ func TestExpireSnapshotsByID(t *testing.T) {
 }
 
 func TestRemoveOrphanFiles(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s, "CREATE TABLE db.t (id BIGINT, p VARCHAR) PARTITIONED BY (p)",
 		"INSERT INTO db.t VALUES (1, 'a'), (2, 'b')",
 		"DELETE FROM db.t WHERE id = 1")
@@ -220,7 +220,7 @@ func TestRemoveOrphanFiles(t *testing.T) {
 }
 
 func TestMaintenanceKeepsFilesOfRegisteredTables(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s, "CREATE TABLE db.t (id BIGINT)", "INSERT INTO db.t VALUES (1)")
 	tbl, err := s.Warehouse().LoadTable(context.Background(), "db", "t")
 	if err != nil {
@@ -239,7 +239,7 @@ func TestMaintenanceKeepsFilesOfRegisteredTables(t *testing.T) {
 }
 
 func TestRollbackAndSetCurrentSnapshot(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	snaps := threeAppends(t, s)
 	id := func(i int) string { return fmt.Sprint(snaps[i].SnapshotID) }
 	count := func() string { return queryRows(t, s, "SELECT count(*) FROM db.t")[0] }
@@ -280,7 +280,7 @@ func TestRollbackAndSetCurrentSnapshot(t *testing.T) {
 }
 
 func TestVacuum(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s, "CREATE TABLE db.t (id BIGINT, p VARCHAR) PARTITIONED BY (p)")
 	commitEach(t, s,
 		"INSERT INTO db.t VALUES (1, 'a'), (2, 'b')",

@@ -24,7 +24,7 @@ func snapshotIDs(t *testing.T, s *Session) []string {
 }
 
 func TestMetadataTablesDescribeTheSnapshots(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	snaps := threeAppends(t, s)
 	ids := snapshotIDs(t, s)
 	current := fmt.Sprint(snaps[2].SnapshotID)
@@ -58,7 +58,7 @@ func TestMetadataTablesDescribeTheSnapshots(t *testing.T) {
 }
 
 func TestMetadataTablesRenderNestedValuesAsText(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	threeAppends(t, s)
 	for q, want := range map[string]string{
 		"SELECT summary FROM db.t.snapshots WHERE parent_id IS NULL":                                   "added-data-files=1, added-files-size=",
@@ -74,7 +74,7 @@ func TestMetadataTablesRenderNestedValuesAsText(t *testing.T) {
 }
 
 func TestMetadataTablesOfATableWithoutSnapshots(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s, "CREATE TABLE db.t (id BIGINT)")
 	for _, meta := range []string{"snapshots", "history", "files", "partitions", "manifests", "refs"} {
 		q := "SELECT count(*) FROM db.t." + meta
@@ -85,7 +85,7 @@ func TestMetadataTablesOfATableWithoutSnapshots(t *testing.T) {
 }
 
 func TestMetadataTableNames(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	threeAppends(t, s)
 	// Three parts starting with the catalog name are catalog.ns.table.
 	if got := queryRows(t, s, "SELECT count(*) FROM lakesql.db.t"); !slices.Equal(got, []string{"3"}) {
@@ -106,7 +106,7 @@ func TestMetadataTableNames(t *testing.T) {
 }
 
 func TestShowPartitions(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	threeAppends(t, s)
 	res, err := s.Exec(context.Background(), "SHOW PARTITIONS db.t")
 	if err != nil {
@@ -130,7 +130,7 @@ func TestShowPartitions(t *testing.T) {
 }
 
 func TestDescribeHistoryAndDetail(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	snaps := threeAppends(t, s)
 	// Newest first, as Delta prints it.
 	var want []string

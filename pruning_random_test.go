@@ -50,6 +50,20 @@ func queryRowsInOrder(t *testing.T, s *Session, query string) []string {
 	return rows
 }
 
+// openTestSession opens a session on a fresh warehouse with namespace db,
+// closed when the test ends, and returns it with the warehouse folder.
+func openTestSession(t *testing.T) (*Session, string) {
+	t.Helper()
+	dir := t.TempDir()
+	s, err := Open(context.Background(), Options{Warehouse: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	mustExec(t, s, "CREATE NAMESPACE db")
+	return s, dir
+}
+
 func mustExec(t *testing.T, s *Session, statements ...string) {
 	t.Helper()
 	for _, st := range statements {

@@ -16,18 +16,6 @@ import (
 	"github.com/lakesql/lakesql/storage"
 )
 
-// openFileSession opens a session on a fresh warehouse with namespace db.
-func openFileSession(t *testing.T) (*Session, string) {
-	t.Helper()
-	dir := t.TempDir()
-	s, err := Open(context.Background(), Options{Warehouse: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, s, "CREATE NAMESPACE db")
-	return s, dir
-}
-
 // execError runs a statement that must fail and returns its message.
 func execError(t *testing.T, s *Session, statement string) string {
 	t.Helper()
@@ -129,7 +117,7 @@ func writeParquet(t *testing.T, path string, ids []int64, names []string) {
 }
 
 func TestReadParquetGlobAndArray(t *testing.T) {
-	s, dir := openFileSession(t)
+	s, dir := openTestSession(t)
 	writeParquet(t, filepath.Join(dir, "files/a.parquet"), []int64{1, 2}, []string{"a", "NULL"})
 	writeParquet(t, filepath.Join(dir, "files/b.parquet"), []int64{3}, []string{"c"})
 	a, b := filepath.Join(dir, "files/a.parquet"), filepath.Join(dir, "files/b.parquet")
@@ -140,7 +128,7 @@ func TestReadParquetGlobAndArray(t *testing.T) {
 }
 
 func TestReadParquetErrors(t *testing.T) {
-	s, dir := openFileSession(t)
+	s, dir := openTestSession(t)
 	writeParquet(t, filepath.Join(dir, "files/a.parquet"), []int64{1}, []string{"a"})
 	writeFile(t, filepath.Join(dir, "bad/a.parquet"), "not parquet")
 	writeFile(t, filepath.Join(dir, "mixed/b.parquet"), "not parquet")
@@ -162,7 +150,7 @@ func TestReadParquetErrors(t *testing.T) {
 
 // writeOtherSchema writes a Parquet file whose name column is a BIGINT.
 func TestReadParquetSchemaMismatch(t *testing.T) {
-	s, dir := openFileSession(t)
+	s, dir := openTestSession(t)
 	mustExec(t, s, "CREATE TABLE db.t1 (id BIGINT, name STRING)", "INSERT INTO db.t1 VALUES (1, 'a')",
 		"CREATE TABLE db.t2 (id BIGINT, name BIGINT)", "INSERT INTO db.t2 VALUES (2, 2)")
 	got := execError(t, s, "SELECT * FROM read_parquet('"+dir+"/db/*/data/*.parquet')")
@@ -172,7 +160,7 @@ func TestReadParquetSchemaMismatch(t *testing.T) {
 }
 
 func TestReadParquetHive(t *testing.T) {
-	s, dir := openFileSession(t)
+	s, dir := openTestSession(t)
 	writeParquet(t, filepath.Join(dir, "hive/order_date=2024-03-22/region=eu/part-0.parquet"), []int64{1, 2}, []string{"a", "NULL"})
 	writeParquet(t, filepath.Join(dir, "hive/order_date=2024-03-23/region=__HIVE_DEFAULT_PARTITION__/part-0.parquet"), []int64{3}, []string{"c"})
 	// A damaged file in a partition the query rules out: reading it would fail.
@@ -192,7 +180,7 @@ func TestReadParquetHive(t *testing.T) {
 }
 
 func TestReadCSV(t *testing.T) {
-	s, dir := openFileSession(t)
+	s, dir := openTestSession(t)
 	writeFile(t, filepath.Join(dir, "a.csv"), "id,ok,price,day,at,note\n"+
 		"1,true,1.5,2024-01-02,2024-01-02 10:00:00,\"x, \"\"quoted\"\"\"\n"+
 		"2,,,,,\n"+
@@ -207,7 +195,7 @@ func TestReadCSV(t *testing.T) {
 }
 
 func TestCreateTableAs(t *testing.T) {
-	s, dir := openFileSession(t)
+	s, dir := openTestSession(t)
 	writeParquet(t, filepath.Join(dir, "in/a.parquet"), []int64{1, 2, 3}, []string{"a", "b", "NULL"})
 	src := "read_parquet('" + filepath.Join(dir, "in/*.parquet") + "')"
 	mustExec(t, s, "CREATE TABLE db.c PARTITIONED BY (bucket(4, id)) TBLPROPERTIES ('write.parquet.compression-codec' = 'snappy') AS SELECT id, upper(name) AS name FROM "+src)
@@ -227,7 +215,7 @@ func TestCreateTableAs(t *testing.T) {
 // A CREATE TABLE … AS whose query fails after some data files were written
 // leaves neither a table nor a file behind.
 func TestCreateTableAsFailureLeavesNothing(t *testing.T) {
-	s, dir := openFileSession(t)
+	s, dir := openTestSession(t)
 	var csv strings.Builder
 	csv.WriteString("n,v\n")
 	for i := range 3 * 8192 {

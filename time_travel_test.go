@@ -11,18 +11,6 @@ import (
 	"github.com/apache/iceberg-go/table"
 )
 
-// openTravelSession opens a session on a fresh warehouse with namespace db.
-func openTravelSession(t *testing.T) *Session {
-	t.Helper()
-	s, err := Open(context.Background(), Options{Warehouse: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	mustExec(t, s, "CREATE NAMESPACE db")
-	return s
-}
-
 // commitEach runs statements that each commit one snapshot, a few
 // milliseconds apart so that every snapshot has its own commit time, and
 // returns db.t's snapshots in commit order.
@@ -56,7 +44,7 @@ func threeAppends(t *testing.T, s *Session) []table.Snapshot {
 }
 
 func TestTimeTravelByVersion(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	snaps := threeAppends(t, s)
 	for i, snap := range snaps {
 		want := []string{"1", "2", "3"}[:i+1]
@@ -80,7 +68,7 @@ func TestTimeTravelByVersion(t *testing.T) {
 }
 
 func TestTimeTravelByBranchAndTag(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	snaps := threeAppends(t, s)
 	ctx := context.Background()
 	tag := table.NewSetSnapshotRefUpdate("first", snaps[0].SnapshotID, table.TagRef, 0, 0, 0)
@@ -98,7 +86,7 @@ func TestTimeTravelByBranchAndTag(t *testing.T) {
 }
 
 func TestTimeTravelByTimestamp(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	snaps := threeAppends(t, s)
 	at := func(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05.000") }
 	for i, snap := range snaps {
@@ -136,7 +124,7 @@ func nextCommitMs(snaps []table.Snapshot, i int) int64 {
 }
 
 func TestTimeTravelReadsWithTheSnapshotSchema(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	mustExec(t, s, "CREATE TABLE db.t (id BIGINT, s STRING)")
 	snaps := commitEach(t, s,
 		"INSERT INTO db.t VALUES (1, 'a')",
@@ -170,7 +158,7 @@ func TestTimeTravelReadsWithTheSnapshotSchema(t *testing.T) {
 }
 
 func TestTimeTravelErrors(t *testing.T) {
-	s := openTravelSession(t)
+	s, _ := openTestSession(t)
 	threeAppends(t, s)
 	for q, want := range map[string]string{
 		"SELECT * FROM db.t VERSION AS OF 42":          "table db.t has no snapshot 42 (list them with SELECT snapshot_id, committed_at FROM db.t.snapshots)",
