@@ -2,6 +2,7 @@ package lakesql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -42,7 +43,7 @@ func newRewriteCommit(s *Session, target *planner.TableRef) *rewriteCommit {
 // files they added stay, as the rewrite only removes the files it read.
 func (c *rewriteCommit) commit(ctx context.Context, old, added []iceberg.DataFile) error {
 	var err error
-	for range rewriteCommitAttempts {
+	for attempt := range rewriteCommitAttempts {
 		if beforeRewriteCommit != nil {
 			beforeRewriteCommit()
 		}
@@ -55,8 +56,16 @@ func (c *rewriteCommit) commit(ctx context.Context, old, added []iceberg.DataFil
 			return fmt.Errorf("%w (and reloading the table failed: %v)", err, rerr)
 		case committed:
 			return nil // the catalog took the commit though it reported an error
-		case !moved:
+		case !moved && !errors.Is(err, table.ErrCommitFailed):
 			return err
+		}
+		if !moved {
+			// Another writer holds the version's claim but has not written
+			// it yet: wait for its commit, then validate against it.
+			if berr := storage.CommitBackoff(ctx, attempt+1); berr != nil {
+				return berr
+			}
+			continue
 		}
 		if verr := c.validate(ctx, old); verr != nil {
 			return verr

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -425,6 +426,22 @@ func CommitAppend(ctx context.Context, tbl *table.Table, files []iceberg.DataFil
 		if attempt == appendAttempts || !lostRace(ctx, tbl, base, err) {
 			return fmt.Errorf("commit to %s: %w", name, err)
 		}
+		if err := CommitBackoff(ctx, attempt); err != nil {
+			return err
+		}
+	}
+}
+
+// CommitBackoff waits before retry number attempt of a commit that lost a
+// race. The filesystem catalog refuses a version another writer has
+// claimed but not yet written, so retrying at once can find the claim
+// still there; the wait grows with each attempt.
+func CommitBackoff(ctx context.Context, attempt int) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(time.Duration(attempt) * 20 * time.Millisecond):
+		return nil
 	}
 }
 
