@@ -138,6 +138,11 @@ func addFloat64(a, b float64) (float64, bool) { return a + b, true }
 // wrap around the 128 bits, which shows as a sign flip.
 func addDecimal(a, b decimal128.Num) (decimal128.Num, bool) {
 	s := a.Add(b)
+	// Fast path: |s| < 2^125 < 10^38 fits, and a wrapped sum of two 38-digit
+	// values is never that small.
+	if hi := s.HighBits(); hi >= -(1<<61) && hi < 1<<61 {
+		return s, true
+	}
 	wrapped := a.Sign() == b.Sign() && a.Sign() != 0 && s.Sign() != a.Sign()
 	return s, !wrapped && s.FitsInPrecision(38)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/planner"
@@ -48,9 +47,7 @@ func (a *distinctAcc) update(ctx context.Context, arg arrow.Array, gids []int32,
 	if len(rows) == 0 {
 		return a.inner.update(ctx, arg, nil, groups) // only grows the state to groups
 	}
-	idx := int32Array(rows)
-	defer idx.Release()
-	firsts, err := compute.TakeArray(ctx, arg, idx)
+	firsts, err := takeArray(ctx, allocator(ctx), arg, rows)
 	if err != nil {
 		return err
 	}

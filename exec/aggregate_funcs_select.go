@@ -17,6 +17,7 @@ type selectAcc[T any] struct {
 	replace func(c int) bool
 	vals    []T
 	seen    []bool
+	batch   []T // the current batch's values, reused across batches
 }
 
 func newSelector(t arrow.DataType, replace func(c int) bool) (accumulator, error) {
@@ -30,7 +31,8 @@ func newSelector(t arrow.DataType, replace func(c int) bool) (accumulator, error
 func (a *selectAcc[T]) update(_ context.Context, arg arrow.Array, gids []int32, groups int) error {
 	a.vals = grow(a.vals, groups)
 	a.seen = grow(a.seen, groups)
-	vals, valid := a.e.values(arg), nullMask(arg)
+	a.batch = a.e.values(a.batch, arg)
+	vals, valid := a.batch, nullMask(arg)
 	for i, g := range gids {
 		if !isValid(valid, i) {
 			continue

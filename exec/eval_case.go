@@ -5,7 +5,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/planner"
@@ -133,8 +132,6 @@ func (ev *evaluator) evalOn(e planner.Expr, rows []int32) (arrow.Array, error) {
 func (ev *evaluator) subBatch(e planner.Expr, rows []int32) (arrow.RecordBatch, error) {
 	used := map[int]bool{}
 	columnsOf(e, used)
-	indices := int32Array(rows)
-	defer indices.Release()
 	ncols := int(ev.batch.NumCols())
 	fields := make([]arrow.Field, ncols)
 	cols := make([]arrow.Array, ncols)
@@ -146,7 +143,7 @@ func (ev *evaluator) subBatch(e planner.Expr, rows []int32) (arrow.RecordBatch, 
 			cols[i] = array.NewNull(len(rows))
 			continue
 		}
-		col, err := compute.TakeArray(ev.ctx, ev.batch.Column(i), indices)
+		col, err := takeArray(ev.ctx, ev.mem, ev.batch.Column(i), rows)
 		if err != nil {
 			return nil, fmt.Errorf("selecting rows of column %s: %w", f.Name, err)
 		}
@@ -243,25 +240,13 @@ func (g *gather) finish() (arrow.Array, error) {
 			p.Release()
 		}
 	}
-	if len(g.pieces) == 1 && g.pieces[0].Len() == g.ev.n && isIdentity(g.idx) {
-		g.pieces[0].Retain()
-		return g.pieces[0], nil
+	if len(g.pieces) == 1 {
+		return takeArray(g.ev.ctx, g.ev.mem, g.pieces[0], g.idx)
 	}
 	values, err := array.Concatenate(g.pieces, g.ev.mem)
 	if err != nil {
 		return nil, fmt.Errorf("combining branch results: %w", err)
 	}
 	defer values.Release()
-	indices := int32Array(g.idx)
-	defer indices.Release()
-	return compute.TakeArray(g.ev.ctx, values, indices)
-}
-
-func isIdentity(idx []int32) bool {
-	for i, v := range idx {
-		if v != int32(i) {
-			return false
-		}
-	}
-	return true
+	return takeArray(g.ev.ctx, g.ev.mem, values, g.idx)
 }

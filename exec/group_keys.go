@@ -35,7 +35,7 @@ type typedKeys[T any] struct {
 const nullHash = 0x9e3779b97f4a7c15
 
 func (k *typedKeys[T]) load(arr arrow.Array) {
-	k.cur, k.curValid = k.e.values(arr), nullMask(arr)
+	k.cur, k.curValid = k.e.values(k.cur, arr), nullMask(arr)
 }
 
 func (k *typedKeys[T]) hash(h []uint64) {

@@ -42,14 +42,18 @@ type hashMatcher struct {
 	probeN     int
 
 	// A single string or binary key (strs != nil) is looked up as itself:
-	// probeData and probeOffs hold the probe batch's keys (copied, so that
-	// they outlive the evaluated key array), probeNulls its NULLs.
+	// probeData and probeOffs hold the probe batch's keys (row i is
+	// probeData[probeOffs[i]:probeOffs[i+1]]), probeNulls its NULLs.
 	strs      map[string]int32
 	probeData []byte
 	probeOffs []int32
-	row       int   // next probe row to look up
-	cur       int32 // probe row whose chain is being followed
-	chain     int32 // next build row of cur's chain, or -1
+	// copyData and copyOffs are the reused buffers of computed keys; a
+	// viewed key must never be appended to.
+	copyData []byte
+	copyOffs []int32
+	row      int   // next probe row to look up
+	cur      int32 // probe row whose chain is being followed
+	chain    int32 // next build row of cur's chain, or -1
 }
 
 func (m *hashMatcher) setBuild(ctx context.Context, build arrow.RecordBatch) error {
@@ -116,11 +120,9 @@ func (m *hashMatcher) setProbe(ctx context.Context, probe arrow.RecordBatch) err
 		return nil
 	}
 	if m.strs != nil {
-		data, offs, isNull, err := evalBytesKey(ctx, m.probeKeys[0], probe, m.probeData[:0], m.probeOffs[:0], m.probeNulls[:0])
-		if err != nil {
+		if err := m.setProbeStrs(ctx, probe); err != nil {
 			return err
 		}
-		m.probeData, m.probeOffs, m.probeNulls, m.probeN = data, offs, isNull, len(isNull)
 		m.row, m.chain = 0, -1
 		return nil
 	}
@@ -205,6 +207,31 @@ func (m *hashMatcher) setBuildStrs(ctx context.Context, build arrow.RecordBatch)
 		}
 		m.link[r], m.head[id] = m.head[id], int32(r)
 	}
+	return nil
+}
+
+// setProbeStrs is setProbe for a single string or binary key. A key that
+// is a column of the probe batch is viewed in place, as the join holds the
+// batch while it matches; a computed key is copied out of its array.
+func (m *hashMatcher) setProbeStrs(ctx context.Context, probe arrow.RecordBatch) error {
+	if ref, ok := m.probeKeys[0].(*planner.ColumnRef); ok {
+		col := extensionStorage(probe.Column(ref.Index))
+		if isVarBytes(col.DataType()) {
+			b, valid := arrayBytes(col), nullsOf(col)
+			m.probeData, m.probeOffs, m.probeN = b.data, b.offsets, col.Len()
+			m.probeNulls = grow(m.probeNulls[:0], m.probeN)
+			for i := range m.probeNulls {
+				m.probeNulls[i] = valid.isNull(i)
+			}
+			return nil
+		}
+	}
+	data, offs, isNull, err := evalBytesKey(ctx, m.probeKeys[0], probe, m.copyData[:0], m.copyOffs[:0], m.probeNulls[:0])
+	if err != nil {
+		return err
+	}
+	m.copyData, m.copyOffs = data, offs
+	m.probeData, m.probeOffs, m.probeNulls, m.probeN = data, offs, isNull, len(isNull)
 	return nil
 }
 

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
@@ -277,14 +276,13 @@ func (j *join) assemble(ctx context.Context, probeRows, buildRows []int32) (arro
 func takeRows(ctx context.Context, schema *arrow.Schema, batch arrow.RecordBatch, rows []int32) ([]arrow.Array, error) {
 	mem := allocator(ctx)
 	cols := make([]arrow.Array, schema.NumFields())
-	indices, allNull := indexArray(rows)
-	defer indices.Release()
+	allNull := !slices.ContainsFunc(rows, func(r int32) bool { return r >= 0 })
 	for c, f := range schema.Fields() {
 		if allNull {
 			cols[c] = array.MakeArrayOfNull(mem, f.Type, len(rows))
 			continue
 		}
-		taken, err := compute.TakeArray(WithAllocator(ctx, mem), batch.Column(c), indices)
+		taken, err := takeArray(ctx, mem, batch.Column(c), rows)
 		if err != nil {
 			releaseArrays(cols)
 			return nil, fmt.Errorf("join: gather column %s: %w", f.Name, err)
@@ -292,28 +290,6 @@ func takeRows(ctx context.Context, schema *arrow.Schema, batch arrow.RecordBatch
 		cols[c] = taken
 	}
 	return cols, nil
-}
-
-// indexArray wraps rows as an INT32 array without copying; negative numbers
-// become NULL indices, which take turns into NULL values.
-func indexArray(rows []int32) (arr arrow.Array, allNull bool) {
-	var validity *memory.Buffer
-	nulls := 0
-	for i, r := range rows {
-		if r >= 0 {
-			continue
-		}
-		if validity == nil {
-			validity = memory.NewBufferBytes(make([]byte, bitutil.BytesForBits(int64(len(rows)))))
-			bitutil.SetBitsTo(validity.Bytes(), 0, int64(len(rows)), true)
-		}
-		bitutil.ClearBit(validity.Bytes(), i)
-		nulls++
-	}
-	values := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(rows))
-	data := array.NewData(arrow.PrimitiveTypes.Int32, len(rows), []*memory.Buffer{validity, values}, nil, nulls, 0)
-	defer data.Release()
-	return array.MakeFromData(data), nulls == len(rows)
 }
 
 // materialize reads all of op into one batch of its schema.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/planner"
@@ -101,12 +100,10 @@ func sortedRows(ctx context.Context, keys []planner.SortKey, batch arrow.RecordB
 
 // gatherRows returns the rows of batch at idx, in that order.
 func gatherRows(ctx context.Context, batch arrow.RecordBatch, idx []int32) (arrow.RecordBatch, error) {
-	indices := int32Array(idx)
-	defer indices.Release()
 	cols := make([]arrow.Array, batch.NumCols())
 	defer releaseArrays(cols)
 	for c := range cols {
-		col, err := compute.TakeArray(ctx, batch.Column(c), indices)
+		col, err := takeArray(ctx, allocator(ctx), batch.Column(c), idx)
 		if err != nil {
 			return nil, err
 		}

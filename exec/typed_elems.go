@@ -21,8 +21,11 @@ import (
 // aggregation and sorting. T is the Go element type: the fixed-width types
 // as stored, BOOLEAN unpacked to 0/1 bytes, strings and binaries as []byte.
 type elem[T any] struct {
-	// values views a batch's column; slots under NULLs hold unspecified values.
-	values func(arr arrow.Array) []T
+	// values views a batch's column; slots under NULLs hold unspecified
+	// values. Kinds that must unpack the column (BOOLEAN, strings) fill dst,
+	// grown when too small, so that a caller looping over batches reuses
+	// one slice instead of allocating one per batch.
+	values func(dst []T, arr arrow.Array) []T
 	// compare is a total order: NaN sorts above all numbers and equals NaN.
 	compare func(a, b T) int
 	// hash agrees with compare: equal values (-0.0 and 0.0, NaNs) hash equally.
@@ -48,7 +51,7 @@ func opsFor[T any](e elem[T]) typedOps {
 			return &selectAcc[T]{e: e, t: t, replace: replace}
 		},
 		comparator: func(a, b arrow.Array) func(i, j int) int {
-			va, vb := e.values(a), e.values(b)
+			va, vb := e.values(nil, a), e.values(nil, b)
 			return func(i, j int) int { return e.compare(va[i], vb[j]) }
 		},
 	}
@@ -96,7 +99,7 @@ func opsOf(t arrow.DataType) (typedOps, error) {
 
 func fixedElem[T fixedWidth](compare func(a, b T) int, hash func(T) uint64) elem[T] {
 	return elem[T]{
-		values:  func(arr arrow.Array) []T { return fixedValues[T](extensionStorage(arr)) },
+		values:  func(_ []T, arr arrow.Array) []T { return fixedValues[T](extensionStorage(arr)) },
 		compare: compare,
 		hash:    hash,
 		own:     same[T],
@@ -155,23 +158,27 @@ var bytesSeed = maphash.MakeSeed()
 func hashBytes(v []byte) uint64 { return maphash.Bytes(bytesSeed, v) }
 
 // unpackBools views a BOOLEAN column as 0/1 bytes.
-func unpackBools(arr arrow.Array) []uint8 {
+func unpackBools(dst []uint8, arr arrow.Array) []uint8 {
 	d := arr.Data()
 	bits, off := d.Buffers()[1].Bytes(), d.Offset()
-	out := make([]uint8, d.Len())
+	out := grow(dst[:0], d.Len())
 	for i := range out {
 		out[i] = boolByte(bitutil.BitIsSet(bits, off+i))
 	}
 	return out
 }
 
-func nullValues(arr arrow.Array) []uint8 { return make([]uint8, arr.Len()) }
+func nullValues(dst []uint8, arr arrow.Array) []uint8 {
+	out := grow(dst[:0], arr.Len())
+	clear(out)
+	return out
+}
 
 // bytesValues views a STRING, BINARY or UUID column as byte slices into
 // the array's buffers.
-func bytesValues(arr arrow.Array) [][]byte {
+func bytesValues(dst [][]byte, arr arrow.Array) [][]byte {
 	v := arrayBytes(extensionStorage(arr))
-	out := make([][]byte, arr.Len())
+	out := grow(dst[:0], arr.Len())
 	for i := range out {
 		out[i] = v.at(i)
 	}

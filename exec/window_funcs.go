@@ -5,7 +5,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/planner"
@@ -170,7 +169,5 @@ func gatherOrDefault(ctx context.Context, x, def arrow.Array, src []int32, mem m
 		}
 		idx[i] = s
 	}
-	indices := int32Array(idx)
-	defer indices.Release()
-	return compute.TakeArray(WithAllocator(ctx, mem), both, indices)
+	return takeArray(ctx, mem, both, idx)
 }
