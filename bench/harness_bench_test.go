@@ -4,16 +4,16 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"sync"
 	"testing"
 
 	"github.com/lakesql/lakesql"
 )
 
-// The harness's Q7/Q8 on a warehouse of the harness's quick layout
-// (BENCH_Q_SCALE events over BENCH_Q_DAYS days, default 10^6 over 730).
+// The harness's queries as Go benchmarks, for profiling one at a time
+// (go test -bench Q7 -cpuprofile …), on a warehouse of the harness's quick
+// layout (BENCH_Q_SCALE events over BENCH_Q_DAYS days, default 10^6 over
+// 730).
 var (
 	qOnce sync.Once
 	qWH   string
@@ -52,12 +52,8 @@ func qWarehouse(b *testing.B) string {
 	return qWH
 }
 
-func benchHarnessQuery(b *testing.B, id int, fresh bool) {
-	wh := qWarehouse(b)
-	s, err := lakesql.Open(context.Background(), lakesql.Options{Warehouse: wh})
-	if err != nil {
-		b.Fatal(err)
-	}
+func benchHarnessQuery(b *testing.B, id int) {
+	s := qSession(b)
 	var q string
 	for _, hq := range harnessQueries() {
 		if hq.id == id {
@@ -67,19 +63,37 @@ func benchHarnessQuery(b *testing.B, id int, fresh bool) {
 	runQuery(b, s, q)
 	b.ResetTimer()
 	for range b.N {
-		if fresh {
-			// As the harness measures: free heap handed back to the OS first.
-			b.StopTimer()
-			runtime.GC()
-			debug.FreeOSMemory()
-			b.StartTimer()
-		}
 		runQuery(b, s, q)
 	}
 }
 
-func BenchmarkQ4(b *testing.B)      { benchHarnessQuery(b, 4, false) }
-func BenchmarkQ7(b *testing.B)      { benchHarnessQuery(b, 7, false) }
-func BenchmarkQ8(b *testing.B)      { benchHarnessQuery(b, 8, false) }
-func BenchmarkQ7Fresh(b *testing.B) { benchHarnessQuery(b, 7, true) }
-func BenchmarkQ8Fresh(b *testing.B) { benchHarnessQuery(b, 8, true) }
+func qSession(b *testing.B) *lakesql.Session {
+	s, err := lakesql.Open(context.Background(), lakesql.Options{Warehouse: qWarehouse(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+func BenchmarkQ4(b *testing.B) { benchHarnessQuery(b, 4) }
+func BenchmarkQ7(b *testing.B) { benchHarnessQuery(b, 7) }
+func BenchmarkQ8(b *testing.B) { benchHarnessQuery(b, 8) }
+
+// BenchmarkQ9 times the harness's rewrite: rewrite_data_files of a fresh
+// unpartitioned 30-day copy into day partitions (the copy is made untimed).
+func BenchmarkQ9(b *testing.B) {
+	s := qSession(b)
+	ctx := context.Background()
+	for range b.N {
+		b.StopTimer()
+		if err := lakeExec(ctx, s, "DROP TABLE IF EXISTS "+rewriteTable,
+			"CREATE TABLE "+rewriteTable+" AS SELECT * FROM tutorial.events_30d",
+			"ALTER TABLE "+rewriteTable+" ADD PARTITION FIELD day(event_time)"); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if err := lakeExec(ctx, s, "CALL system.rewrite_data_files(table => '"+rewriteTable+"')"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

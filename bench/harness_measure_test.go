@@ -22,21 +22,28 @@ type measurement struct {
 	answer result
 }
 
-// measure runs a target once. Both engines live in this process, so memory
-// is measured on the process: before the run a Go GC hands free heap back
-// to the OS and writing 5 to /proc/self/clear_refs resets VmHWM to the
-// current VmRSS; after it, VmHWM − VmRSS(before) is the run's peak growth.
-// Memory an engine keeps between runs (DuckDB's buffer cache, lakesql's
-// live heap) is in the baseline, not in the growth.
-func measure(ctx context.Context, tg target) (measurement, error) {
+// measure runs a target once. A timed run starts warm: the Go heap keeps
+// the memory earlier runs used, as DuckDB keeps its buffer pool; only
+// garbage is collected first, so that one run's GC does not land in the
+// next. A memory run (trackMemory) measures on the process, where both
+// engines live: a Go GC hands free heap back to the OS and writing 5 to
+// /proc/self/clear_refs resets VmHWM to the current VmRSS; after the run,
+// VmHWM − VmRSS(before) is its peak growth. Memory an engine keeps between
+// runs (DuckDB's buffer cache, lakesql's live heap) is in the baseline, not
+// in the growth. Returning the heap to the OS makes the run fault its pages
+// in again, so memory runs are not timed.
+func measure(ctx context.Context, tg target, trackMemory bool) (measurement, error) {
 	if tg.prepare != nil {
 		if err := tg.prepare(ctx); err != nil {
 			return measurement{}, err
 		}
 	}
 	runtime.GC()
-	debug.FreeOSMemory()
-	canReset := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+	canReset := false
+	if trackMemory {
+		debug.FreeOSMemory()
+		canReset = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+	}
 	before, err := procStatusBytes("VmRSS")
 	if err != nil {
 		canReset = false

@@ -15,6 +15,8 @@ import (
 // under the same names); duckSQL replaces it for DuckDB where the dialects
 // differ. hiveSQL is the query over the hive-style copy: it adds the
 // event_date predicate a user of that layout writes to get pruning.
+// prunes marks the queries whose filters let lakesql skip files; they also
+// run with pruning off.
 type harnessQuery struct {
 	id      int
 	name    string
@@ -22,6 +24,7 @@ type harnessQuery struct {
 	duckSQL string
 	hiveSQL string
 	ordered bool
+	prunes  bool
 }
 
 // timeRange is a half-open event_time filter, the form the tutorial uses;
@@ -42,24 +45,24 @@ func harnessQueries() []harnessQuery {
 	month := timeRange(harnessMonth, harnessNext)
 	week := timeRange(harnessMonth, harnessWeek)
 	return []harnessQuery{
-		{id: 1, name: "one-day event_type count", ordered: true,
+		{id: 1, prunes: true, name: "one-day event_type count", ordered: true,
 			sql:     `SELECT event_type, count(*) AS event_count FROM ` + byDay + ` WHERE ` + oneDay + ` GROUP BY event_type ORDER BY event_type`,
 			hiveSQL: `SELECT event_type, count(*) AS event_count FROM ` + hive + ` WHERE ` + dateRange(harnessDay, nextDay) + ` AND ` + oneDay + ` GROUP BY event_type ORDER BY event_type`},
-		{id: 2, name: "one day as DATE(event_time) = …", ordered: true,
+		{id: 2, prunes: true, name: "one day as DATE(event_time) = …", ordered: true,
 			sql:     `SELECT event_type, count(*) AS event_count FROM ` + byDay + ` WHERE DATE(event_time) = DATE '` + harnessDay + `' GROUP BY event_type ORDER BY event_type`,
 			duckSQL: `SELECT event_type, count(*) AS event_count FROM ` + byDay + ` WHERE CAST(event_time AS DATE) = DATE '` + harnessDay + `' GROUP BY event_type ORDER BY event_type`,
 			hiveSQL: `SELECT event_type, count(*) AS event_count FROM ` + hive + ` WHERE event_date = DATE '` + harnessDay + `' GROUP BY event_type ORDER BY event_type`},
-		{id: 3, name: "month revenue by category, DE", ordered: true,
+		{id: 3, prunes: true, name: "month revenue by category, DE", ordered: true,
 			sql:     `SELECT category, sum(price * quantity) AS revenue FROM ` + byDay + ` WHERE ` + month + ` AND country = 'DE' GROUP BY category ORDER BY category NULLS LAST`,
 			hiveSQL: `SELECT category, sum(price * quantity) AS revenue FROM ` + hive + ` WHERE ` + dateRange(harnessMonth, harnessNext) + ` AND country = 'DE' GROUP BY category ORDER BY category NULLS LAST`},
 		{id: 4, name: "full scan GROUP BY event_type, country",
 			sql:     `SELECT event_type, country, count(*), sum(price), avg(price) FROM ` + byDay + ` GROUP BY event_type, country`,
 			hiveSQL: `SELECT event_type, country, count(*), sum(price), avg(price) FROM ` + hive + ` GROUP BY event_type, country`},
-		{id: 5, name: "count(DISTINCT session_id) per day, one week", ordered: true,
+		{id: 5, prunes: true, name: "count(DISTINCT session_id) per day, one week", ordered: true,
 			sql:     `SELECT CAST(event_time AS DATE) AS day, count(DISTINCT session_id) FROM ` + byDay + ` WHERE ` + week + ` GROUP BY 1 ORDER BY 1`,
 			hiveSQL: `SELECT event_date AS day, count(DISTINCT session_id) FROM ` + hive + ` WHERE ` + dateRange(harnessMonth, harnessWeek) + ` GROUP BY 1 ORDER BY 1`},
 		// event_id breaks ties so that both engines must return the same ten rows.
-		{id: 6, name: "month ORDER BY price DESC LIMIT 10", ordered: true,
+		{id: 6, prunes: true, name: "month ORDER BY price DESC LIMIT 10", ordered: true,
 			sql:     `SELECT event_id, price FROM ` + byDay + ` WHERE ` + month + ` ORDER BY price DESC NULLS LAST, event_id LIMIT 10`,
 			hiveSQL: `SELECT event_id, price FROM ` + hive + ` WHERE ` + dateRange(harnessMonth, harnessNext) + ` ORDER BY price DESC NULLS LAST, event_id LIMIT 10`},
 		{id: 7, name: "join with products, by category",
@@ -67,7 +70,7 @@ func harnessQueries() []harnessQuery {
 				JOIN tutorial.products p ON e.product_id = p.product_id GROUP BY p.category`,
 			hiveSQL: `SELECT p.category, count(*), sum(e.price * e.quantity) FROM ` + hive + ` e
 				JOIN tutorial.products p ON e.product_id = p.product_id GROUP BY p.category`},
-		{id: 8, name: "point lookup user_id = 42, bucket(16)",
+		{id: 8, prunes: true, name: "point lookup user_id = 42, bucket(16)",
 			sql: `SELECT event_id, event_time, event_type, price FROM tutorial.events_by_user WHERE user_id = 42`},
 	}
 }
@@ -84,6 +87,9 @@ func (h *harness) runQuery(t *testing.T, q harnessQuery) queryResult {
 	}
 	if q.hiveSQL != "" {
 		targets = append(targets, target{engine: engineHive, run: func(ctx context.Context) (result, error) { return duckRows(ctx, h.duck, q.hiveSQL) }})
+	}
+	if q.prunes {
+		targets = append(targets, target{engine: engineLakeOff, run: func(ctx context.Context) (result, error) { return lakeRows(ctx, h.lakeOff, q.sql) }})
 	}
 	res := measureTargets(t, q.id, q.name, q.ordered, targets)
 	reads, err := explainReads(context.Background(), h, q.sql)

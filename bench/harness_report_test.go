@@ -47,7 +47,7 @@ func writeResults(path string, env environment, results []queryResult) error {
 	fmt.Fprintf(&sb, "- Machine: %s, %d cores; Go %s with GOMAXPROCS %d; DuckDB %s with `SET threads = 2`.\n",
 		env.cpu, env.cores, env.goVersion, env.gomaxprocs, env.duckVersion)
 	fmt.Fprintf(&sb, "- Scale: %d events over %d days (%d a day)%s.\n", env.events, env.days, env.events/env.days, scaleNote(env.events))
-	fmt.Fprintf(&sb, "- Runs: one warm-up run per engine (its answers are compared), then %d timed runs each, engines alternating; times are medians of wall time, in the same process.\n", env.runs)
+	fmt.Fprintf(&sb, "- Runs: one warm-up run per engine (its answers are compared), then %d timed runs each, engines alternating, then one untimed run each for peak memory; times are medians of wall time, in the same process.\n", env.runs)
 	fmt.Fprintf(&sb, "- Generated: %s.\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	sb.WriteString(resultsTable(results))
 	sb.WriteString(resultsNotes)
@@ -70,13 +70,18 @@ How to read it:
   ` + "`COPY … (PARTITION_BY (event_date))`" + ` as ` + "`event_date=YYYY-MM-DD/part.parquet`" + `,
   with the query's range also put on event_date so that DuckDB prunes folders.
 - **ratio** is lakesql's median over DuckDB's: above 1 lakesql is slower.
+- **pruning off** is lakesql with ` + "`SET pruning = off`" + ` (every file and row
+  group read) on the queries whose filters prune; **speed-up** is its median
+  over lakesql's.
 - **lakesql reads** are the files, bytes and rows its scans read, from
   EXPLAIN ANALYZE (for query 9, the data files the rewrite wrote).
-- **peak** is the growth of the process's peak resident set during a run
-  (VmHWM after the run minus VmRSS before it, with VmHWM reset through
-  /proc/self/clear_refs and Go's free heap returned to the OS first), the
-  largest over the timed runs. Memory an engine keeps between runs, such as
-  DuckDB's buffer cache, is not counted.
+- Timed runs are warm: each engine keeps the memory and caches of its earlier
+  runs (lakesql its heap and manifest cache, DuckDB its buffer pool).
+- **peak** is the growth of the process's peak resident set during one more,
+  untimed run (VmHWM after the run minus VmRSS before it, with VmHWM reset
+  through /proc/self/clear_refs and Go's free heap returned to the OS
+  first). Memory an engine keeps between runs, such as DuckDB's buffer
+  cache, is not counted.
 - **answers**: every engine's answer is compared with DuckDB's on the
   Iceberg files (same rows as a multiset, or in order for ORDER BY queries,
   floats within 1e-9); a wrong answer fails ` + "`make bench`" + `.
@@ -94,13 +99,14 @@ How to read it:
 // resultsTable is the markdown table of the results.
 func resultsTable(results []queryResult) string {
 	var sb strings.Builder
-	sb.WriteString("| # | query | lakesql | duckdb | ratio | duckdb-hive | ratio | lakesql reads (files, bytes, rows) | lakesql peak | duckdb peak | answers |\n")
-	sb.WriteString("|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|\n")
+	sb.WriteString("| # | query | lakesql | duckdb | ratio | duckdb-hive | ratio | pruning off | speed-up | lakesql reads (files, bytes, rows) | lakesql peak | duckdb peak | answers |\n")
+	sb.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n")
 	for _, r := range results {
-		lake := r.median[engineLake]
-		fmt.Fprintf(&sb, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.id, r.name,
+		lake, off := r.median[engineLake], r.median[engineLakeOff]
+		fmt.Fprintf(&sb, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.id, r.name,
 			formatDuration(lake), formatDuration(r.median[engineDuck]), formatRatio(lake, r.median[engineDuck]),
 			formatDuration(r.median[engineHive]), formatRatio(lake, r.median[engineHive]),
+			formatDuration(off), formatSpeedup(off, lake),
 			formatReads(r.reads), formatBytes(r.peak[engineLake]), formatBytes(r.peak[engineDuck]), r.verdict)
 	}
 	return sb.String()
@@ -123,6 +129,15 @@ func formatRatio(lake, duck time.Duration) string {
 		return "—"
 	}
 	return fmt.Sprintf("%.2f", float64(lake)/float64(duck))
+}
+
+// formatSpeedup is how many times faster lakesql is with pruning than
+// without.
+func formatSpeedup(off, on time.Duration) string {
+	if off == 0 || on == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f×", float64(off)/float64(on))
 }
 
 func formatBytes(n int64) string {

@@ -43,7 +43,10 @@ const (
 type harness struct {
 	dir  string
 	lake *lakesql.Session
-	duck *sql.DB
+	// lakeOff is a second session on the same warehouse with SET pruning =
+	// off: every file and row group is read, so it shows what pruning saves.
+	lakeOff *lakesql.Session
+	duck    *sql.DB
 }
 
 // TestHarness compares lakesql with DuckDB on the nine queries and
@@ -92,12 +95,19 @@ func setupHarness(t *testing.T) *harness {
 	if err := lakeExec(ctx, lake, harnessTables...); err != nil {
 		t.Fatal(err)
 	}
+	lakeOff, err := lakesql.Open(ctx, lakesql.Options{Warehouse: opts.Warehouse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lakeExec(ctx, lakeOff, "SET pruning = off"); err != nil {
+		t.Fatal(err)
+	}
 	duck, err := openDuck()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { duck.Close() })
-	h := &harness{dir: dir, lake: lake, duck: duck}
+	h := &harness{dir: dir, lake: lake, lakeOff: lakeOff, duck: duck}
 	for _, table := range []string{"tutorial.events_by_day", "tutorial.events_by_user", "tutorial.products", "tutorial.events_30d"} {
 		if err := duckViewOf(ctx, lake, duck, table); err != nil {
 			t.Fatal(err)
@@ -131,9 +141,10 @@ func (h *harness) writeHiveCopy(ctx context.Context) error {
 
 // engine names, in the order of the results table.
 const (
-	engineLake = "lakesql"
-	engineDuck = "duckdb"
-	engineHive = "duckdb-hive"
+	engineLake    = "lakesql"
+	engineDuck    = "duckdb"
+	engineHive    = "duckdb-hive"
+	engineLakeOff = "lakesql pruning=off"
 )
 
 // target is one engine's way to run a benchmark query: run is timed and
@@ -156,13 +167,14 @@ type queryResult struct {
 
 // measureTargets runs the targets once to warm up and to compare answers,
 // then times runs rounds, rotating which engine goes first each round so
-// that neither always runs on a cache the other warmed.
+// that neither always runs on a cache the other warmed, and ends with one
+// untimed memory run per target.
 func measureTargets(t *testing.T, id int, name string, ordered bool, targets []target) queryResult {
 	ctx := context.Background()
 	res := queryResult{id: id, name: name, median: map[string]time.Duration{}, peak: map[string]int64{}, verdict: "ok"}
 	answers := make([]result, len(targets))
 	for i, tg := range targets {
-		m, err := measure(ctx, tg)
+		m, err := measure(ctx, tg, false)
 		if err != nil {
 			t.Fatalf("query %d (%s) on %s: %v", id, name, tg.engine, err)
 		}
@@ -180,22 +192,23 @@ func measureTargets(t *testing.T, id int, name string, ordered bool, targets []t
 		}
 	}
 	times := make([][]time.Duration, len(targets))
-	for _, tg := range targets {
-		res.peak[tg.engine] = -1
-	}
 	for round := range *harnessRuns {
 		for k := range targets {
 			i := (round + k) % len(targets)
-			m, err := measure(ctx, targets[i])
+			m, err := measure(ctx, targets[i], false)
 			if err != nil {
 				t.Fatalf("query %d (%s) on %s: %v", id, name, targets[i].engine, err)
 			}
 			times[i] = append(times[i], m.elapsed)
-			res.peak[targets[i].engine] = max(res.peak[targets[i].engine], m.peak)
 		}
 	}
 	for i, tg := range targets {
 		res.median[tg.engine] = median(times[i])
+		m, err := measure(ctx, tg, true)
+		if err != nil {
+			t.Fatalf("query %d (%s) on %s: %v", id, name, tg.engine, err)
+		}
+		res.peak[tg.engine] = m.peak
 	}
 	return res
 }
