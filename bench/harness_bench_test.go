@@ -68,6 +68,7 @@ func benchHarnessQuery(b *testing.B, id int) {
 }
 
 func qSession(b *testing.B) *lakesql.Session {
+	lakesql.TuneGC() // as the lakesql binary and the harness run
 	s, err := lakesql.Open(context.Background(), lakesql.Options{Warehouse: qWarehouse(b)})
 	if err != nil {
 		b.Fatal(err)

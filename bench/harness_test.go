@@ -81,6 +81,7 @@ func TestHarness(t *testing.T) {
 // copy written by DuckDB.
 func setupHarness(t *testing.T) *harness {
 	ctx := context.Background()
+	lakesql.TuneGC() // as the lakesql binary runs
 	dir := t.TempDir()
 	days := *harnessDays
 	opts := lakesql.DemoOptions{Warehouse: filepath.Join(dir, "wh"), Days: days, EventsPerDay: max(1, *harnessScale/days)}

@@ -203,7 +203,10 @@ func (ev *evaluator) newBitmap() *memory.Buffer {
 func newBuffer(mem memory.Allocator, size int) *memory.Buffer {
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(size)
-	clear(buf.Bytes())
+	// Go's allocator hands out zeroed memory (make); others may not.
+	if _, zeroed := mem.(*memory.GoAllocator); !zeroed {
+		clear(buf.Bytes())
+	}
 	return buf
 }
 

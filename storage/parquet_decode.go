@@ -255,9 +255,7 @@ type fixedDecoder[T arrow.FixedWidthType] struct {
 }
 
 func newFixedDecoder[T arrow.FixedWidthType](typ arrow.DataType, numRows int, mem memory.Allocator, src valueSource[T]) *fixedDecoder[T] {
-	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(numRows * int(typ.(arrow.FixedWidthDataType).Bytes()))
-	clear(buf.Bytes())
+	buf := zeroedBuffer(mem, numRows*int(typ.(arrow.FixedWidthDataType).Bytes()))
 	return &fixedDecoder[T]{typ: typ, buf: buf, out: arrow.GetData[T](buf.Bytes()), src: src}
 }
 
@@ -338,9 +336,7 @@ type boolDecoder struct {
 }
 
 func newBoolDecoder(numRows int, mem memory.Allocator) *boolDecoder {
-	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(int(bitutil.BytesForBits(int64(numRows))))
-	clear(buf.Bytes())
+	buf := zeroedBuffer(mem, int(bitutil.BytesForBits(int64(numRows))))
 	return &boolDecoder{buf: buf, bits: buf.Bytes(), n: numRows, src: valueSource[bool]{decode: decodeBools}}
 }
 
@@ -553,9 +549,7 @@ type fixedBytesDecoder struct {
 }
 
 func newFixedBytesDecoder(typ arrow.DataType, width, numRows int, mem memory.Allocator) *fixedBytesDecoder {
-	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(numRows * width)
-	clear(buf.Bytes())
+	buf := zeroedBuffer(mem, numRows*width)
 	return &fixedBytesDecoder{typ: typ, width: width, buf: buf, out: buf.Bytes()}
 }
 
@@ -929,4 +923,15 @@ func decimalFromBigEndian(b []byte) decimal128.Num {
 	}
 	copy(buf[16-len(b):], b)
 	return decimal128.New(int64(binary.BigEndian.Uint64(buf[:8])), binary.BigEndian.Uint64(buf[8:]))
+}
+
+// zeroedBuffer allocates a zeroed buffer of size bytes. Go's allocator
+// hands out zeroed memory (make), so only other allocators are cleared.
+func zeroedBuffer(mem memory.Allocator, size int) *memory.Buffer {
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(size)
+	if _, zeroed := mem.(*memory.GoAllocator); !zeroed {
+		clear(buf.Bytes())
+	}
+	return buf
 }

@@ -56,6 +56,7 @@ Statements run in order and stop at the first error, which is printed as
 `
 
 func main() {
+	lakesql.TuneGC()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
