@@ -14,13 +14,14 @@ import (
 // (expressions over each side's columns, pairwise of one type) and cond, the
 // rest of the ON condition over the output columns (nil for none). It hashes
 // the build side (left when buildLeft) and looks up each probe row; NULL keys
-// never match.
-func NewHashJoin(typ sql.JoinType, left, right Operator, leftKeys, rightKeys []planner.Expr, cond planner.Expr, buildLeft bool) Operator {
+// never match. keep marks the output columns of left's and right's (nil for
+// all).
+func NewHashJoin(typ sql.JoinType, left, right Operator, leftKeys, rightKeys []planner.Expr, cond planner.Expr, buildLeft bool, keep []bool) Operator {
 	m := &hashMatcher{buildKeys: rightKeys, probeKeys: leftKeys}
 	if buildLeft {
 		m.buildKeys, m.probeKeys = leftKeys, rightKeys
 	}
-	return newJoin(typ, left, right, cond, buildLeft, m)
+	return newJoin(typ, left, right, cond, buildLeft, keep, m)
 }
 
 // hashMatcher finds candidates by key: a table numbers the distinct build

@@ -53,7 +53,11 @@ type join struct {
 	buildLeft bool
 	cond      planner.Expr
 	match     matcher
-	schema    *arrow.Schema
+	// keep marks the joined columns (left's, then right's) that are output,
+	// nil for all; schema has the kept ones, joined all of them.
+	keep   []bool
+	schema *arrow.Schema
+	joined *arrow.Schema
 
 	build        arrow.RecordBatch
 	buildMatched []bool
@@ -66,12 +70,23 @@ type join struct {
 	pairs          pairs
 }
 
-func newJoin(typ sql.JoinType, left, right Operator, cond planner.Expr, buildLeft bool, m matcher) *join {
+func newJoin(typ sql.JoinType, left, right Operator, cond planner.Expr, buildLeft bool, keep []bool, m matcher) *join {
 	fields := append(append([]arrow.Field(nil), left.Schema().Fields()...), right.Schema().Fields()...)
-	return &join{
+	j := &join{
 		typ: typ, left: left, right: right, cond: cond, buildLeft: buildLeft, match: m,
-		schema: arrow.NewSchema(fields, nil),
+		joined: arrow.NewSchema(fields, nil), keep: keep,
 	}
+	j.schema = j.joined
+	if keep != nil {
+		var kept []arrow.Field
+		for i, f := range fields {
+			if keep[i] {
+				kept = append(kept, f)
+			}
+		}
+		j.schema = arrow.NewSchema(kept, nil)
+	}
+	return j
 }
 
 func (j *join) Schema() *arrow.Schema { return j.schema }
@@ -174,10 +189,13 @@ func (j *join) matched(ctx context.Context, p *pairs) (arrow.RecordBatch, error)
 	if len(p.probe) == 0 {
 		return nil, nil
 	}
-	out, err := j.assemble(ctx, p.probe, p.build)
-	if err != nil || j.cond == nil {
+	if j.cond == nil {
 		j.mark(p, nil)
-		return out, err
+		return j.assemble(ctx, p.probe, p.build, j.keep)
+	}
+	out, err := j.assemble(ctx, p.probe, p.build, nil)
+	if err != nil {
+		return nil, err
 	}
 	defer out.Release()
 	mem := allocator(ctx)
@@ -194,7 +212,18 @@ func (j *join) matched(ctx context.Context, p *pairs) (arrow.RecordBatch, error)
 	if countTrue(bools) == 0 {
 		return nil, nil
 	}
-	return compute.FilterRecordBatch(WithAllocator(ctx, mem), out, bools, compute.DefaultFilterOptions())
+	passed, err := compute.FilterRecordBatch(WithAllocator(ctx, mem), out, bools, compute.DefaultFilterOptions())
+	if err != nil || j.keep == nil {
+		return passed, err
+	}
+	defer passed.Release()
+	var cols []arrow.Array
+	for i, col := range passed.Columns() {
+		if j.keep[i] {
+			cols = append(cols, col)
+		}
+	}
+	return array.NewRecordBatch(j.schema, cols, passed.NumRows()), nil
 }
 
 // mark records the rows of pairs that pass (all pairs when pass is nil).
@@ -222,7 +251,7 @@ func (j *join) unmatchedProbe(ctx context.Context) (arrow.RecordBatch, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	return j.assemble(ctx, rows, nullRows(len(rows)))
+	return j.assemble(ctx, rows, nullRows(len(rows)), j.keep)
 }
 
 // unmatchedBuild pads the build rows that matched nothing with NULLs, a
@@ -240,7 +269,7 @@ func (j *join) unmatchedBuild(ctx context.Context) (arrow.RecordBatch, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	return j.assemble(ctx, nullRows(len(rows)), rows)
+	return j.assemble(ctx, nullRows(len(rows)), rows, j.keep)
 }
 
 func nullRows(n int) []int32 {
@@ -251,33 +280,54 @@ func nullRows(n int) []int32 {
 	return rows
 }
 
-// assemble builds output rows from probe and build row numbers (-1: NULLs).
-func (j *join) assemble(ctx context.Context, probeRows, buildRows []int32) (arrow.RecordBatch, error) {
+// assemble builds output rows from probe and build row numbers (-1: NULLs),
+// of the joined columns that keep marks (nil: all of them).
+func (j *join) assemble(ctx context.Context, probeRows, buildRows []int32, keep []bool) (arrow.RecordBatch, error) {
 	buildOp, probeOp := j.sides()
-	probeCols, err := takeRows(ctx, probeOp.Schema(), j.probe, probeRows)
+	nl := j.left.Schema().NumFields()
+	var leftKeep, rightKeep []bool
+	schema := j.joined
+	if keep != nil {
+		leftKeep, rightKeep, schema = keep[:nl], keep[nl:], j.schema
+	}
+	probeKeep, buildKeep := leftKeep, rightKeep
+	if j.buildLeft {
+		probeKeep, buildKeep = rightKeep, leftKeep
+	}
+	probeCols, err := takeRows(ctx, probeOp.Schema(), j.probe, probeRows, probeKeep)
 	if err != nil {
 		return nil, err
 	}
 	defer releaseArrays(probeCols)
-	buildCols, err := takeRows(ctx, buildOp.Schema(), j.build, buildRows)
+	buildCols, err := takeRows(ctx, buildOp.Schema(), j.build, buildRows, buildKeep)
 	if err != nil {
 		return nil, err
 	}
 	defer releaseArrays(buildCols)
-	cols := append(append([]arrow.Array(nil), probeCols...), buildCols...)
+	leftCols, rightCols := probeCols, buildCols
 	if j.buildLeft {
-		cols = append(append([]arrow.Array(nil), buildCols...), probeCols...)
+		leftCols, rightCols = buildCols, probeCols
 	}
-	return array.NewRecordBatch(j.schema, cols, int64(len(probeRows))), nil
+	var cols []arrow.Array
+	for _, c := range append(leftCols, rightCols...) {
+		if c != nil {
+			cols = append(cols, c)
+		}
+	}
+	return array.NewRecordBatch(schema, cols, int64(len(probeRows))), nil
 }
 
 // takeRows gathers rows of batch (schema's columns) by number; -1 gives a
-// NULL row. The caller releases the arrays.
-func takeRows(ctx context.Context, schema *arrow.Schema, batch arrow.RecordBatch, rows []int32) ([]arrow.Array, error) {
+// NULL row. Only the columns keep marks are gathered (nil: all); the
+// others are left nil. The caller releases the arrays.
+func takeRows(ctx context.Context, schema *arrow.Schema, batch arrow.RecordBatch, rows []int32, keep []bool) ([]arrow.Array, error) {
 	mem := allocator(ctx)
 	cols := make([]arrow.Array, schema.NumFields())
 	allNull := !slices.ContainsFunc(rows, func(r int32) bool { return r >= 0 })
 	for c, f := range schema.Fields() {
+		if keep != nil && !keep[c] {
+			continue
+		}
 		if allNull {
 			cols[c] = array.MakeArrayOfNull(mem, f.Type, len(rows))
 			continue
@@ -359,7 +409,7 @@ func buildJoin(ctx context.Context, p *planner.Join, env *Env) (Operator, error)
 	}
 	cond := prepareSubqueries(p.Cond, env)
 	if len(p.LeftKeys) > 0 {
-		return NewHashJoin(p.Type, left, right, prepareAll(p.LeftKeys, env), prepareAll(p.RightKeys, env), cond, p.BuildLeft), nil
+		return NewHashJoin(p.Type, left, right, prepareAll(p.LeftKeys, env), prepareAll(p.RightKeys, env), cond, p.BuildLeft, p.Keep), nil
 	}
-	return NewNestedLoopJoin(p.Type, left, right, cond, p.BuildLeft), nil
+	return NewNestedLoopJoin(p.Type, left, right, cond, p.BuildLeft, p.Keep), nil
 }

@@ -38,7 +38,7 @@ func BenchmarkHashJoin(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		op := NewHashJoin(sql.JoinInner, NewBatches(probeSchema, probe), NewBatches(buildSchema, build),
-			[]planner.Expr{joinCol(0, tBig)}, []planner.Expr{joinCol(0, tBig)}, nil, false)
+			[]planner.Expr{joinCol(0, tBig)}, []planner.Expr{joinCol(0, tBig)}, nil, false, nil)
 		if err := op.Open(ctx); err != nil {
 			b.Fatal(err)
 		}

@@ -12,9 +12,10 @@ import (
 // NewNestedLoopJoin returns a join of left and right on cond (nil for a
 // cross join), a condition over the output columns that is evaluated on
 // every pair of rows, a batch of pairs at a time. The side to materialize is
-// left when buildLeft.
-func NewNestedLoopJoin(typ sql.JoinType, left, right Operator, cond planner.Expr, buildLeft bool) Operator {
-	return newJoin(typ, left, right, cond, buildLeft, &allPairs{})
+// left when buildLeft. keep marks the output columns of left's and right's
+// (nil for all).
+func NewNestedLoopJoin(typ sql.JoinType, left, right Operator, cond planner.Expr, buildLeft bool, keep []bool) Operator {
+	return newJoin(typ, left, right, cond, buildLeft, keep, &allPairs{})
 }
 
 // allPairs offers every build row as a candidate for every probe row.

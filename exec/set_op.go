@@ -133,7 +133,7 @@ func selectRows(ctx context.Context, batch arrow.RecordBatch, rows []int32) (arr
 		batch.Retain()
 		return batch, nil
 	}
-	cols, err := takeRows(ctx, batch.Schema(), batch, rows)
+	cols, err := takeRows(ctx, batch.Schema(), batch, rows, nil)
 	if err != nil {
 		return nil, err
 	}

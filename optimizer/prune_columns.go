@@ -1,6 +1,8 @@
 package optimizer
 
 import (
+	"slices"
+
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -86,8 +88,11 @@ func narrow(p planner.Plan, needed []bool) (planner.Plan, []int) {
 }
 
 // narrowJoin keeps the columns needed above the join or by its keys and
-// condition, on each side.
+// condition, on each side, and outputs only those needed above.
 func narrowJoin(j *planner.Join, needed []bool) (planner.Plan, []int) {
+	if j.Keep != nil {
+		return j, identity(len(j.Schema())) // narrowed already
+	}
 	nl := len(j.Left.Schema())
 	inNeeded := append([]bool(nil), needed...)
 	if j.Cond != nil {
@@ -115,6 +120,30 @@ func narrowJoin(j *planner.Join, needed []bool) (planner.Plan, []int) {
 	}
 	if j.Cond != nil {
 		out.Cond = remapColumns(j.Cond, mapping)
+	}
+	// Output only what is needed above; mapping goes to the kept columns.
+	keep := make([]bool, len(out.Joined()))
+	for i, m := range mapping {
+		if m >= 0 && needed[i] {
+			keep[m] = true
+		}
+	}
+	if slices.Contains(keep, false) {
+		out.Keep = keep
+		kept := 0
+		newIndex := make([]int, len(keep))
+		for m, k := range keep {
+			newIndex[m] = -1
+			if k {
+				newIndex[m] = kept
+				kept++
+			}
+		}
+		for i, m := range mapping {
+			if m >= 0 {
+				mapping[i] = newIndex[m]
+			}
+		}
 	}
 	return out, mapping
 }

@@ -13,17 +13,37 @@ import (
 // followed by Right's. LeftKeys[i] = RightKeys[i] are the equi-join keys
 // (LeftKeys over Left's columns, RightKeys over Right's, pairwise of one type);
 // with keys the executor hashes, without them it compares every pair. Cond is
-// the rest of the ON condition over the output columns, or nil. BuildLeft
+// the rest of the ON condition over the joined columns, or nil. BuildLeft
 // says which side the executor materializes: the one estimated smaller.
+// Keep, when set, marks the joined columns the join outputs (Cond and the
+// keys still read the full layout): pruneColumns sets it so that columns
+// only the keys read are never assembled into output rows.
 type Join struct {
 	Type                sql.JoinType
 	Left, Right         Plan
 	LeftKeys, RightKeys []Expr
 	Cond                Expr
 	BuildLeft           bool
+	Keep                []bool
 }
 
+// Schema is the output: the kept columns of Joined.
 func (j *Join) Schema() []Column {
+	all := j.Joined()
+	if j.Keep == nil {
+		return all
+	}
+	var out []Column
+	for i, c := range all {
+		if j.Keep[i] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Joined is Left's columns followed by Right's, the layout Cond reads.
+func (j *Join) Joined() []Column {
 	return append(append([]Column(nil), j.Left.Schema()...), j.Right.Schema()...)
 }
 
@@ -44,10 +64,10 @@ func (j *Join) Describe() string {
 		}
 		fmt.Fprintf(&b, " on [%s]", strings.Join(keys, ", "))
 		if j.Cond != nil {
-			b.WriteString(" residual=" + qualifiedString(j.Cond, j.Schema()))
+			b.WriteString(" residual=" + qualifiedString(j.Cond, j.Joined()))
 		}
 	} else if j.Cond != nil {
-		b.WriteString(" on " + qualifiedString(j.Cond, j.Schema()))
+		b.WriteString(" on " + qualifiedString(j.Cond, j.Joined()))
 	}
 	if j.BuildLeft {
 		b.WriteString(" build=left")

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -80,10 +81,8 @@ type validity struct {
 func newValidity(c *parquet.Column, numRows int, mem memory.Allocator) *validity {
 	v := &validity{maxDef: byte(c.MaxDefinitionLevel())}
 	if v.maxDef > 0 {
-		v.buf = memory.NewResizableBuffer(mem)
-		v.buf.Resize(int(bitutil.BytesForBits(int64(numRows))))
+		v.buf = zeroedBuffer(mem, int(bitutil.BytesForBits(int64(numRows))))
 		v.bits = v.buf.Bytes()
-		clear(v.bits)
 	}
 	return v
 }
@@ -98,16 +97,33 @@ func (v *validity) add(start, count int, defs []byte) int {
 		bitutil.SetBitsTo(v.bits, int64(start), int64(count), true)
 		return count
 	}
-	valid := 0
-	for i, d := range defs {
-		if d == v.maxDef {
+	valid, i := 0, 0
+	set := func(i int) {
+		if defs[i] == v.maxDef {
 			bitutil.SetBit(v.bits, start+i)
 			valid++
 		}
 	}
+	for ; i < len(defs) && (start+i)%8 != 0; i++ {
+		set(i)
+	}
+	// A whole bitmap byte per 8 levels, without branches.
+	for ; i+8 <= len(defs); i += 8 {
+		d, m := defs[i:i+8:i+8], v.maxDef
+		b := isLevel(d[0], m) | isLevel(d[1], m)<<1 | isLevel(d[2], m)<<2 | isLevel(d[3], m)<<3 |
+			isLevel(d[4], m)<<4 | isLevel(d[5], m)<<5 | isLevel(d[6], m)<<6 | isLevel(d[7], m)<<7
+		v.bits[(start+i)/8] = b
+		valid += bits.OnesCount8(b)
+	}
+	for ; i < len(defs); i++ {
+		set(i)
+	}
 	v.nulls += count - valid
 	return valid
 }
+
+// isLevel is 1 when d == m, else 0.
+func isLevel(d, m byte) byte { return byte((uint32(d^m) - 1) >> 31) }
 
 // addSelected records the validity of the selected rows sel of a page with
 // definition levels defs, written to rows start, start+1, ….
