@@ -18,6 +18,8 @@ func TestCastNumbers(t *testing.T) {
 		{"float to double", cast(ref("f"), tDouble), "1.5|-2.25|NULL|3.0000000054977558e+38|0.0"},
 		{"int to decimal", cast(ref("j"), dec(5, 2)), "3.00|0.00|5.00|NULL|-1.00"},
 		{"int to decimal overflow", tryCast(ref("i"), dec(5, 2)), "1.00|-2.00|NULL|NULL|0.00"},
+		{"int to decimal scale 0", cast(ref("j"), dec(10, 0)), "3|0|5|NULL|-1"},
+		{"int to decimal scale 0 overflow", tryCast(ref("i"), dec(2, 0)), "1|-2|NULL|NULL|0"},
 		{"double to decimal rounds", cast(lit(2.675, tDouble), dec(5, 2)), "2.68|2.68|2.68|2.68|2.68"},
 		{"double to decimal negative", cast(ref("d"), dec(4, 0)), "error: cannot cast 1e+20 to DECIMAL(4,0)"},
 		{"decimal to int rounds", cast(ref("m"), tInt), "1|-4|NULL|100000000|0"},
