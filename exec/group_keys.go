@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"bytes"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
@@ -62,6 +64,55 @@ func (k *typedKeys[T]) add(row int) {
 
 func (k *typedKeys[T]) build(mem memory.Allocator) arrow.Array {
 	return k.e.build(mem, k.t, k.vals, k.valid)
+}
+
+// bytesKeys is the keyColumn of STRING, BINARY and UUID keys. Grouping is
+// the hot loop of an aggregation, so it reads the current batch's offsets
+// and data in place rather than through a slice per row, and tests keys
+// for equality rather than order.
+type bytesKeys struct {
+	t        arrow.DataType
+	cur      *bytesVec
+	curValid []byte
+	vals     [][]byte
+	valid    []bool
+}
+
+func newBytesKeys(t arrow.DataType) keyColumn { return &bytesKeys{t: t} }
+
+func (k *bytesKeys) load(arr arrow.Array) {
+	k.cur, k.curValid = arrayBytes(extensionStorage(arr)), nullMask(arr)
+}
+
+func (k *bytesKeys) hash(h []uint64) {
+	for i := range h {
+		x := uint64(nullHash)
+		if isValid(k.curValid, i) {
+			x = hashBytes(k.cur.at(i))
+		}
+		h[i] = mix(h[i] ^ x)
+	}
+}
+
+func (k *bytesKeys) equal(row int, g int32) bool {
+	if !isValid(k.curValid, row) {
+		return !k.valid[g]
+	}
+	return k.valid[g] && bytes.Equal(k.cur.at(row), k.vals[g])
+}
+
+func (k *bytesKeys) add(row int) {
+	valid := isValid(k.curValid, row)
+	var v []byte
+	if valid {
+		v = bytes.Clone(k.cur.at(row))
+	}
+	k.vals = append(k.vals, v)
+	k.valid = append(k.valid, valid)
+}
+
+func (k *bytesKeys) build(mem memory.Allocator) arrow.Array {
+	return buildBytes(mem, k.t, k.vals, k.valid)
 }
 
 // groupTable assigns dense group ids (0, 1, … in order of first appearance)

@@ -44,6 +44,12 @@ type typedOps struct {
 	comparator  func(a, b arrow.Array) func(i, j int) int
 }
 
+// withKeys replaces ops' key column with a specialized one.
+func withKeys(ops typedOps, newKeys func(t arrow.DataType) keyColumn) typedOps {
+	ops.newKeys = newKeys
+	return ops
+}
+
 func opsFor[T any](e elem[T]) typedOps {
 	return typedOps{
 		newKeys: func(t arrow.DataType) keyColumn { return &typedKeys[T]{e: e, t: t} },
@@ -66,7 +72,7 @@ var (
 	float32Ops = opsFor(fixedElem[float32](compareFloat[float32], hashFloat[float32]))
 	float64Ops = opsFor(fixedElem[float64](compareFloat[float64], hashFloat[float64]))
 	decimalOps = opsFor(fixedElem[decimal128.Num](decimal128.Num.Cmp, hashDecimal))
-	bytesOps   = opsFor(elem[[]byte]{bytesValues, bytes.Compare, hashBytes, bytes.Clone, buildBytes})
+	bytesOps   = withKeys(opsFor(elem[[]byte]{bytesValues, bytes.Compare, hashBytes, bytes.Clone, buildBytes}), newBytesKeys)
 	nullOps    = opsFor(elem[uint8]{nullValues, cmp.Compare[uint8], hashInt[uint8], same[uint8], buildNulls})
 )
 

@@ -445,6 +445,28 @@ func (d *binaryDecoder) decodePage(p parquet.Page, rows pageRows) error {
 	}
 	// Appends go straight into the reserved buffer; its length is set once.
 	buf, size := d.data.Buf(), d.data.Len()
+	if indexes == nil && n > 0 {
+		// Plain values are contiguous: one copy, and each row's end offset
+		// is that of the last value at or before it, shifted.
+		base := int32(size) - int32(offs[0])
+		size += copy(buf[size:], values[offs[0]:offs[n]])
+		out := d.offsets[rows.start+1 : rows.start+rows.count+1]
+		if len(rows.defs) == 0 || n == rows.count {
+			for i := range out {
+				out[i] = base + int32(offs[i+1])
+			}
+		} else {
+			j := 0
+			for i, def := range rows.defs[:rows.count] {
+				if def == rows.maxDef {
+					j++
+				}
+				out[i] = base + int32(offs[j])
+			}
+		}
+		d.data.ResizeNoShrink(size)
+		return nil
+	}
 	j := 0
 	for i := range rows.count {
 		if len(rows.defs) == 0 || rows.defs[i] == rows.maxDef {
