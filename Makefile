@@ -28,7 +28,9 @@ demo: build
 # bench runs the differential test against DuckDB, the lakesql-vs-DuckDB
 # harness (rewrites bench/RESULTS.md and bench/ratios.png) and the Go
 # benchmarks. BENCH_QUICK=1 is the development run: 10^6 harness events and
-# a small benchmark warehouse. BENCH_SCALE=N sets the harness's events.
+# a small benchmark warehouse. BENCH_SCALE=N sets the harness's events,
+# BENCH_RUNS=N its timed runs per query, BENCH_OUT=-1e8 its output names
+# (RESULTS-1e8.md, ratios-1e8.png).
 bench:
 	cd bench && BENCH_QUICK=$(BENCH_QUICK) $(if $(BENCH_QUICK),BENCH_DAYS=20 BENCH_EVENTS_PER_DAY=5000) \
 		$(GO) test -count=1 -timeout 0 -run 'Differential|Harness' -bench . -benchtime 3x ./...
