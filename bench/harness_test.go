@@ -21,6 +21,8 @@ var (
 	harnessScale = flag.Int("scale", envInt("BENCH_SCALE", quickOr(1_000_000, 20_000_000)), "harness: events in total")
 	harnessDays  = flag.Int("days", envInt("BENCH_SCALE_DAYS", 730), "harness: days the events span")
 	harnessRuns  = flag.Int("runs", envInt("BENCH_RUNS", quickOr(3, 5)), "harness: timed runs per query and engine")
+	// harnessOut names the results: RESULTS<suffix>.md with ratios<suffix>.png.
+	harnessOut = flag.String("out", os.Getenv("BENCH_OUT"), "harness: suffix of the results files, as in RESULTS<suffix>.md")
 )
 
 func quickOr(quick, full int) int {
@@ -50,7 +52,8 @@ type harness struct {
 }
 
 // TestHarness compares lakesql with DuckDB on the issue's nine queries and
-// writes RESULTS.md and ratios.png. It is the long-running part of
+// writes RESULTS.md and ratios.png (BENCH_OUT=-1e8 writes RESULTS-1e8.md
+// and ratios-1e8.png). It is the long-running part of
 // `make bench`, so -short skips it.
 func TestHarness(t *testing.T) {
 	if testing.Short() {
@@ -66,10 +69,11 @@ func TestHarness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := writeResults("RESULTS.md", env, results); err != nil {
+	chart := "ratios" + *harnessOut + ".png"
+	if err := writeResults("RESULTS"+*harnessOut+".md", chart, env, results); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeRatioChart("ratios.png", results); err != nil {
+	if err := writeRatioChart(chart, results); err != nil {
 		t.Fatal(err)
 	}
 	fmt.Print(resultsTable(results))
