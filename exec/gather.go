@@ -26,6 +26,9 @@ func takeArray(ctx context.Context, mem memory.Allocator, arr arrow.Array, rows 
 		return array.MakeArrayOfNull(mem, arr.DataType(), len(rows)), nil
 	}
 	switch t := arr.DataType().(type) {
+	case *arrow.DictionaryType:
+		// Fixed-width by its indices, but the dictionary must come along:
+		// left to Arrow's kernel.
 	case *arrow.BooleanType:
 		return gatherBools(mem, arr, rows), nil
 	case *arrow.StringType, *arrow.BinaryType:

@@ -97,8 +97,8 @@ func keyWidth(t arrow.DataType) int {
 	case kindBool:
 		return 1
 	case kindBytes:
-		if fsb, ok := t.(*arrow.FixedSizeBinaryType); ok {
-			return fsb.ByteWidth
+		if fsb, ok := storageTypeOf(t).(*arrow.FixedSizeBinaryType); ok {
+			return fsb.ByteWidth // also UUID, stored as 16 bytes
 		}
 		return -1
 	case kindUnsupported:
