@@ -12,8 +12,8 @@ import (
 // binary does at start. A query allocates its Arrow batches at a high rate
 // but keeps few of them alive, so with the default GOGC=100 the collector
 // runs every few megabytes and takes a fifth of the CPU of a scan. GOGC=400
-// collects a quarter as often; the soft memory limit, half of the
-// machine's memory, makes the collector work harder before a large heap
+// collects a quarter as often; the soft memory limit, half of the memory
+// the process may use, makes the collector work harder before a large heap
 // (a hash join's build side) could grow to five times its live size.
 // GOGC and GOMEMLIMIT in the environment win.
 func TuneGC() {
@@ -21,10 +21,22 @@ func TuneGC() {
 		debug.SetGCPercent(400)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		if total := physicalMemory(); total > 0 {
+		if total := usableMemory(); total > 0 {
 			debug.SetMemoryLimit(total / 2)
 		}
 	}
+}
+
+// usableMemory is the machine's memory, or the container's limit (cgroup
+// v2 memory.max) when that is lower; 0 when unknown.
+func usableMemory() int64 {
+	total := physicalMemory()
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if limit, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && limit > 0 && (total == 0 || limit < total) {
+			total = limit // "max" (no limit) does not parse
+		}
+	}
+	return total
 }
 
 // physicalMemory is MemTotal from /proc/meminfo in bytes, or 0 where that

@@ -62,6 +62,9 @@ func (c *rewriteCommit) commit(ctx context.Context, old, added []iceberg.DataFil
 		if !moved {
 			// Another writer holds the version's claim but has not written
 			// it yet: wait for its commit, then validate against it.
+			if attempt == rewriteCommitAttempts-1 {
+				break
+			}
 			if berr := storage.CommitBackoff(ctx, attempt+1); berr != nil {
 				return berr
 			}
