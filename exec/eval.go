@@ -70,9 +70,19 @@ func (ev *evaluator) constant(l *planner.Literal) (arrow.Array, error) {
 	if err != nil {
 		return nil, err
 	}
+	ext, isExt := sc.(*scalar.Extension)
+	if isExt {
+		// Arrow repeats only plain scalars: repeat the storage value (UUID's
+		// 16 bytes) and wrap it.
+		sc = ext.Value
+	}
 	arr, err := scalar.MakeArrayFromScalar(sc, ev.n, ev.mem)
 	if err != nil {
 		return nil, fmt.Errorf("literal %s: %w", l, err)
+	}
+	if isExt {
+		defer arr.Release()
+		return array.NewExtensionArrayWithStorage(ext.Type.(arrow.ExtensionType), arr), nil
 	}
 	return arr, nil
 }

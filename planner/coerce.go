@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 
 	"github.com/lakesql/lakesql/sql"
 )
@@ -292,6 +293,12 @@ func parseLiteral(s string, t arrow.DataType) (any, error) {
 		dt := t.(*arrow.Decimal128Type)
 		if n, err := decimal128.FromString(text, dt.Precision, dt.Scale); err == nil {
 			return n, nil
+		}
+	case arrow.EXTENSION:
+		if _, ok := t.(*extensions.UUIDType); ok {
+			if u, err := sql.ParseUUID(text); err == nil {
+				return u[:], nil
+			}
 		}
 	case arrow.DATE32:
 		return sql.ParseDate(text)
