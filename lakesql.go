@@ -78,7 +78,9 @@ func (r *Result) showIn(loc *time.Location) {
 }
 
 // Next returns the next batch of rows, or nil at the end. The caller must
-// Release each batch.
+// Release each batch, and must not use its values after that: its memory
+// goes back to the query buffer pool, and strings from a column's Value
+// point into it (copy them, as strings.Clone does, to keep them).
 func (r *Result) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if r.rows == nil {
 		return nil, nil

@@ -118,9 +118,10 @@ func fromArrow(col arrow.Array, i int) (value, error) {
 	case *array.Decimal128:
 		return decimalValue(c.Value(i).BigInt(), int(c.DataType().(*arrow.Decimal128Type).Scale)), nil
 	case *array.String:
-		return value{kind: kindString, s: c.Value(i)}, nil
+		// Value aliases the batch's buffer, which is reused once released.
+		return value{kind: kindString, s: strings.Clone(c.Value(i))}, nil
 	case *array.LargeString:
-		return value{kind: kindString, s: c.Value(i)}, nil
+		return value{kind: kindString, s: strings.Clone(c.Value(i))}, nil
 	case *array.Binary:
 		return value{kind: kindString, s: string(c.Value(i))}, nil
 	case *array.Date32:

@@ -8,13 +8,18 @@ import (
 )
 
 // allocator returns the memory allocator operators use for a query: the one
-// attached to ctx with WithAllocator, or the default.
+// attached to ctx with WithAllocator, or the query buffer pool.
 func allocator(ctx context.Context) memory.Allocator {
-	return computeexec.GetAllocator(ctx)
+	if mem, ok := ctx.Value(allocatorKey{}).(memory.Allocator); ok {
+		return mem
+	}
+	return queryPool
 }
 
-// WithAllocator returns a context whose operators allocate from mem (tests
-// use a checked allocator to find leaks).
+type allocatorKey struct{}
+
+// WithAllocator returns a context whose operators, and Arrow's compute
+// kernels, allocate from mem (tests use a checked allocator to find leaks).
 func WithAllocator(ctx context.Context, mem memory.Allocator) context.Context {
-	return computeexec.WithAllocator(ctx, mem)
+	return context.WithValue(computeexec.WithAllocator(ctx, mem), allocatorKey{}, mem)
 }

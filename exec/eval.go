@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/scalar"
 
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // Eval evaluates the bound expression e over every row of batch and returns an
@@ -213,8 +214,7 @@ func (ev *evaluator) newBitmap() *memory.Buffer {
 func newBuffer(mem memory.Allocator, size int) *memory.Buffer {
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(size)
-	// Go's allocator hands out zeroed memory (make); others may not.
-	if _, zeroed := mem.(*memory.GoAllocator); !zeroed {
+	if !storage.AllocatesZeroed(mem) {
 		clear(buf.Bytes())
 	}
 	return buf

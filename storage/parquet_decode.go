@@ -963,13 +963,23 @@ func decimalFromBigEndian(b []byte) decimal128.Num {
 	return decimal128.New(int64(binary.BigEndian.Uint64(buf[:8])), binary.BigEndian.Uint64(buf[8:]))
 }
 
-// zeroedBuffer allocates a zeroed buffer of size bytes. Go's allocator
-// hands out zeroed memory (make), so only other allocators are cleared.
+// zeroedBuffer allocates a zeroed buffer of size bytes.
 func zeroedBuffer(mem memory.Allocator, size int) *memory.Buffer {
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(size)
-	if _, zeroed := mem.(*memory.GoAllocator); !zeroed {
+	if !AllocatesZeroed(mem) {
 		clear(buf.Bytes())
 	}
 	return buf
+}
+
+// AllocatesZeroed reports whether mem hands out zeroed memory: Go's
+// allocator does (make), and so do allocators that say so with a method
+// AllocatesZeroed. Others' buffers must be cleared where zeroes matter.
+func AllocatesZeroed(mem memory.Allocator) bool {
+	switch mem.(type) {
+	case *memory.GoAllocator, interface{ AllocatesZeroed() }:
+		return true
+	}
+	return false
 }
