@@ -78,15 +78,20 @@ func newJoin(typ sql.JoinType, left, right Operator, cond planner.Expr, buildLef
 	}
 	j.schema = j.joined
 	if keep != nil {
-		var kept []arrow.Field
-		for i, f := range fields {
-			if keep[i] {
-				kept = append(kept, f)
-			}
-		}
-		j.schema = arrow.NewSchema(kept, nil)
+		j.schema = arrow.NewSchema(kept(keep, fields), nil)
 	}
 	return j
+}
+
+// kept returns the elements of xs that keep marks.
+func kept[T any](keep []bool, xs []T) []T {
+	var out []T
+	for i, x := range xs {
+		if keep[i] {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func (j *join) Schema() *arrow.Schema { return j.schema }
@@ -217,13 +222,7 @@ func (j *join) matched(ctx context.Context, p *pairs) (arrow.RecordBatch, error)
 		return passed, err
 	}
 	defer passed.Release()
-	var cols []arrow.Array
-	for i, col := range passed.Columns() {
-		if j.keep[i] {
-			cols = append(cols, col)
-		}
-	}
-	return array.NewRecordBatch(j.schema, cols, passed.NumRows()), nil
+	return array.NewRecordBatch(j.schema, kept(j.keep, passed.Columns()), passed.NumRows()), nil
 }
 
 // mark records the rows of pairs that pass (all pairs when pass is nil).
