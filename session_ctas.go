@@ -27,17 +27,12 @@ func (s *Session) createTableAs(ctx context.Context, st *sql.CreateTable) (*Resu
 	if len(st.Columns) > 0 {
 		return nil, &planner.Error{Pos: st.Pos, Msg: "CREATE TABLE … AS takes its columns from the query: drop the column list"}
 	}
-	ns, name, err := s.tableName(st.Name)
+	ns, name, skip, err := s.newTableName(ctx, st)
 	if err != nil {
 		return nil, err
 	}
-	if exists, err := s.wh.TableExists(ctx, ns, name); err != nil {
-		return nil, err
-	} else if exists {
-		if st.IfNotExists {
-			return message("OK"), nil
-		}
-		return nil, fmt.Errorf("table %s.%s already exists", ns, name)
+	if skip {
+		return message("OK"), nil
 	}
 	// Committing a new table creates missing namespace folders: check first.
 	if exists, err := s.wh.NamespaceExists(ctx, ns); err != nil {

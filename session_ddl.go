@@ -67,21 +67,35 @@ func (s *Session) use(ctx context.Context, st *sql.Use) (*Result, error) {
 	return message("OK"), nil
 }
 
+// newTableName resolves the name of a table to create: skip reports that
+// it exists and IF NOT EXISTS says to do nothing; existing otherwise is an
+// error.
+func (s *Session) newTableName(ctx context.Context, st *sql.CreateTable) (ns, name string, skip bool, err error) {
+	if ns, name, err = s.tableName(st.Name); err != nil {
+		return "", "", false, err
+	}
+	exists, err := s.wh.TableExists(ctx, ns, name)
+	switch {
+	case err != nil:
+		return "", "", false, err
+	case exists && st.IfNotExists:
+		return ns, name, true, nil
+	case exists:
+		return "", "", false, fmt.Errorf("table %s.%s already exists", ns, name)
+	}
+	return ns, name, false, nil
+}
+
 func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (*Result, error) {
 	if st.AsQuery != nil {
 		return s.createTableAs(ctx, st)
 	}
-	ns, name, err := s.tableName(st.Name)
+	ns, name, skip, err := s.newTableName(ctx, st)
 	if err != nil {
 		return nil, err
 	}
-	if exists, err := s.wh.TableExists(ctx, ns, name); err != nil {
-		return nil, err
-	} else if exists {
-		if st.IfNotExists {
-			return message("OK"), nil
-		}
-		return nil, fmt.Errorf("table %s.%s already exists", ns, name)
+	if skip {
+		return message("OK"), nil
 	}
 	schema, err := icebergSchema(st.Columns)
 	if err != nil {
