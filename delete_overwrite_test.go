@@ -14,6 +14,7 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql/internal/dml"
 	"github.com/lakesql/lakesql/storage"
 )
 
@@ -274,7 +275,7 @@ func TestConcurrentCommitIsRefused(t *testing.T) {
 	}
 	mustExec(t, s, "INSERT INTO db.t VALUES (2)")
 
-	err = commitReplace(context.Background(), stale, files.Files, nil)
+	err = dml.CommitReplace(context.Background(), stale, files.Files, nil)
 	if err == nil || !strings.Contains(err.Error(), "another writer committed") {
 		t.Fatalf("commit on a stale snapshot: got %v, want a concurrent-commit error", err)
 	}

@@ -53,6 +53,7 @@ import (
 
 	"github.com/lakesql/lakesql"
 	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/internal/demo"
 	"github.com/lakesql/lakesql/sql"
 )
 
@@ -265,7 +266,7 @@ func runScript(t *testing.T, path, fixtures string) {
 	}
 	if opts.demo != nil {
 		opts.demo.Warehouse = warehouse
-		if err := lakesql.BuildDemo(ctx, *opts.demo); err != nil {
+		if err := demo.Build(ctx, *opts.demo); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -292,7 +293,7 @@ func runScript(t *testing.T, path, fixtures string) {
 //	# demo: 7 days, 2000 events     build the demo warehouse first (lakesql demo)
 type options struct {
 	catalog string
-	demo    *lakesql.DemoOptions
+	demo    *demo.Options
 }
 
 func scriptOptions(sc *script) (options, error) {
@@ -311,7 +312,7 @@ func scriptOptions(sc *script) (options, error) {
 			if _, err := fmt.Sscanf(strings.TrimSpace(value), "%d days, %d events", &days, &events); err != nil || !ok {
 				return opts, fmt.Errorf("header %q: want \"# demo: N days, M events\"", line)
 			}
-			opts.demo = &lakesql.DemoOptions{Days: days, EventsPerDay: events}
+			opts.demo = &demo.Options{Days: days, EventsPerDay: events}
 		}
 	}
 	return opts, nil

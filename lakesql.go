@@ -1,19 +1,28 @@
-// Package lakesql glues a session together: parse, plan, optimize and execute
-// SQL statements against an Iceberg warehouse. cmd/lakesql is a thin front end
-// over it, and other Go programs can embed it the same way.
+// Package lakesql is the public Go API of lakesql: open a session on an
+// Iceberg warehouse and run SQL statements in it.
+//
+//	s, err := lakesql.Open(ctx, lakesql.Options{Warehouse: "warehouse"})
+//	res, err := s.Exec(ctx, "SELECT count(*) FROM db.events")
+//	for b, err := res.Next(ctx); b != nil; b, err = res.Next(ctx) { … b.Release() }
+//	res.Close()
+//
+// cmd/lakesql is a thin front end over it. The work is done in internal/:
+// engine (session, planning, EXPLAIN, SET), ddl, dml and procedures; this
+// package only dispatches each statement to the package whose job it is.
 package lakesql
 
 import (
 	"context"
 	"io"
-	"time"
 
 	_ "time/tzdata" // SET TIME ZONE works without the system zone database
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-
-	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/catalog"
+	"github.com/lakesql/lakesql/internal/ddl"
+	"github.com/lakesql/lakesql/internal/dml"
+	"github.com/lakesql/lakesql/internal/engine"
+	"github.com/lakesql/lakesql/internal/procedures"
+	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/storage"
 )
 
@@ -33,69 +42,93 @@ type Options struct {
 }
 
 // Result is what one statement returns: a stream of record batches with a
-// schema. Statements that return no rows have a nil Schema and a Message.
-type Result struct {
-	Schema  *arrow.Schema
-	Message string
-	rows    exec.Operator
-	// zoned relabels TIMESTAMPTZ columns with the session time zone
-	// (showIn), nil when there are none.
-	zoned func(arrow.RecordBatch) arrow.RecordBatch
+// schema (Next, Close). Statements that return no rows have a nil Schema and
+// a Message.
+type Result = engine.Result
+
+// Session runs statements against one warehouse. A session is not safe for
+// concurrent use; open one per goroutine.
+type Session struct {
+	engine *engine.Session
 }
 
-// showIn labels the TIMESTAMPTZ columns of the result with time zone loc,
-// so that they render in it; the values stay the same instants.
-func (r *Result) showIn(loc *time.Location) {
-	fields := r.Schema.Fields()
-	changed := false
-	for i, f := range fields {
-		if ts, ok := f.Type.(*arrow.TimestampType); ok && ts.TimeZone != "" {
-			fields[i].Type = &arrow.TimestampType{Unit: ts.Unit, TimeZone: loc.String()}
-			changed = true
-		}
+// Open opens a session on the warehouse in opts.
+func Open(ctx context.Context, opts Options) (*Session, error) {
+	e, err := engine.Open(ctx, engine.Options{
+		Warehouse: opts.Warehouse,
+		Catalog:   opts.Catalog,
+		Remaps:    opts.Remaps,
+		Progress:  opts.Progress,
+	})
+	if err != nil {
+		return nil, err
 	}
-	if !changed {
-		return
-	}
-	md := r.Schema.Metadata()
-	r.Schema = arrow.NewSchema(fields, &md)
-	schema := r.Schema
-	r.zoned = func(b arrow.RecordBatch) arrow.RecordBatch {
-		cols := make([]arrow.Array, b.NumCols())
-		for i := range cols {
-			d := b.Column(i).Data()
-			data := array.NewData(schema.Field(i).Type, d.Len(), d.Buffers(), d.Children(), d.NullN(), d.Offset())
-			cols[i] = array.MakeFromData(data)
-			data.Release()
-		}
-		out := array.NewRecordBatch(schema, cols, b.NumRows())
-		for _, c := range cols {
-			c.Release()
-		}
-		b.Release()
-		return out
-	}
+	return &Session{engine: e}, nil
 }
 
-// Next returns the next batch of rows, or nil at the end. The caller must
-// Release each batch, and must not use its values after that: its memory
-// goes back to the query buffer pool, and strings from a column's Value
-// point into it (copy them, as strings.Clone does, to keep them).
-func (r *Result) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	if r.rows == nil {
-		return nil, nil
+// Close releases the session.
+func (s *Session) Close() error { return nil }
+
+// Exec runs one statement (a trailing ';' is allowed) and returns its result.
+func (s *Session) Exec(ctx context.Context, statement string) (*Result, error) {
+	stmt, err := sql.ParseOne(statement)
+	if err != nil {
+		return nil, err
 	}
-	b, err := r.rows.Next(ctx)
-	if b == nil || err != nil || r.zoned == nil {
-		return b, err
-	}
-	return r.zoned(b), nil
+	return s.execStatement(s.engine.Context(ctx), stmt)
 }
 
-// Close stops the statement and releases its resources.
-func (r *Result) Close() error {
-	if r.rows == nil {
-		return nil
+// execStatement sends a parsed statement to the package that runs it.
+func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Result, error) {
+	e := s.engine
+	switch st := stmt.(type) {
+	case *sql.QueryStmt:
+		return e.Query(ctx, st.Query)
+	case *sql.Explain:
+		return e.Explain(ctx, st)
+	case *sql.Set:
+		return e.Set(st)
+	case *sql.Use:
+		return e.Use(ctx, st)
+	case *sql.Insert:
+		return dml.Insert(ctx, e, st)
+	case *sql.Delete:
+		return dml.Delete(ctx, e, st)
+	case *sql.CreateNamespace:
+		return ddl.CreateNamespace(ctx, e, st)
+	case *sql.DropNamespace:
+		return ddl.DropNamespace(ctx, e, st)
+	case *sql.ShowNamespaces:
+		return ddl.ShowNamespaces(ctx, e)
+	case *sql.CreateTable:
+		return ddl.CreateTable(ctx, e, st)
+	case *sql.DropTable:
+		return ddl.DropTable(ctx, e, st)
+	case *sql.ShowTables:
+		return ddl.ShowTables(ctx, e, st)
+	case *sql.Describe:
+		return ddl.Describe(ctx, e, st)
+	case *sql.ShowPartitions:
+		return ddl.ShowPartitions(ctx, e, st)
+	case *sql.ShowCreateTable:
+		return ddl.ShowCreateTable(ctx, e, st)
+	case *sql.AlterTable:
+		return ddl.AlterTable(ctx, e, st)
+	case *sql.Call:
+		return procedures.Call(ctx, e, st)
+	case *sql.Vacuum:
+		return procedures.Vacuum(ctx, e, st)
+	case *sql.Optimize:
+		return procedures.Optimize(ctx, e, st)
 	}
-	return r.rows.Close()
+	return nil, engine.Unsupported(stmt)
 }
+
+// TableNames lists "namespace.table" for every table, for completion.
+func (s *Session) TableNames(ctx context.Context) []string { return s.engine.TableNames(ctx) }
+
+// ColumnNames lists the columns of every table, for completion.
+func (s *Session) ColumnNames(ctx context.Context) []string { return s.engine.ColumnNames(ctx) }
+
+// Warehouse exposes the session's warehouse (for tools and tests).
+func (s *Session) Warehouse() *catalog.Warehouse { return s.engine.Warehouse() }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/iceberg-go/catalog/hadoop"
 	"github.com/apache/iceberg-go/table"
+	"github.com/lakesql/lakesql/internal/procedures"
 )
 
 // openRewriteTable opens a session on a new warehouse with db.events
@@ -163,13 +164,13 @@ func TestRewriteDataFilesKeepsConcurrentInsert(t *testing.T) {
 		t.Fatal(err)
 	}
 	inserted := false
-	beforeRewriteCommit = func() {
+	procedures.BeforeRewriteCommit = func() {
 		if !inserted {
 			inserted = true
 			mustExec(t, other, "INSERT INTO db.events VALUES (100, '2026-02-01 00:00:00', 'late')")
 		}
 	}
-	defer func() { beforeRewriteCommit = nil }()
+	defer func() { procedures.BeforeRewriteCommit = nil }()
 	want := append(queryRows(t, s, "SELECT * FROM db.events"), "100|2026-02-01 00:00:00|late")
 	slices.Sort(want)
 	got := queryRows(t, s, "CALL system.rewrite_data_files(table => 'db.events', options => map('rewrite-all', 'true'))")
@@ -193,14 +194,14 @@ func TestRewriteDataFilesConflictLeavesTableUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want, files []string
-	beforeRewriteCommit = func() {
+	procedures.BeforeRewriteCommit = func() {
 		if want == nil {
 			mustExec(t, other, "DELETE FROM db.events WHERE id = 3")
 			want = queryRows(t, other, "SELECT * FROM db.events")
 			files = tableFiles(t, dir)
 		}
 	}
-	defer func() { beforeRewriteCommit = nil }()
+	defer func() { procedures.BeforeRewriteCommit = nil }()
 	_, err = s.Exec(context.Background(), "CALL system.rewrite_data_files(table => 'db.events', options => map('rewrite-all', 'true'))")
 	if err == nil || !strings.Contains(err.Error(), "concurrent commit removed 1 of the files being rewritten") {
 		t.Fatalf("error %v", err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/iceberg-go/catalog/hadoop"
 	"github.com/apache/iceberg-go/table"
+	"github.com/lakesql/lakesql/internal/demo"
 )
 
 // icebergGoView is what iceberg-go's own catalog and scanner see of a table.
@@ -94,7 +95,7 @@ func diffRows(got, want []string) string {
 func TestTutorialFlowStaysReadableByIceberg(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	if err := BuildDemo(ctx, DemoOptions{Warehouse: dir, Days: 7, EventsPerDay: 500}); err != nil {
+	if err := demo.Build(ctx, demo.Options{Warehouse: dir, Days: 7, EventsPerDay: 500}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := Open(ctx, Options{Warehouse: dir, Catalog: "oleander"})
@@ -102,14 +103,14 @@ func TestTutorialFlowStaysReadableByIceberg(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	const events = "oleander." + DemoNamespace + "." + DemoEventsTable
+	const events = "oleander." + demo.Namespace + "." + demo.EventsTable
 
 	// check compares both engines after a step and returns the rows and
 	// the current snapshot id.
 	check := func(step string, wantSpecs int, wantFileSpecs []int32) ([]string, int64) {
 		t.Helper()
 		rows := queryRows(t, s, "SELECT * FROM "+events)
-		view := readWithIcebergGo(t, dir, DemoNamespace, DemoEventsTable, 0)
+		view := readWithIcebergGo(t, dir, demo.Namespace, demo.EventsTable, 0)
 		if !slices.Equal(view.rows, rows) {
 			t.Fatalf("%s: iceberg-go reads other rows than lakesql: %s", step, diffRows(view.rows, rows))
 		}
@@ -200,7 +201,7 @@ func TestTutorialFlowStaysReadableByIceberg(t *testing.T) {
 				t.Fatalf("lakesql %s (%s): %s", tt.name, q, diffRows(rows, tt.rows))
 			}
 		}
-		view := readWithIcebergGo(t, dir, DemoNamespace, DemoEventsTable, tt.snap)
+		view := readWithIcebergGo(t, dir, demo.Namespace, demo.EventsTable, tt.snap)
 		if !slices.Equal(view.rows, tt.rows) {
 			t.Fatalf("iceberg-go scan at the %s %d: %s", tt.name, tt.snap, diffRows(view.rows, tt.rows))
 		}

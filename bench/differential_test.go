@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/demo"
 )
 
 // diffCase is one query of the differential test. Its SQL runs unchanged in
@@ -62,7 +63,7 @@ type diffEngines struct {
 func setupDifferential(t *testing.T) diffEngines {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "wh")
-	if err := lakesql.BuildDemo(ctx, lakesql.DemoOptions{Warehouse: dir, Days: 5, EventsPerDay: 2000}); err != nil {
+	if err := demo.Build(ctx, demo.Options{Warehouse: dir, Days: 5, EventsPerDay: 2000}); err != nil {
 		t.Fatal(err)
 	}
 	lake, err := lakesql.Open(ctx, lakesql.Options{Warehouse: dir})

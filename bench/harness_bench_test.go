@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/demo"
 )
 
 // The harness's queries as Go benchmarks, for profiling one at a time
@@ -33,9 +34,9 @@ func qWarehouse(b *testing.B) string {
 			return
 		}
 		days := envInt("BENCH_Q_DAYS", 730)
-		opts := lakesql.DemoOptions{Warehouse: filepath.Join(dir, "wh"), Days: days, EventsPerDay: max(1, envInt("BENCH_Q_SCALE", 1_000_000)/days)}
+		opts := demo.Options{Warehouse: filepath.Join(dir, "wh"), Days: days, EventsPerDay: max(1, envInt("BENCH_Q_SCALE", 1_000_000)/days)}
 		ctx := context.Background()
-		if qErr = lakesql.BuildDemo(ctx, opts); qErr != nil {
+		if qErr = demo.Build(ctx, opts); qErr != nil {
 			return
 		}
 		var s *lakesql.Session

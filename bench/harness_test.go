@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/demo"
 )
 
 // Harness flags; each also reads an environment variable so that make can
@@ -88,9 +89,9 @@ func setupHarness(t *testing.T) *harness {
 	lakesql.TuneGC() // as the lakesql binary runs
 	dir := t.TempDir()
 	days := *harnessDays
-	opts := lakesql.DemoOptions{Warehouse: filepath.Join(dir, "wh"), Days: days, EventsPerDay: max(1, *harnessScale/days)}
+	opts := demo.Options{Warehouse: filepath.Join(dir, "wh"), Days: days, EventsPerDay: max(1, *harnessScale/days)}
 	begin := time.Now()
-	if err := lakesql.BuildDemo(ctx, opts); err != nil {
+	if err := demo.Build(ctx, opts); err != nil {
 		t.Fatal(err)
 	}
 	lake, err := lakesql.Open(ctx, lakesql.Options{Warehouse: opts.Warehouse})

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/demo"
 )
 
 var (
@@ -28,8 +29,8 @@ func demoWarehouse(b *testing.B) string {
 		if demoErr != nil {
 			return
 		}
-		opts := lakesql.DemoOptions{Warehouse: filepath.Join(demoDir, "wh"), Days: envInt("BENCH_DAYS", 1095), EventsPerDay: envInt("BENCH_EVENTS_PER_DAY", 5000)}
-		demoErr = lakesql.BuildDemo(context.Background(), opts)
+		opts := demo.Options{Warehouse: filepath.Join(demoDir, "wh"), Days: envInt("BENCH_DAYS", 1095), EventsPerDay: envInt("BENCH_EVENTS_PER_DAY", 5000)}
+		demoErr = demo.Build(context.Background(), opts)
 	})
 	if demoErr != nil {
 		b.Fatal(demoErr)

@@ -307,3 +307,11 @@ func (w *Warehouse) DropTable(ctx context.Context, ns, name string, purge bool) 
 
 // CommitTable commits updates to a table (used through table.Transaction).
 func (w *Warehouse) Catalog() icecatalog.Catalog { return w.cat }
+
+// SnapshotID is the id of a table's current snapshot, 0 when it has none.
+func SnapshotID(tbl *table.Table) int64 {
+	if snap := tbl.CurrentSnapshot(); snap != nil {
+		return snap.SnapshotID
+	}
+	return 0
+}

@@ -17,9 +17,8 @@ type Env struct {
 	FS icebergio.IO
 	// ScanStats, when set, receives per-scan counters keyed by plan node.
 	ScanStats map[*planner.Scan]*ScanStats
-	// NoPruning reads every file and row group (SET pruning = off).
-	NoPruning bool
-	// ManifestCache keeps manifest entries across the session's scans.
+	// ManifestCache keeps manifest entries across the session's scans (of
+	// those the optimizer did not plan).
 	ManifestCache *storage.ManifestCache
 	// Metrics, when set, receives per-operator counters keyed by plan node.
 	Metrics map[planner.Plan]*OperatorMetrics
@@ -91,20 +90,19 @@ func ArrowSchema(cols []planner.Column) *arrow.Schema {
 	return arrow.NewSchema(fields, nil)
 }
 
-// PlanTableScan decides which data files a scan reads. EXPLAIN shows the
-// same plan the scan operator executes.
-func PlanTableScan(ctx context.Context, p *planner.Scan, env *Env) (*storage.ScanPlan, error) {
-	req := storage.ScanRequest{
+// TableScanPlan is the data files a scan reads: those the optimizer's
+// prune_files rule chose, or, when it did not run, every file of the
+// snapshot.
+func TableScanPlan(ctx context.Context, p *planner.Scan, env *Env) (*storage.ScanPlan, error) {
+	if p.Files != nil {
+		return p.Files, nil
+	}
+	plan, err := storage.PlanScan(ctx, env.FS, storage.ScanRequest{
 		Metadata: p.Table.Table.Metadata(),
 		Snapshot: p.Table.Snapshot,
 		Schema:   p.Table.Schema,
-		Prune:    !env.NoPruning,
 		Cache:    env.ManifestCache,
-	}
-	if p.Filter != nil {
-		req.Filter, _ = planner.IcebergFilter(p.Filter, p.Columns)
-	}
-	plan, err := storage.PlanScan(ctx, env.FS, req)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", p.Table.QualifiedName(), err)
 	}
@@ -112,7 +110,7 @@ func PlanTableScan(ctx context.Context, p *planner.Scan, env *Env) (*storage.Sca
 }
 
 func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error) {
-	plan, err := PlanTableScan(ctx, p, env)
+	plan, err := TableScanPlan(ctx, p, env)
 	if err != nil {
 		return nil, err
 	}

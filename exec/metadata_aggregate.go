@@ -15,13 +15,10 @@ import (
 
 // buildMetadataAggregate answers count/min/max over a whole table from the
 // manifests. When a data file lacks the metrics an answer needs, or the
-// table has delete files, or pruning is off, it runs the aggregate over a
+// table has delete files, it runs the aggregate over a
 // scan instead.
 func buildMetadataAggregate(ctx context.Context, m *planner.MetadataAggregate, env *Env) (Operator, error) {
-	if env.NoPruning {
-		return buildNode(ctx, m.Aggregate, env)
-	}
-	plan, err := PlanTableScan(ctx, m.Scan, env)
+	plan, err := TableScanPlan(ctx, m.Scan, env)
 	if err != nil {
 		return nil, err
 	}

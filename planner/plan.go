@@ -9,6 +9,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
+
+	"github.com/lakesql/lakesql/storage"
 )
 
 // Column is one output column of a plan node. Table is the name or alias that
@@ -58,6 +60,10 @@ type Scan struct {
 	// RowsNeeded > 0 says a LIMIT directly above needs only that many rows,
 	// so the scan may stop opening files once it has produced them.
 	RowsNeeded int64
+	// Files are the data files the scan reads and how pruning chose them,
+	// decided by the optimizer's prune_files rule; nil when the rule did not
+	// run, and then every file is read.
+	Files *storage.ScanPlan
 }
 
 // Filter keeps rows where Cond is TRUE.

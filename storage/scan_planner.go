@@ -26,7 +26,8 @@ type ScanRequest struct {
 	// Filter is implied by the query's WHERE clause (every matching row
 	// satisfies it); nil or AlwaysTrue when nothing can prune.
 	Filter iceberg.BooleanExpression
-	// Prune false reads every file (SET pruning = off).
+	// Prune false lists every file (the optimizer's prune_files rule is
+	// off).
 	Prune bool
 	// Cache, when set, keeps manifest entries across scans of a session.
 	Cache *ManifestCache
@@ -34,6 +35,9 @@ type ScanRequest struct {
 
 // ScanPlan is which data files a scan reads and why.
 type ScanPlan struct {
+	// Pruned says the files were chosen by the filter; false when every
+	// file is listed.
+	Pruned      bool
 	Files       []iceberg.DataFile
 	DeleteFiles []iceberg.DataFile
 	// FileSeqs and DeleteSeqs are the data sequence numbers of Files and
@@ -69,7 +73,7 @@ type SpecPlan struct {
 // their partition tuples (each judged by its own spec) and then by their
 // column bounds and null counts. Manifests are read in parallel.
 func PlanScan(ctx context.Context, fsys icebergio.IO, req ScanRequest) (*ScanPlan, error) {
-	plan := &ScanPlan{}
+	plan := &ScanPlan{Pruned: req.Prune}
 	if req.Snapshot == nil {
 		return plan, nil
 	}

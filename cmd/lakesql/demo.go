@@ -10,11 +10,11 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/demo"
 )
 
 // buildDemo generates the demo warehouse; tests replace it with a fake.
-var buildDemo = lakesql.BuildDemo
+var buildDemo = demo.Build
 
 const demoDateLayout = "2006-01-02"
 
@@ -42,8 +42,8 @@ func runDemo(args []string, warehouse string, stdout, stderr io.Writer) int {
 
 // parseDemoFlags parses the demo subcommand's flags; warehouse is the
 // default for --warehouse.
-func parseDemoFlags(args []string, warehouse string) (lakesql.DemoOptions, error) {
-	opts := lakesql.DemoOptions{}
+func parseDemoFlags(args []string, warehouse string) (demo.Options, error) {
+	opts := demo.Options{}
 	fs := flag.NewFlagSet("lakesql demo", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported by runDemo, help by usageText
 	fs.StringVar(&opts.Warehouse, "warehouse", warehouse, "")

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/demo"
 )
 
 // withDemo installs build as the demo generator for the test.
-func withDemo(t *testing.T, build func(context.Context, lakesql.DemoOptions) error) {
+func withDemo(t *testing.T, build func(context.Context, demo.Options) error) {
 	t.Helper()
 	saved := buildDemo
 	t.Cleanup(func() { buildDemo = saved })
@@ -19,13 +19,13 @@ func withDemo(t *testing.T, build func(context.Context, lakesql.DemoOptions) err
 
 func TestDemoDefaults(t *testing.T) {
 	t.Setenv("LAKESQL_WAREHOUSE", "")
-	var got lakesql.DemoOptions
-	withDemo(t, func(_ context.Context, o lakesql.DemoOptions) error { got = o; return nil })
+	var got demo.Options
+	withDemo(t, func(_ context.Context, o demo.Options) error { got = o; return nil })
 	r := runCLI(t, &fakeSession{}, "", "demo")
 	if r.code != exitOK {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	want := lakesql.DemoOptions{Warehouse: "./warehouse", Days: 7, EventsPerDay: 10000,
+	want := demo.Options{Warehouse: "./warehouse", Days: 7, EventsPerDay: 10000,
 		Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	if got.Warehouse != want.Warehouse || got.Days != want.Days ||
 		got.EventsPerDay != want.EventsPerDay || !got.Start.Equal(want.Start) || got.Progress == nil {
@@ -37,8 +37,8 @@ func TestDemoDefaults(t *testing.T) {
 }
 
 func TestDemoFlags(t *testing.T) {
-	var got lakesql.DemoOptions
-	withDemo(t, func(_ context.Context, o lakesql.DemoOptions) error { got = o; return nil })
+	var got demo.Options
+	withDemo(t, func(_ context.Context, o demo.Options) error { got = o; return nil })
 	for _, args := range [][]string{
 		{"demo", "--warehouse", "/w", "--days", "3", "--events-per-day", "5", "--start", "2025-02-28"},
 		{"--warehouse", "/w", "demo", "--days", "3", "--events-per-day", "5", "--start", "2025-02-28"},
@@ -55,7 +55,7 @@ func TestDemoFlags(t *testing.T) {
 }
 
 func TestDemoErrors(t *testing.T) {
-	withDemo(t, func(context.Context, lakesql.DemoOptions) error { return errors.New("disk full") })
+	withDemo(t, func(context.Context, demo.Options) error { return errors.New("disk full") })
 	cases := []struct {
 		args []string
 		code int

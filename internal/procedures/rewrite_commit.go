@@ -1,4 +1,4 @@
-package lakesql
+package procedures
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql/catalog"
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/storage"
 )
@@ -17,22 +19,22 @@ import (
 // of concurrent commits.
 const rewriteCommitAttempts = 5
 
-// beforeRewriteCommit, when set (by tests), runs before each commit attempt
+// BeforeRewriteCommit, when set (by tests only), runs before each commit attempt
 // of a rewrite, to commit concurrently at the worst moment.
-var beforeRewriteCommit func()
+var BeforeRewriteCommit func()
 
 // rewriteCommit commits the batches of one rewrite_data_files call as
 // Iceberg "replace" snapshots, through iceberg-go's RewriteFiles, which
 // stages the replacement with rewrite semantics (no data changed, so
 // concurrent appends do not conflict).
 type rewriteCommit struct {
-	s      *Session
+	s      *engine.Session
 	target *planner.TableRef
 	start  *storage.ScanPlan // the snapshot the rewrite read, for conflict checks
 	tbl    *table.Table      // the latest state known: the base of the next commit
 }
 
-func newRewriteCommit(s *Session, target *planner.TableRef) *rewriteCommit {
+func newRewriteCommit(s *engine.Session, target *planner.TableRef) *rewriteCommit {
 	return &rewriteCommit{s: s, target: target, tbl: target.Table}
 }
 
@@ -44,8 +46,8 @@ func newRewriteCommit(s *Session, target *planner.TableRef) *rewriteCommit {
 func (c *rewriteCommit) commit(ctx context.Context, old, added []iceberg.DataFile) error {
 	var err error
 	for attempt := range rewriteCommitAttempts {
-		if beforeRewriteCommit != nil {
-			beforeRewriteCommit()
+		if BeforeRewriteCommit != nil {
+			BeforeRewriteCommit()
 		}
 		if err = c.attempt(ctx, old, added); err == nil {
 			return nil
@@ -109,11 +111,11 @@ func (c *rewriteCommit) attempt(ctx context.Context, old, added []iceberg.DataFi
 // reload loads the table after a failed commit: moved reports another
 // snapshot, committed that it holds the rewrite's own files.
 func (c *rewriteCommit) reload(ctx context.Context, added []iceberg.DataFile) (moved, committed bool, err error) {
-	fresh, err := c.s.wh.LoadTable(ctx, c.target.Namespace, c.target.Name)
+	fresh, err := c.s.Warehouse().LoadTable(ctx, c.target.Namespace, c.target.Name)
 	if err != nil {
 		return false, false, err
 	}
-	if snapshotID(fresh) == snapshotID(c.tbl) {
+	if catalog.SnapshotID(fresh) == catalog.SnapshotID(c.tbl) {
 		return false, false, nil
 	}
 	c.tbl = fresh
@@ -132,8 +134,8 @@ type liveSet struct {
 }
 
 func (c *rewriteCommit) liveFiles(ctx context.Context, tbl *table.Table) (liveSet, error) {
-	plan, err := storage.PlanScan(ctx, c.s.wh.FS(), storage.ScanRequest{
-		Metadata: tbl.Metadata(), Snapshot: tbl.CurrentSnapshot(), Schema: tbl.Schema(), Cache: c.s.manifests})
+	plan, err := storage.PlanScan(ctx, c.s.Warehouse().FS(), storage.ScanRequest{
+		Metadata: tbl.Metadata(), Snapshot: tbl.CurrentSnapshot(), Schema: tbl.Schema(), Cache: c.s.Manifests()})
 	if err != nil {
 		return liveSet{}, err
 	}

@@ -1,10 +1,11 @@
-package lakesql
+package procedures
 
 import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
@@ -15,7 +16,7 @@ import (
 // for five). ZORDER BY rewrites every file the condition may match, sorted
 // by zorder(a, b), as Delta's z-ordering does. Unlike Delta, the condition
 // may name any column: it selects the files that may hold matching rows.
-func (s *Session) optimize(ctx context.Context, st *sql.Optimize) (*Result, error) {
+func Optimize(ctx context.Context, s *engine.Session, st *sql.Optimize) (*engine.Result, error) {
 	target, err := s.ResolveTable(ctx, st.Table, nil)
 	if err != nil {
 		return nil, err
@@ -27,7 +28,7 @@ func (s *Session) optimize(ctx context.Context, st *sql.Optimize) (*Result, erro
 	req := newRewriteRequest(target, scan)
 	req.opts.MinInputFiles = 2
 	if st.Where != nil {
-		if req.where, err = s.bindRewriteWhere(ctx, scan, st.Where); err != nil {
+		if req.where, err = s.BindCondition(ctx, scan, st.Where, "OPTIMIZE … WHERE"); err != nil {
 			return nil, err
 		}
 	}
@@ -37,7 +38,7 @@ func (s *Session) optimize(ctx context.Context, st *sql.Optimize) (*Result, erro
 		}
 		req.opts.RewriteAll = true
 	}
-	m, err := s.rewrite(ctx, req)
+	m, err := rewrite(ctx, s, req)
 	if err != nil {
 		return nil, err
 	}

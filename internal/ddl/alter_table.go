@@ -1,4 +1,4 @@
-package lakesql
+package ddl
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/storage"
@@ -20,8 +21,8 @@ import (
 // metadata, staged in one iceberg-go transaction and committed as one new
 // metadata version; any error comes before the commit, so a failed ALTER
 // leaves the table as it was.
-func (s *Session) alterTable(ctx context.Context, st *sql.AlterTable) (*Result, error) {
-	tbl, name, err := s.loadTable(ctx, st.Name)
+func AlterTable(ctx context.Context, s *engine.Session, st *sql.AlterTable) (*engine.Result, error) {
+	tbl, name, err := s.LoadTable(ctx, st.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +39,7 @@ func (s *Session) alterTable(ctx context.Context, st *sql.AlterTable) (*Result, 
 	if _, err := a.tx.Commit(ctx); err != nil {
 		return nil, fmt.Errorf("alter table %s: %w", name, err)
 	}
-	return message("OK"), nil
+	return engine.Message("OK"), nil
 }
 
 // alteration stages one ALTER TABLE action on a table.

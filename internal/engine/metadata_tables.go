@@ -1,4 +1,4 @@
-package lakesql
+package engine
 
 import (
 	"context"
@@ -75,7 +75,7 @@ func (s *Session) metadataTableName(ctx context.Context, name sql.ObjectName) (n
 	parts := name.Parts
 	switch {
 	case len(parts) == 4:
-		if err := s.checkCatalog(parts[0]); err != nil {
+		if err := s.CheckCatalog(parts[0]); err != nil {
 			return "", "", nil, err
 		}
 		parts = parts[1:]

@@ -1,4 +1,4 @@
-package lakesql
+package demo
 
 import (
 	"context"
@@ -19,17 +19,17 @@ import (
 
 // Names of the demo warehouse's namespace and tables, as in the seed tutorial.
 const (
-	DemoNamespace    = "tutorial"
-	DemoEventsTable  = "retail_clickstream_events"
-	DemoSummaryTable = "retail_daily_traffic_summary"
+	Namespace    = "tutorial"
+	EventsTable  = "retail_clickstream_events"
+	SummaryTable = "retail_daily_traffic_summary"
 )
 
-// BuildDemo creates the demo warehouse: namespace tutorial with the Oleander
+// Build creates the demo warehouse: namespace tutorial with the Oleander
 // retail clickstream (unpartitioned, as the tutorial starts) and its daily
 // traffic summary. Days are generated and written in parallel, each worker
 // writing a contiguous range of days to its own files, so memory stays
 // bounded by a few batches per worker; each table gets one append snapshot.
-func BuildDemo(ctx context.Context, opts DemoOptions) error {
+func Build(ctx context.Context, opts Options) error {
 	if opts.Days < 0 || opts.EventsPerDay < 0 {
 		return fmt.Errorf("demo: --days and --events-per-day must not be negative")
 	}
@@ -38,21 +38,21 @@ func BuildDemo(ctx context.Context, opts DemoOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := wh.CreateNamespace(ctx, DemoNamespace, true); err != nil {
+	if err := wh.CreateNamespace(ctx, Namespace, true); err != nil {
 		return err
 	}
-	for _, name := range []string{DemoEventsTable, DemoSummaryTable} {
-		if exists, err := wh.TableExists(ctx, DemoNamespace, name); err != nil {
+	for _, name := range []string{EventsTable, SummaryTable} {
+		if exists, err := wh.TableExists(ctx, Namespace, name); err != nil {
 			return err
 		} else if exists {
-			return fmt.Errorf("demo: table %s.%s already exists in %s; remove the folder or pick another --warehouse", DemoNamespace, name, wh.Dir())
+			return fmt.Errorf("demo: table %s.%s already exists in %s; remove the folder or pick another --warehouse", Namespace, name, wh.Dir())
 		}
 	}
-	events, err := createDemoTable(ctx, wh, DemoEventsTable, demoEventsSchema)
+	events, err := createDemoTable(ctx, wh, EventsTable, demoEventsSchema)
 	if err != nil {
 		return err
 	}
-	summary, err := createDemoTable(ctx, wh, DemoSummaryTable, demoSummarySchema)
+	summary, err := createDemoTable(ctx, wh, SummaryTable, demoSummarySchema)
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func createDemoTable(ctx context.Context, wh *catalog.Warehouse, name string, sc
 		}
 		fields[i] = iceberg.NestedField{ID: i + 1, Name: f.Name, Type: t, Required: !f.Nullable}
 	}
-	return wh.CreateTable(ctx, DemoNamespace, name, iceberg.NewSchema(0, fields...), *iceberg.UnpartitionedSpec, nil)
+	return wh.CreateTable(ctx, Namespace, name, iceberg.NewSchema(0, fields...), *iceberg.UnpartitionedSpec, nil)
 }
 
 func fieldTypes(schema *arrow.Schema) []arrow.DataType {
@@ -109,7 +109,7 @@ func fieldTypes(schema *arrow.Schema) []arrow.DataType {
 
 // writeDemoEvents writes every day's events with one table writer per worker
 // and returns the data files and the days' summary batches, in day order.
-func writeDemoEvents(ctx context.Context, wh *catalog.Warehouse, tbl *table.Table, opts DemoOptions) ([]iceberg.DataFile, []arrow.RecordBatch, error) {
+func writeDemoEvents(ctx context.Context, wh *catalog.Warehouse, tbl *table.Table, opts Options) ([]iceberg.DataFile, []arrow.RecordBatch, error) {
 	workers := max(1, min(runtime.GOMAXPROCS(0), opts.Days))
 	summaries := make([]arrow.RecordBatch, opts.Days)
 	files := make([][]iceberg.DataFile, workers)

@@ -1,4 +1,4 @@
-package lakesql
+package engine
 
 import (
 	"context"

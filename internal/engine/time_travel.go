@@ -1,4 +1,4 @@
-package lakesql
+package engine
 
 import (
 	"context"
@@ -48,7 +48,7 @@ func (s *Session) snapshotAsOfVersion(ctx context.Context, ref *planner.TableRef
 	}
 	switch {
 	case planner.IsInteger(x.Type()):
-		v, err := constantValue(ctx, "VERSION AS OF", x, planner.TypeBigint)
+		v, err := ConstantValue(ctx, "VERSION AS OF", x, planner.TypeBigint)
 		if err != nil {
 			return nil, err
 		}
@@ -58,7 +58,7 @@ func (s *Session) snapshotAsOfVersion(ctx context.Context, ref *planner.TableRef
 		}
 		return nil, fmt.Errorf("table %s has no snapshot %d (list them with SELECT snapshot_id, committed_at FROM %s.snapshots)", ref.QualifiedName(), id, ref.QualifiedName())
 	case arrow.TypeEqual(x.Type(), planner.TypeVarchar):
-		v, err := constantValue(ctx, "VERSION AS OF", x, planner.TypeVarchar)
+		v, err := ConstantValue(ctx, "VERSION AS OF", x, planner.TypeVarchar)
 		if err != nil {
 			return nil, err
 		}
@@ -84,7 +84,7 @@ func (s *Session) snapshotAsOfTime(ctx context.Context, ref *planner.TableRef, e
 	default:
 		return nil, fmt.Errorf("TIMESTAMP AS OF needs a timestamp, got %s", planner.TypeString(x.Type()))
 	}
-	v, err := constantValue(ctx, "TIMESTAMP AS OF", x, planner.TypeTimestampTZ)
+	v, err := ConstantValue(ctx, "TIMESTAMP AS OF", x, planner.TypeTimestampTZ)
 	if err != nil {
 		return nil, err
 	}
@@ -96,10 +96,10 @@ func (s *Session) snapshotAsOfTime(ctx context.Context, ref *planner.TableRef, e
 	return nil, fmt.Errorf("no snapshot of %s at or before %s", ref.QualifiedName(), at)
 }
 
-// constantValue evaluates the bound expression of a clause, which references
+// ConstantValue evaluates the bound expression of a clause, which references
 // no columns, converted to type t, as a one-element array. NULL is refused:
 // no snapshot is "as of NULL".
-func constantValue(ctx context.Context, clause string, x planner.Expr, t arrow.DataType) (arrow.Array, error) {
+func ConstantValue(ctx context.Context, clause string, x planner.Expr, t arrow.DataType) (arrow.Array, error) {
 	if !arrow.TypeEqual(x.Type(), t) {
 		x = &planner.Cast{X: x, T: t}
 	}

@@ -1,4 +1,4 @@
-package lakesql
+package engine
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
@@ -8,11 +8,11 @@ import (
 	"github.com/lakesql/lakesql/exec"
 )
 
-// message is the result of a statement that returns no rows.
-func message(text string) *Result { return &Result{Message: text} }
+// Message is the result of a statement that returns no rows.
+func Message(text string) *Result { return &Result{Message: text} }
 
-// textRows is a small result of string columns (SHOW, DESCRIBE, EXPLAIN).
-func textRows(names []string, rows [][]string) *Result {
+// TextRows is a small result of string columns (SHOW, DESCRIBE, EXPLAIN).
+func TextRows(names []string, rows [][]string) *Result {
 	fields := make([]arrow.Field, len(names))
 	for i, n := range names {
 		fields[i] = arrow.Field{Name: n, Type: arrow.BinaryTypes.String, Nullable: true}
@@ -27,5 +27,10 @@ func textRows(names []string, rows [][]string) *Result {
 	}
 	batch := b.NewRecordBatch()
 	defer batch.Release()
-	return &Result{Schema: schema, rows: exec.NewBatches(schema, []arrow.RecordBatch{batch})}
+	return BatchResult(schema, batch)
+}
+
+// BatchResult is the result of rows already in memory.
+func BatchResult(schema *arrow.Schema, batches ...arrow.RecordBatch) *Result {
+	return &Result{Schema: schema, rows: exec.NewBatches(schema, batches)}
 }

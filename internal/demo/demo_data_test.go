@@ -1,4 +1,4 @@
-package lakesql
+package demo
 
 import (
 	"crypto/sha256"
@@ -30,7 +30,7 @@ type demoRow struct {
 
 // demoTestDay generates day d, checks the batches' shape and returns the
 // rows and the summary batch, which the caller releases.
-func demoTestDay(t *testing.T, opts DemoOptions, d, batchSize int) ([]demoRow, arrow.RecordBatch) {
+func demoTestDay(t *testing.T, opts Options, d, batchSize int) ([]demoRow, arrow.RecordBatch) {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
@@ -122,20 +122,20 @@ func demoDeref[T any](p *T) any {
 }
 
 func TestDemoDefaults(t *testing.T) {
-	o := DemoOptions{Start: time.Date(2026, 3, 5, 17, 30, 0, 0, time.FixedZone("X", 3600))}.withDefaults()
+	o := Options{Start: time.Date(2026, 3, 5, 17, 30, 0, 0, time.FixedZone("X", 3600))}.withDefaults()
 	if o.Days != 7 || o.EventsPerDay != 10000 {
 		t.Errorf("defaults: %+v", o)
 	}
 	if want := time.Date(2026, 3, 5, 0, 0, 0, 0, time.UTC); !o.Start.Equal(want) {
 		t.Errorf("start %v, want %v", o.Start, want)
 	}
-	if o := (DemoOptions{}).withDefaults(); !o.Start.Equal(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) {
+	if o := (Options{}).withDefaults(); !o.Start.Equal(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) {
 		t.Errorf("default start %v", o.Start)
 	}
 }
 
 func TestDemoDeterministic(t *testing.T) {
-	opts := DemoOptions{Days: 4, EventsPerDay: 3000}
+	opts := Options{Days: 4, EventsPerDay: 3000}
 	// Sequential with one batch size, then concurrently with another: the
 	// rows must not depend on either.
 	sequential := make([]string, opts.Days)
@@ -160,7 +160,7 @@ func TestDemoDeterministic(t *testing.T) {
 	if sequential[0] == sequential[1] {
 		t.Error("day 0 and day 1 are identical")
 	}
-	other, summary := demoTestDay(t, DemoOptions{Days: 4, EventsPerDay: 3000, Start: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)}, 0, 1000)
+	other, summary := demoTestDay(t, Options{Days: 4, EventsPerDay: 3000, Start: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)}, 0, 1000)
 	summary.Release()
 	if hashDemoRows(other) == sequential[0] {
 		t.Error("another start date gives the same rows")
@@ -168,7 +168,7 @@ func TestDemoDeterministic(t *testing.T) {
 }
 
 func TestDemoRows(t *testing.T) {
-	opts := DemoOptions{Days: 3, EventsPerDay: 5000}.withDefaults()
+	opts := Options{Days: 3, EventsPerDay: 5000}.withDefaults()
 	eventTypes := map[string]bool{}
 	for _, n := range demoEventTypeNames {
 		eventTypes[n] = true
@@ -228,7 +228,7 @@ func TestDemoRows(t *testing.T) {
 // TestDemoCarts checks the funnel: goods leave a cart only after they were
 // put in it, and are bought only after a checkout started.
 func TestDemoCarts(t *testing.T) {
-	rows, summary := demoTestDay(t, DemoOptions{EventsPerDay: 20000}, 0, 8192)
+	rows, summary := demoTestDay(t, Options{EventsPerDay: 20000}, 0, 8192)
 	summary.Release()
 	carts := map[string]map[string]int32{}
 	checkout := map[string]bool{}
@@ -260,7 +260,7 @@ func TestDemoCarts(t *testing.T) {
 
 // TestDemoMix checks that the funnel lands near the intended event mix.
 func TestDemoMix(t *testing.T) {
-	rows, summary := demoTestDay(t, DemoOptions{EventsPerDay: 100000}, 0, 1<<16)
+	rows, summary := demoTestDay(t, Options{EventsPerDay: 100000}, 0, 1<<16)
 	summary.Release()
 	want := map[string]float64{
 		"page_view": 40, "product_view": 25, "search": 12, "add_to_cart": 10,
@@ -279,7 +279,7 @@ func TestDemoMix(t *testing.T) {
 }
 
 func TestDemoSummary(t *testing.T) {
-	opts := DemoOptions{Days: 2, EventsPerDay: 7000}.withDefaults()
+	opts := Options{Days: 2, EventsPerDay: 7000}.withDefaults()
 	for d := range opts.Days {
 		rows, summary := demoTestDay(t, opts, d, 2500)
 		type counts struct {
@@ -331,15 +331,15 @@ func TestDemoSummary(t *testing.T) {
 func TestDemoOptionErrors(t *testing.T) {
 	emit := func(rec arrow.RecordBatch) error { rec.Release(); return nil }
 	for _, tc := range []struct {
-		opts      DemoOptions
+		opts      Options
 		d, batch  int
 		wantError bool
 	}{
-		{DemoOptions{Days: 2}, 2, 10, true},
-		{DemoOptions{Days: 2}, -1, 10, true},
-		{DemoOptions{Days: 2}, 0, 0, true},
-		{DemoOptions{EventsPerDay: -5}, 0, 10, true},
-		{DemoOptions{EventsPerDay: 3}, 6, 10, false},
+		{Options{Days: 2}, 2, 10, true},
+		{Options{Days: 2}, -1, 10, true},
+		{Options{Days: 2}, 0, 0, true},
+		{Options{EventsPerDay: -5}, 0, 10, true},
+		{Options{EventsPerDay: 3}, 6, 10, false},
 	} {
 		summary, err := generateDemoDay(tc.opts, tc.d, tc.batch, memory.DefaultAllocator, emit)
 		if (err != nil) != tc.wantError {
@@ -352,7 +352,7 @@ func TestDemoOptionErrors(t *testing.T) {
 }
 
 func BenchmarkGenerateDemoDay(b *testing.B) {
-	opts := DemoOptions{EventsPerDay: 100000}.withDefaults()
+	opts := Options{EventsPerDay: 100000}.withDefaults()
 	emit := func(rec arrow.RecordBatch) error { rec.Release(); return nil }
 	b.ReportAllocs()
 	for d := 0; b.Loop(); d++ {

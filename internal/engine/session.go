@@ -1,18 +1,39 @@
-package lakesql
+// Package engine is a lakesql session at work: its state (warehouse,
+// current namespace, settings, time zone), name resolution and time travel,
+// and the path of a query from parsed SQL to running operators — bind,
+// optimize, build — with EXPLAIN and SET. The statements that change tables
+// (internal/ddl, internal/dml, internal/procedures) use it through the
+// exported methods below; the root package dispatches statements.
+package engine
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
+	"github.com/apache/iceberg-go/table"
 	"github.com/lakesql/lakesql/catalog"
-	"github.com/lakesql/lakesql/exec"
-	"github.com/lakesql/lakesql/optimizer"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/storage"
 )
+
+// Options configure a session.
+type Options struct {
+	// Warehouse is the warehouse folder.
+	Warehouse string
+	// Catalog is the name the warehouse's catalog answers to in three-part
+	// names (catalog.namespace.table); default "lakesql".
+	Catalog string
+	// Remaps map table locations to local folders for this session, in
+	// addition to those the warehouse records (see CALL system.register_table).
+	Remaps []storage.Remap
+	// Progress, when set, receives progress lines of long statements
+	// (rewrite_data_files, OPTIMIZE).
+	Progress io.Writer
+}
 
 // Session runs statements against one warehouse. A session is not safe for
 // concurrent use; open one per goroutine.
@@ -20,9 +41,7 @@ type Session struct {
 	opts      Options
 	wh        *catalog.Warehouse
 	namespace string // the current namespace (USE), "" until set
-	noPruning bool   // SET pruning = off
-	// loc is the session time zone (SET TIME ZONE), nil for UTC.
-	loc       *time.Location
+	settings  settings
 	manifests *storage.ManifestCache
 }
 
@@ -45,67 +64,17 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	return &Session{opts: opts, wh: wh, manifests: storage.NewManifestCache(manifestCacheEntries)}, nil
 }
 
-// Close releases the session.
-func (s *Session) Close() error { return nil }
-
-// Exec runs one statement (a trailing ';' is allowed) and returns its result.
-func (s *Session) Exec(ctx context.Context, statement string) (*Result, error) {
-	stmt, err := sql.ParseOne(statement)
-	if err != nil {
-		return nil, err
+// Context returns ctx with what planning needs from the session (its time
+// zone).
+func (s *Session) Context(ctx context.Context) context.Context {
+	if s.settings.loc != nil {
+		return planner.WithTimeZone(ctx, s.settings.loc)
 	}
-	return s.execStatement(ctx, stmt)
+	return ctx
 }
 
-func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Result, error) {
-	if s.loc != nil {
-		ctx = planner.WithTimeZone(ctx, s.loc)
-	}
-	switch st := stmt.(type) {
-	case *sql.QueryStmt:
-		return s.query(ctx, st.Query)
-	case *sql.Explain:
-		return s.explain(ctx, st)
-	case *sql.Insert:
-		return s.insert(ctx, st)
-	case *sql.Delete:
-		return s.deleteFrom(ctx, st)
-	case *sql.CreateNamespace:
-		return s.createNamespace(ctx, st)
-	case *sql.DropNamespace:
-		return s.dropNamespace(ctx, st)
-	case *sql.ShowNamespaces:
-		return s.showNamespaces(ctx)
-	case *sql.Use:
-		return s.use(ctx, st)
-	case *sql.CreateTable:
-		return s.createTable(ctx, st)
-	case *sql.DropTable:
-		return s.dropTable(ctx, st)
-	case *sql.ShowTables:
-		return s.showTables(ctx, st)
-	case *sql.Describe:
-		return s.describe(ctx, st)
-	case *sql.ShowPartitions:
-		return s.showPartitions(ctx, st)
-	case *sql.ShowCreateTable:
-		return s.showCreateTable(ctx, st)
-	case *sql.Call:
-		return s.call(ctx, st)
-	case *sql.Set:
-		return s.set(st)
-	case *sql.AlterTable:
-		return s.alterTable(ctx, st)
-	case *sql.Vacuum:
-		return s.vacuum(ctx, st)
-	case *sql.Optimize:
-		return s.optimize(ctx, st)
-	}
-	return nil, fmt.Errorf("%s is not supported yet", statementName(stmt))
-}
-
-// statementName names a statement kind for messages.
-func statementName(stmt sql.Statement) string {
+// StatementName names a statement kind for messages ("CREATE TABLE").
+func StatementName(stmt sql.Statement) string {
 	name := fmt.Sprintf("%T", stmt)
 	name = strings.TrimPrefix(name, "*sql.")
 	var b strings.Builder
@@ -118,53 +87,11 @@ func statementName(stmt sql.Statement) string {
 	return strings.ToUpper(b.String())
 }
 
-// plan binds and optimizes a query.
-func (s *Session) plan(ctx context.Context, q *sql.Query) (planner.Plan, error) {
-	p, err := planner.BindQuery(ctx, s, q)
-	if err != nil {
-		return nil, err
-	}
-	return optimizer.Optimize(p), nil
-}
-
-func (s *Session) query(ctx context.Context, q *sql.Query) (*Result, error) {
-	p, err := s.plan(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	return s.run(ctx, p, nil)
-}
-
-// env is the execution environment of the session's statements.
-func (s *Session) env() *exec.Env {
-	return &exec.Env{FS: s.wh.FS(), NoPruning: s.noPruning, ManifestCache: s.manifests}
-}
-
-// run builds and opens the operators of a plan.
-func (s *Session) run(ctx context.Context, p planner.Plan, env *exec.Env) (*Result, error) {
-	if env == nil {
-		env = s.env()
-	}
-	op, err := exec.Build(ctx, p, env)
-	if err != nil {
-		return nil, err
-	}
-	if err := op.Open(ctx); err != nil {
-		op.Close()
-		return nil, err
-	}
-	res := &Result{Schema: op.Schema(), rows: op}
-	if s.loc != nil {
-		res.showIn(s.loc)
-	}
-	return res, nil
-}
-
 // ResolveTable implements planner.Resolver: name is [catalog.]namespace.table
 // or a table of the current namespace, at its current snapshot unless travel
 // asks for another (time_travel.go).
 func (s *Session) ResolveTable(ctx context.Context, name sql.ObjectName, travel *sql.TimeTravel) (*planner.TableRef, error) {
-	ns, tableName, err := s.tableName(name)
+	ns, tableName, err := s.TableName(name)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +109,7 @@ func (s *Session) ResolveTable(ctx context.Context, name sql.ObjectName, travel 
 }
 
 // tableName splits a written table name into namespace and table.
-func (s *Session) tableName(name sql.ObjectName) (string, string, error) {
+func (s *Session) TableName(name sql.ObjectName) (string, string, error) {
 	parts := name.Parts
 	switch len(parts) {
 	case 1:
@@ -193,7 +120,7 @@ func (s *Session) tableName(name sql.ObjectName) (string, string, error) {
 	case 2:
 		return parts[0], parts[1], nil
 	case 3:
-		if err := s.checkCatalog(parts[0]); err != nil {
+		if err := s.CheckCatalog(parts[0]); err != nil {
 			return "", "", err
 		}
 		return parts[1], parts[2], nil
@@ -202,12 +129,12 @@ func (s *Session) tableName(name sql.ObjectName) (string, string, error) {
 }
 
 // namespaceName resolves a written namespace name, [catalog.]namespace.
-func (s *Session) namespaceName(name sql.ObjectName) (string, error) {
+func (s *Session) NamespaceName(name sql.ObjectName) (string, error) {
 	switch len(name.Parts) {
 	case 1:
 		return name.Parts[0], nil
 	case 2:
-		if err := s.checkCatalog(name.Parts[0]); err != nil {
+		if err := s.CheckCatalog(name.Parts[0]); err != nil {
 			return "", err
 		}
 		return name.Parts[1], nil
@@ -215,7 +142,7 @@ func (s *Session) namespaceName(name sql.ObjectName) (string, error) {
 	return "", fmt.Errorf("namespace name %s has too many parts", strings.Join(name.Parts, "."))
 }
 
-func (s *Session) checkCatalog(name string) error {
+func (s *Session) CheckCatalog(name string) error {
 	if !strings.EqualFold(name, s.opts.Catalog) {
 		return fmt.Errorf("unknown catalog %s (this warehouse's catalog is %s; start lakesql with --catalog %s to use that name)", name, s.opts.Catalog, name)
 	}
@@ -259,3 +186,37 @@ func (s *Session) ColumnNames(ctx context.Context) []string {
 func (s *Session) Warehouse() *catalog.Warehouse { return s.wh }
 
 var _ planner.Resolver = (*Session)(nil)
+
+// Namespace is the current namespace (USE), "" until one is set.
+func (s *Session) Namespace() string { return s.namespace }
+
+// SetNamespace makes ns the current namespace ("" for none).
+func (s *Session) SetNamespace(ns string) { s.namespace = ns }
+
+// CatalogName is the name the warehouse's catalog answers to.
+func (s *Session) CatalogName() string { return s.opts.Catalog }
+
+// Progress receives progress lines of long statements, or is nil.
+func (s *Session) Progress() io.Writer { return s.opts.Progress }
+
+// TimeZone is the session time zone, nil for UTC.
+func (s *Session) TimeZone() *time.Location { return s.settings.loc }
+
+// LoadTable loads a table by its written name and returns it with its
+// qualified name, namespace.table.
+func (s *Session) LoadTable(ctx context.Context, name sql.ObjectName) (*table.Table, string, error) {
+	ns, t, err := s.TableName(name)
+	if err != nil {
+		return nil, "", err
+	}
+	tbl, err := s.wh.LoadTable(ctx, ns, t)
+	return tbl, ns + "." + t, err
+}
+
+// Unsupported is the error for a statement kind lakesql does not run.
+func Unsupported(stmt sql.Statement) error {
+	return fmt.Errorf("%s is not supported yet", StatementName(stmt))
+}
+
+// Manifests is the session's cache of manifest entries.
+func (s *Session) Manifests() *storage.ManifestCache { return s.manifests }

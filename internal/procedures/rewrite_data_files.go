@@ -1,4 +1,4 @@
-package lakesql
+package procedures
 
 import (
 	"context"
@@ -8,8 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/storage"
@@ -31,20 +30,20 @@ type rewriteRequest struct {
 
 // rewriteDataFiles is CALL system.rewrite_data_files(table, strategy,
 // sort_order, options, where), Iceberg's data compaction.
-func (s *Session) rewriteDataFiles(ctx context.Context, args map[string]*planner.Literal) (*Result, error) {
-	req, err := s.rewriteRequest(ctx, args)
+func rewriteDataFiles(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*engine.Result, error) {
+	req, err := parseRewriteArgs(ctx, s, args)
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.rewrite(ctx, req)
+	m, err := rewrite(ctx, s, req)
 	if err != nil {
 		return nil, err
 	}
 	return m.row(), nil
 }
 
-// rewriteRequest checks the arguments of a rewrite_data_files call.
-func (s *Session) rewriteRequest(ctx context.Context, args map[string]*planner.Literal) (*rewriteRequest, error) {
+// parseRewriteArgs checks the arguments of a rewrite_data_files call.
+func parseRewriteArgs(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*rewriteRequest, error) {
 	name, err := stringArg(args, "table")
 	if err != nil {
 		return nil, err
@@ -74,7 +73,7 @@ func (s *Session) rewriteRequest(ctx context.Context, args map[string]*planner.L
 		if err != nil || !ok || del.Where == nil {
 			return nil, fmt.Errorf("where %q is not a predicate: %v", where, err)
 		}
-		if req.where, err = s.bindRewriteWhere(ctx, scan, del.Where); err != nil {
+		if req.where, err = s.BindCondition(ctx, scan, del.Where, "rewrite_data_files where"); err != nil {
 			return nil, err
 		}
 	}
@@ -112,23 +111,6 @@ func (r *rewriteRequest) setStrategy(args map[string]*planner.Literal) error {
 		err = fmt.Errorf("unknown strategy %q: use 'binpack' or 'sort'", strategy)
 	}
 	return err
-}
-
-// bindRewriteWhere binds the condition selecting the files to rewrite, over
-// the table's columns.
-func (s *Session) bindRewriteWhere(ctx context.Context, scan *planner.Scan, where sql.Expr) (planner.Expr, error) {
-	cols := make([]planner.Column, len(scan.Columns))
-	for i, c := range scan.Columns {
-		cols[i] = planner.Column{Table: scan.Table.Name, Name: c.Name, T: c.T}
-	}
-	cond, err := planner.BindExpr(ctx, s, where, cols)
-	if err != nil {
-		return nil, err
-	}
-	if t := cond.Type(); t.ID() != arrow.BOOL {
-		return nil, fmt.Errorf("the condition %s must be BOOLEAN, got %s", sql.Format(where), planner.TypeString(t))
-	}
-	return cond, nil
 }
 
 // rewriteOptionNames are the options rewrite_data_files understands.

@@ -1,4 +1,4 @@
-package lakesql
+package ddl
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
@@ -25,8 +26,8 @@ import (
 // showPartitions is SHOW PARTITIONS t: one row per partition of the current
 // snapshot, its values as columns named after the partition fields, then
 // spec_id, record_count and file_count.
-func (s *Session) showPartitions(ctx context.Context, st *sql.ShowPartitions) (*Result, error) {
-	tbl, qualified, err := s.loadTable(ctx, st.Name)
+func ShowPartitions(ctx context.Context, s *engine.Session, st *sql.ShowPartitions) (*engine.Result, error) {
+	tbl, qualified, err := s.LoadTable(ctx, st.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -72,14 +73,14 @@ func (s *Session) showPartitions(ctx context.Context, st *sql.ShowPartitions) (*
 	if err := rr.Err(); err != nil {
 		return nil, fmt.Errorf("SHOW PARTITIONS %s: %w", qualified, err)
 	}
-	return &Result{Schema: schema, rows: exec.NewBatches(schema, batches)}, nil
+	return engine.BatchResult(schema, batches...), nil
 }
 
 // describeHistory is DESCRIBE HISTORY t: every snapshot that was ever the
 // table's current one, newest first. version is the snapshot's sequence
 // number; snapshot_id is what VERSION AS OF takes.
-func (s *Session) describeHistory(ctx context.Context, st *sql.Describe) (*Result, error) {
-	tbl, _, err := s.loadTable(ctx, st.Name)
+func describeHistory(ctx context.Context, s *engine.Session, st *sql.Describe) (*engine.Result, error) {
+	tbl, _, err := s.LoadTable(ctx, st.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -110,8 +111,8 @@ func (s *Session) describeHistory(ctx context.Context, st *sql.Describe) (*Resul
 // describeDetail is DESCRIBE DETAIL t: one row about the table as a whole.
 // The file, record and size totals come from the current snapshot's summary,
 // so they cost no manifest reads.
-func (s *Session) describeDetail(ctx context.Context, st *sql.Describe) (*Result, error) {
-	tbl, qualified, err := s.loadTable(ctx, st.Name)
+func describeDetail(ctx context.Context, s *engine.Session, st *sql.Describe) (*engine.Result, error) {
+	tbl, qualified, err := s.LoadTable(ctx, st.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +139,7 @@ func (s *Session) describeDetail(ctx context.Context, st *sql.Describe) (*Result
 	}
 	b.Field(0).(*array.StringBuilder).Append("iceberg")
 	b.Field(1).(*array.StringBuilder).Append(md.TableUUID().String())
-	b.Field(2).(*array.StringBuilder).Append(s.opts.Catalog + "." + qualified)
+	b.Field(2).(*array.StringBuilder).Append(s.CatalogName() + "." + qualified)
 	b.Field(3).(*array.StringBuilder).Append(md.Location())
 	b.Field(4).(*array.TimestampBuilder).Append(arrow.Timestamp(md.LastUpdatedMillis() * 1000))
 	b.Field(5).(*array.StringBuilder).Append("[" + strings.Join(partitionColumns, ", ") + "]")
@@ -190,8 +191,8 @@ func appendOptional[T any, B interface {
 func resultSchema(cols ...planner.Column) *arrow.Schema { return exec.ArrowSchema(cols) }
 
 // batchResult returns the rows a builder holds as a statement's result.
-func batchResult(b *array.RecordBuilder) *Result {
+func batchResult(b *array.RecordBuilder) *engine.Result {
 	batch := b.NewRecordBatch()
 	defer batch.Release()
-	return &Result{Schema: batch.Schema(), rows: exec.NewBatches(batch.Schema(), []arrow.RecordBatch{batch})}
+	return engine.BatchResult(batch.Schema(), batch)
 }

@@ -1,4 +1,4 @@
-package lakesql
+package dml
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql/catalog"
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/storage"
 )
@@ -23,30 +25,30 @@ import (
 // partitions, since their tuples cannot be compared; an unpartitioned table
 // is replaced whole, files of every spec included. Removal and addition are
 // one snapshot.
-func (s *Session) insertOverwrite(ctx context.Context, target *planner.TableRef, types []arrow.DataType, next func() (arrow.RecordBatch, error)) (*Result, error) {
-	w, err := storage.NewTableWriter(target.Table, s.wh.FS(), types)
+func insertOverwrite(ctx context.Context, s *engine.Session, target *planner.TableRef, types []arrow.DataType, next func() (arrow.RecordBatch, error)) (*engine.Result, error) {
+	w, err := storage.NewTableWriter(target.Table, s.Warehouse().FS(), types)
 	if err != nil {
 		return nil, err
 	}
 	rows, added, err := w.WriteAll(ctx, next)
 	if err == nil && len(added) > 0 {
 		var replaced []iceberg.DataFile
-		if replaced, err = s.overwrittenFiles(ctx, target, added); err == nil {
-			err = commitReplace(ctx, target.Table, replaced, added)
+		if replaced, err = overwrittenFiles(ctx, s, target, added); err == nil {
+			err = CommitReplace(ctx, target.Table, replaced, added)
 		}
 	}
 	if err != nil {
 		w.Abort()
 		return nil, err
 	}
-	return message(fmt.Sprintf("%d rows inserted", rows)), nil
+	return engine.Message(fmt.Sprintf("%d rows inserted", rows)), nil
 }
 
 // overwrittenFiles lists the live data files the new files replace: those
 // of the current spec in a partition a new file is in, or all of them when
 // the table is unpartitioned.
-func (s *Session) overwrittenFiles(ctx context.Context, target *planner.TableRef, added []iceberg.DataFile) ([]iceberg.DataFile, error) {
-	plan, err := storage.PlanScan(ctx, s.wh.FS(), storage.ScanRequest{Metadata: target.Table.Metadata(), Snapshot: target.Snapshot, Schema: target.Schema})
+func overwrittenFiles(ctx context.Context, s *engine.Session, target *planner.TableRef, added []iceberg.DataFile) ([]iceberg.DataFile, error) {
+	plan, err := storage.PlanScan(ctx, s.Warehouse().FS(), storage.ScanRequest{Metadata: target.Table.Metadata(), Snapshot: target.Snapshot, Schema: target.Schema})
 	if err != nil {
 		return nil, fmt.Errorf("overwrite %s: %w", target.QualifiedName(), err)
 	}
@@ -81,12 +83,12 @@ func (s *Session) overwrittenFiles(ctx context.Context, target *planner.TableRef
 // errConcurrentCommit explains a commit refused because the table moved on.
 var errConcurrentCommit = errors.New("another writer committed to the table after this statement read it; nothing was changed, run the statement again")
 
-// commitReplace removes data files and adds others in one snapshot. The
+// CommitReplace removes data files and adds others in one snapshot. The
 // files to remove were chosen from tbl's snapshot, so the commit asserts the
 // branch is still there: a concurrent commit makes it fail instead of being
 // retried on top of rows this statement never saw. Delete files that pointed
 // only at removed files are left in place; they no longer match any row.
-func commitReplace(ctx context.Context, tbl *table.Table, remove, add []iceberg.DataFile) error {
+func CommitReplace(ctx context.Context, tbl *table.Table, remove, add []iceberg.DataFile) error {
 	name := strings.Join(tbl.Identifier(), ".")
 	tx := tbl.NewTransaction()
 	if err := tx.AssertRefSnapshotID(table.MainBranch); err != nil {
@@ -95,23 +97,15 @@ func commitReplace(ctx context.Context, tbl *table.Table, remove, add []iceberg.
 	if err := tx.ReplaceDataFilesWithDataFiles(ctx, remove, add, nil); err != nil {
 		return fmt.Errorf("commit to %s: %w", name, err)
 	}
-	base := snapshotID(tbl)
+	base := catalog.SnapshotID(tbl)
 	if _, err := tx.Commit(ctx); err != nil {
 		// Catalogs report the failed snapshot assertion differently (the
 		// filesystem catalog returns the bare requirement error), so the
 		// table is reloaded to tell a concurrent commit from other failures.
-		if errors.Is(err, table.ErrCommitFailed) || tbl.Refresh(ctx) == nil && snapshotID(tbl) != base {
+		if errors.Is(err, table.ErrCommitFailed) || tbl.Refresh(ctx) == nil && catalog.SnapshotID(tbl) != base {
 			return fmt.Errorf("commit to %s: %w (%v)", name, errConcurrentCommit, err)
 		}
 		return fmt.Errorf("commit to %s: %w", name, err)
 	}
 	return nil
-}
-
-// snapshotID is the table's current snapshot id, 0 for an empty table.
-func snapshotID(tbl *table.Table) int64 {
-	if snap := tbl.CurrentSnapshot(); snap != nil {
-		return snap.SnapshotID
-	}
-	return 0
 }

@@ -1,4 +1,4 @@
-package lakesql
+package procedures
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/sql"
 )
 
@@ -33,8 +34,8 @@ var vacuumColumns = []string{
 // current one, and any the table's history.expire.* properties keep, stay),
 // then remove the orphan files older than it. DRY RUN lists the files it
 // would delete instead, as Delta's does.
-func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (*Result, error) {
-	ns, t, err := s.tableName(st.Table)
+func Vacuum(ctx context.Context, s *engine.Session, st *sql.Vacuum) (*engine.Result, error) {
+	ns, t, err := s.TableName(st.Table)
 	if err != nil {
 		return nil, err
 	}
@@ -43,12 +44,12 @@ func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tbl, err := s.wh.LoadTable(ctx, ns, t)
+	tbl, err := s.Warehouse().LoadTable(ctx, ns, t)
 	if err != nil {
 		return nil, err
 	}
 	// Refused before expiring anything, so that VACUUM is not half done.
-	if err := s.checkOwnsLocation(tbl, name); err != nil {
+	if err := checkOwnsLocation(s, tbl, name); err != nil {
 		return nil, err
 	}
 	cutoff := time.Now().Add(-retain)
@@ -57,17 +58,17 @@ func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (*Result, error) {
 		return nil, err
 	}
 	if st.DryRun {
-		return s.vacuumPreview(ctx, tbl, name, exp, cutoff)
+		return vacuumPreview(ctx, s, tbl, name, exp, cutoff)
 	}
 	expired, err := exp.apply(ctx, s, 1)
 	if err != nil {
 		return nil, err
 	}
 	// The expiry committed a new version: orphans are looked for in it.
-	if tbl, err = s.wh.LoadTable(ctx, ns, t); err != nil {
+	if tbl, err = s.Warehouse().LoadTable(ctx, ns, t); err != nil {
 		return nil, err
 	}
-	orphans, err := s.orphanFiles(ctx, tbl, name, cutoff, "", false)
+	orphans, err := orphanFiles(ctx, s, tbl, name, cutoff, "", false)
 	if err != nil {
 		return nil, err
 	}
@@ -87,12 +88,12 @@ func vacuumRetention(st *sql.Vacuum) (time.Duration, error) {
 
 // vacuumPreview lists the files VACUUM would delete and why: the kind of an
 // expired snapshot's file, or "orphan".
-func (s *Session) vacuumPreview(ctx context.Context, tbl *table.Table, name string, exp *expiry, cutoff time.Time) (*Result, error) {
+func vacuumPreview(ctx context.Context, s *engine.Session, tbl *table.Table, name string, exp *expiry, cutoff time.Time) (*engine.Result, error) {
 	expired, err := exp.preview(s)
 	if err != nil {
 		return nil, err
 	}
-	orphans, err := s.orphanFiles(ctx, tbl, name, cutoff, "", true)
+	orphans, err := orphanFiles(ctx, s, tbl, name, cutoff, "", true)
 	if err != nil {
 		return nil, err
 	}
@@ -103,10 +104,10 @@ func (s *Session) vacuumPreview(ctx context.Context, tbl *table.Table, name stri
 	for _, p := range orphans {
 		rows = append(rows, []string{p, "orphan"})
 	}
-	return textRows([]string{"file_location", "kind"}, rows), nil
+	return engine.TextRows([]string{"file_location", "kind"}, rows), nil
 }
 
-func vacuumCounts(snapshots int64, expired []expiredFile, orphans int64) *Result {
+func vacuumCounts(snapshots int64, expired []expiredFile, orphans int64) *engine.Result {
 	c := countByKind(expired)
 	deletes := c[positionDeleteFileKind] + c[equalityDeleteFileKind]
 	return bigintRow(vacuumColumns, &snapshots, &c[dataFileKind], &deletes,

@@ -1,4 +1,4 @@
-package lakesql
+package dml
 
 import (
 	"context"
@@ -6,13 +6,13 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/lakesql/lakesql/optimizer"
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/storage"
 )
 
-func (s *Session) insert(ctx context.Context, st *sql.Insert) (*Result, error) {
+func Insert(ctx context.Context, s *engine.Session, st *sql.Insert) (*engine.Result, error) {
 	target, err := s.ResolveTable(ctx, st.Table, nil)
 	if err != nil {
 		return nil, err
@@ -21,7 +21,10 @@ func (s *Session) insert(ctx context.Context, st *sql.Insert) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.run(ctx, optimizer.Optimize(p), nil)
+	if p, err = s.Optimize(ctx, p); err != nil {
+		return nil, err
+	}
+	res, err := s.Run(ctx, p, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -32,11 +35,11 @@ func (s *Session) insert(ctx context.Context, st *sql.Insert) (*Result, error) {
 	}
 	next := func() (arrow.RecordBatch, error) { return res.Next(ctx) }
 	if st.Overwrite {
-		return s.insertOverwrite(ctx, target, types, next)
+		return insertOverwrite(ctx, s, target, types, next)
 	}
-	rows, err := storage.Append(ctx, target.Table, s.wh.FS(), types, next)
+	rows, err := storage.Append(ctx, target.Table, s.Warehouse().FS(), types, next)
 	if err != nil {
 		return nil, err
 	}
-	return message(fmt.Sprintf("%d rows inserted", rows)), nil
+	return engine.Message(fmt.Sprintf("%d rows inserted", rows)), nil
 }

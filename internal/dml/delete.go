@@ -1,4 +1,4 @@
-package lakesql
+package dml
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/storage"
@@ -21,7 +22,7 @@ import (
 // removed in metadata only; any other is replaced by a copy without the
 // matching rows. Rows where the condition is NULL are kept, as in SQL.
 type deletion struct {
-	s      *Session
+	s      *engine.Session
 	target *planner.TableRef
 	scan   *planner.Scan
 	cond   planner.Expr // over scan.Columns; nil deletes every row
@@ -31,7 +32,7 @@ type deletion struct {
 	deleted int64
 }
 
-func (s *Session) deleteFrom(ctx context.Context, st *sql.Delete) (*Result, error) {
+func Delete(ctx context.Context, s *engine.Session, st *sql.Delete) (*engine.Result, error) {
 	target, err := s.ResolveTable(ctx, st.Table, nil)
 	if err != nil {
 		return nil, err
@@ -42,51 +43,30 @@ func (s *Session) deleteFrom(ctx context.Context, st *sql.Delete) (*Result, erro
 	}
 	d := &deletion{s: s, target: target, scan: scan}
 	if st.Where != nil {
-		if d.cond, err = bindDeleteCond(ctx, s, scan, st.Where); err != nil {
+		if d.cond, err = s.BindCondition(ctx, scan, st.Where, "DELETE … WHERE"); err != nil {
 			return nil, err
 		}
 	}
 	if target.Snapshot == nil {
-		return message("0 rows deleted"), nil
+		return engine.Message("0 rows deleted"), nil
 	}
 	if err := d.run(ctx); err != nil {
 		return nil, err
 	}
-	return message(fmt.Sprintf("%d rows deleted", d.deleted)), nil
-}
-
-// bindDeleteCond binds the WHERE condition over the table's columns.
-func bindDeleteCond(ctx context.Context, s *Session, scan *planner.Scan, where sql.Expr) (planner.Expr, error) {
-	cols := make([]planner.Column, len(scan.Columns))
-	for i, c := range scan.Columns {
-		cols[i] = planner.Column{Table: scan.Table.Name, Name: c.Name, T: c.T}
-	}
-	cond, err := planner.BindExpr(ctx, s, where, cols)
-	if err != nil {
-		return nil, err
-	}
-	if t := cond.Type(); t.ID() != arrow.BOOL && t.ID() != arrow.NULL {
-		return nil, &planner.Error{Pos: where.Position(), Msg: fmt.Sprintf("DELETE … WHERE needs a BOOLEAN condition, got %s", planner.TypeString(t))}
-	}
-	var subquery bool
-	planner.Walk(cond, func(e planner.Expr) {
-		_, isSub := e.(*planner.Subquery)
-		subquery = subquery || isSub
-	})
-	if subquery {
-		return nil, &planner.Error{Pos: where.Position(), Msg: "DELETE … WHERE with a subquery is not supported yet"}
-	}
-	return cond, nil
+	return engine.Message(fmt.Sprintf("%d rows deleted", d.deleted)), nil
 }
 
 // run decides the fate of every file that may hold matching rows, writes
 // the copies and commits.
 func (d *deletion) run(ctx context.Context) error {
 	// Files that the condition's partition and column-bound pruning rules
-	// out hold no matching row: they are not even listed.
-	d.scan.Filter = d.cond
-	env := d.s.env()
-	plan, err := exec.PlanTableScan(ctx, d.scan, env)
+	// out hold no matching row: the optimizer does not even list them.
+	scan, err := d.s.PlanScan(ctx, d.scan, d.cond)
+	if err != nil {
+		return err
+	}
+	env := d.s.Env()
+	plan, err := exec.TableScanPlan(ctx, scan, env)
 	if err != nil {
 		return err
 	}
@@ -220,7 +200,7 @@ func plannerConstant(v any, t arrow.DataType) (value any, fits bool) {
 // are read.
 func (d *deletion) count(ctx context.Context, f exec.ScanFile) (matched, live int64, err error) {
 	cols, cond := d.condColumns()
-	op := exec.NewTableScan(d.s.wh.FS(), []exec.ScanFile{f}, cols, nil, nil)
+	op := exec.NewTableScan(d.s.Warehouse().FS(), []exec.ScanFile{f}, cols, nil, nil)
 	if err := op.Open(ctx); err != nil {
 		return 0, 0, err
 	}
@@ -303,13 +283,13 @@ func (d *deletion) commit(ctx context.Context) error {
 		types[i] = c.T
 		cols[i] = d.scanColumn(i)
 	}
-	w, err := storage.NewTableWriter(d.target.Table, d.s.wh.FS(), types)
+	w, err := storage.NewTableWriter(d.target.Table, d.s.Warehouse().FS(), types)
 	if err != nil {
 		return err
 	}
 	added, err := d.writeCopies(ctx, w, cols)
 	if err == nil {
-		err = commitReplace(ctx, d.target.Table, d.removed, added)
+		err = CommitReplace(ctx, d.target.Table, d.removed, added)
 	}
 	if err != nil {
 		w.Abort()
@@ -326,7 +306,7 @@ func (d *deletion) writeCopies(ctx context.Context, w *storage.TableWriter, cols
 	keep := &planner.Call{Fn: planner.FnNot, T: arrow.FixedWidthTypes.Boolean, Args: []planner.Expr{
 		&planner.Call{Fn: planner.FnIsTrue, T: arrow.FixedWidthTypes.Boolean, Args: []planner.Expr{d.cond}},
 	}}
-	op := exec.NewFilter(exec.NewTableScan(d.s.wh.FS(), d.rewrite, cols, nil, nil), keep)
+	op := exec.NewFilter(exec.NewTableScan(d.s.Warehouse().FS(), d.rewrite, cols, nil, nil), keep)
 	if err := op.Open(ctx); err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package lakesql
+package ddl
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/storage"
@@ -23,46 +24,46 @@ import (
 // carries the snapshot (Iceberg's create-table transaction). A failing query
 // or commit therefore leaves no table, and the files written are removed;
 // a concurrent reader sees either no table or the whole table.
-func (s *Session) createTableAs(ctx context.Context, st *sql.CreateTable) (*Result, error) {
+func createTableAs(ctx context.Context, s *engine.Session, st *sql.CreateTable) (*engine.Result, error) {
 	if len(st.Columns) > 0 {
 		return nil, &planner.Error{Pos: st.Pos, Msg: "CREATE TABLE … AS takes its columns from the query: drop the column list"}
 	}
-	ns, name, skip, err := s.newTableName(ctx, st)
+	ns, name, skip, err := newTableName(ctx, s, st)
 	if err != nil {
 		return nil, err
 	}
 	if skip {
-		return message("OK"), nil
+		return engine.Message("OK"), nil
 	}
 	// Committing a new table creates missing namespace folders: check first.
-	if exists, err := s.wh.NamespaceExists(ctx, ns); err != nil {
+	if exists, err := s.Warehouse().NamespaceExists(ctx, ns); err != nil {
 		return nil, err
 	} else if !exists {
 		return nil, fmt.Errorf("namespace %s does not exist", ns)
 	}
-	p, err := s.plan(ctx, st.AsQuery)
+	p, err := s.Plan(ctx, st.AsQuery)
 	if err != nil {
 		return nil, err
 	}
-	staged, err := s.stageTable(ns, name, p.Schema(), st)
+	staged, err := stageTable(s, ns, name, p.Schema(), st)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.run(ctx, p, nil)
+	res, err := s.Run(ctx, p, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer res.Close()
-	rows, err := s.commitStaged(ctx, staged, res)
+	rows, err := commitStaged(ctx, s, staged, res)
 	if err != nil {
 		return nil, err
 	}
-	return message(fmt.Sprintf("%d rows inserted", rows)), nil
+	return engine.Message(fmt.Sprintf("%d rows inserted", rows)), nil
 }
 
 // stageTable builds, in memory only, the metadata of the table the query's
 // columns define, at the location the catalog gives new tables.
-func (s *Session) stageTable(ns, name string, cols []planner.Column, st *sql.CreateTable) (*table.Table, error) {
+func stageTable(s *engine.Session, ns, name string, cols []planner.Column, st *sql.CreateTable) (*table.Table, error) {
 	schema, err := queryTableSchema(cols)
 	if err != nil {
 		return nil, err
@@ -76,7 +77,7 @@ func (s *Session) stageTable(ns, name string, cols []planner.Column, st *sql.Cre
 		props[p.Key] = p.Value
 	}
 	// The warehouse's catalog puts a table in <warehouse>/<namespace>/<table>.
-	location := filepath.Join(s.wh.Dir(), ns, name)
+	location := filepath.Join(s.Warehouse().Dir(), ns, name)
 	meta, err := table.NewMetadata(schema, &spec, table.UnsortedSortOrder, location, props)
 	if err != nil {
 		return nil, fmt.Errorf("create table %s.%s: %w", ns, name, err)
@@ -84,9 +85,9 @@ func (s *Session) stageTable(ns, name string, cols []planner.Column, st *sql.Cre
 	if meta, err = asCatalogCreates(meta); err != nil {
 		return nil, fmt.Errorf("create table %s.%s: %w", ns, name, err)
 	}
-	fsys := s.wh.FS()
+	fsys := s.Warehouse().FS()
 	return table.New(table.Identifier{ns, name}, meta, "",
-		func(context.Context) (icebergio.IO, error) { return fsys, nil }, s.wh.Catalog()), nil
+		func(context.Context) (icebergio.IO, error) { return fsys, nil }, s.Warehouse().Catalog()), nil
 }
 
 // asCatalogCreates returns meta as the warehouse's catalog will create it
@@ -124,8 +125,8 @@ func queryTableSchema(cols []planner.Column) (*iceberg.Schema, error) {
 
 // commitStaged writes the query's rows into data files of the staged table
 // and creates the table with them. On failure every file written is removed.
-func (s *Session) commitStaged(ctx context.Context, staged *table.Table, res *Result) (int64, error) {
-	fsys := s.wh.FS()
+func commitStaged(ctx context.Context, s *engine.Session, staged *table.Table, res *engine.Result) (int64, error) {
+	fsys := s.Warehouse().FS()
 	types := make([]arrow.DataType, len(res.Schema.Fields()))
 	for i, f := range res.Schema.Fields() {
 		types[i] = f.Type
@@ -136,7 +137,7 @@ func (s *Session) commitStaged(ctx context.Context, staged *table.Table, res *Re
 	}
 	rows, files, err := w.WriteAll(ctx, func() (arrow.RecordBatch, error) { return res.Next(ctx) })
 	if err == nil {
-		err = s.createWithFiles(ctx, staged, files)
+		err = createWithFiles(ctx, s, staged, files)
 	}
 	if err != nil {
 		w.Abort()
@@ -149,7 +150,7 @@ func (s *Session) commitStaged(ctx context.Context, staged *table.Table, res *Re
 // createWithFiles commits the staged table, with a snapshot of files when
 // there are any, as a new table. The snapshot's manifests are written first;
 // a failed commit removes them.
-func (s *Session) createWithFiles(ctx context.Context, staged *table.Table, files []iceberg.DataFile) error {
+func createWithFiles(ctx context.Context, s *engine.Session, staged *table.Table, files []iceberg.DataFile) error {
 	name := strings.Join(staged.Identifier(), ".")
 	meta := staged.Metadata()
 	var snapshot []table.Update
@@ -169,10 +170,10 @@ func (s *Session) createWithFiles(ctx context.Context, staged *table.Table, file
 			table.NewSetSnapshotRefUpdate(table.MainBranch, snap.SnapshotID, table.BranchRef, -1, -1, -1),
 		}
 	}
-	_, _, err := s.wh.Catalog().CommitTable(ctx, staged.Identifier(),
+	_, _, err := s.Warehouse().Catalog().CommitTable(ctx, staged.Identifier(),
 		[]table.Requirement{table.AssertCreate()}, append(createUpdates(meta), snapshot...))
 	if err != nil {
-		removeSnapshotFiles(s.wh.FS(), meta.CurrentSnapshot())
+		removeSnapshotFiles(s.Warehouse().FS(), meta.CurrentSnapshot())
 		if errors.Is(err, table.ErrCommitFailed) {
 			return fmt.Errorf("create table %s: another statement created it meanwhile", name)
 		}

@@ -1,4 +1,4 @@
-package lakesql
+package demo
 
 // Demo data: a synthetic but plausible clickstream of the fictional Oleander
 // retail website, the running example of the tutorial that `lakesql demo`
@@ -24,8 +24,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// DemoOptions configure the demo warehouse.
-type DemoOptions struct {
+// Options configure the demo warehouse.
+type Options struct {
 	Warehouse    string
 	Days         int       // default 7
 	EventsPerDay int       // default 10000
@@ -35,7 +35,7 @@ type DemoOptions struct {
 
 // withDefaults fills in the zero fields and moves Start to midnight UTC: the
 // demo's days are the UTC calendar days the tutorial partitions by.
-func (o DemoOptions) withDefaults() DemoOptions {
+func (o Options) withDefaults() Options {
 	if o.Days == 0 {
 		o.Days = 7
 	}
@@ -85,7 +85,7 @@ var demoSummarySchema = arrow.NewSchema([]arrow.Field{
 // Events come out in event_time order, sessions interleaved, and event_id is
 // d*EventsPerDay+1 … (d+1)*EventsPerDay, so ids are unique across days and
 // increase with time.
-func generateDemoDay(opts DemoOptions, d int, batchSize int, mem memory.Allocator, emit func(arrow.RecordBatch) error) (summary arrow.RecordBatch, err error) {
+func generateDemoDay(opts Options, d int, batchSize int, mem memory.Allocator, emit func(arrow.RecordBatch) error) (summary arrow.RecordBatch, err error) {
 	opts = opts.withDefaults()
 	switch {
 	case opts.Days < 0 || opts.EventsPerDay < 0:
@@ -350,7 +350,7 @@ type demoDay struct {
 // numbers.
 const demoSeed = 0x6f6c65616e646572 // "oleander"
 
-func newDemoDay(opts DemoOptions, d int) *demoDay {
+func newDemoDay(opts Options, d int) *demoDay {
 	day := opts.Start.AddDate(0, 0, d)
 	start := day.UnixMicro()
 	users := max(opts.EventsPerDay/2, 100)

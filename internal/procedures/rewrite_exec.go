@@ -1,4 +1,4 @@
-package lakesql
+package procedures
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 
 	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/storage"
 )
 
@@ -26,7 +27,7 @@ type rewriteMetrics struct {
 }
 
 // row is Spark's result row of rewrite_data_files.
-func (m rewriteMetrics) row() *Result {
+func (m rewriteMetrics) row() *engine.Result {
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "rewritten_data_files_count", Type: arrow.PrimitiveTypes.Int32},
 		{Name: "added_data_files_count", Type: arrow.PrimitiveTypes.Int32},
@@ -37,7 +38,7 @@ func (m rewriteMetrics) row() *Result {
 }
 
 // oneRow is a one-row result of int32, int64 and string values.
-func oneRow(schema *arrow.Schema, values ...any) *Result {
+func oneRow(schema *arrow.Schema, values ...any) *engine.Result {
 	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 	defer b.Release()
 	for i, v := range values {
@@ -52,12 +53,12 @@ func oneRow(schema *arrow.Schema, values ...any) *Result {
 	}
 	batch := b.NewRecordBatch()
 	defer batch.Release()
-	return &Result{Schema: schema, rows: exec.NewBatches(schema, []arrow.RecordBatch{batch})}
+	return engine.BatchResult(schema, batch)
 }
 
 // rewriter runs one rewrite_data_files call.
 type rewriter struct {
-	s        *Session
+	s        *engine.Session
 	req      *rewriteRequest
 	plan     *storage.ScanPlan // the files the groups index
 	files    []exec.ScanFile   // plan.Files with their deletes, for the selected files only
@@ -75,7 +76,7 @@ type groupOutput struct {
 
 // rewrite plans the groups, rewrites them and commits, all at once or, with
 // partial progress, in up to maxCommits batches.
-func (s *Session) rewrite(ctx context.Context, req *rewriteRequest) (rewriteMetrics, error) {
+func rewrite(ctx context.Context, s *engine.Session, req *rewriteRequest) (rewriteMetrics, error) {
 	if req.target.Snapshot == nil {
 		return rewriteMetrics{}, nil
 	}
@@ -84,7 +85,7 @@ func (s *Session) rewrite(ctx context.Context, req *rewriteRequest) (rewriteMetr
 		return rewriteMetrics{}, err
 	}
 	r.commit = newRewriteCommit(s, req.target)
-	r.progress = newRewriteProgress(s.opts.Progress, r.groups)
+	r.progress = newRewriteProgress(s.Progress(), r.groups)
 	defer r.progress.finish()
 	batches := [][]storage.RewriteGroup{r.groups}
 	if req.partial {
@@ -103,9 +104,12 @@ func (s *Session) rewrite(ctx context.Context, req *rewriteRequest) (rewriteMetr
 // planGroups lists the files the where argument may match and groups those
 // worth rewriting; the deletes of the grouped files are loaded.
 func (r *rewriter) planGroups(ctx context.Context) error {
-	r.req.scan.Filter = r.req.where
-	env := r.s.env()
-	plan, err := exec.PlanTableScan(ctx, r.req.scan, env)
+	scan, err := r.s.PlanScan(ctx, r.req.scan, r.req.where)
+	if err != nil {
+		return err
+	}
+	env := r.s.Env()
+	plan, err := exec.TableScanPlan(ctx, scan, env)
 	if err != nil {
 		return err
 	}
@@ -148,7 +152,7 @@ func (r *rewriter) rewriteBatch(ctx context.Context, groups []storage.RewriteGro
 		err = r.commit.commit(ctx, r.oldFiles(outs), addedFiles(outs))
 	}
 	if err != nil {
-		removeOutputs(r.s.wh.FS(), outs)
+		removeOutputs(r.s.Warehouse().FS(), outs)
 		for _, g := range groups {
 			m.failedFiles += len(g.Files)
 		}
@@ -207,7 +211,7 @@ func (r *rewriter) rewriteGroup(ctx context.Context, out *groupOutput) error {
 	for i, fi := range out.group.Files {
 		files[i] = r.files[fi]
 	}
-	scan := exec.NewTableScan(r.s.wh.FS(), files, cols, nil, nil)
+	scan := exec.NewTableScan(r.s.Warehouse().FS(), files, cols, nil, nil)
 	if err := scan.Open(ctx); err != nil {
 		return err
 	}
@@ -225,7 +229,7 @@ func (r *rewriter) rewriteGroup(ctx context.Context, out *groupOutput) error {
 func (r *rewriter) write(ctx context.Context, out *groupOutput, types []arrow.DataType, next func() (arrow.RecordBatch, error)) error {
 	tbl := r.req.target.Table
 	spec := tbl.Metadata().PartitionSpecByID(r.req.opts.OutputSpecID)
-	w, err := storage.NewTableWriterForSpec(tbl, r.s.wh.FS(), *spec, types)
+	w, err := storage.NewTableWriterForSpec(tbl, r.s.Warehouse().FS(), *spec, types)
 	if err != nil {
 		return err
 	}
@@ -303,7 +307,7 @@ func (p *rewriteProgress) groupDone(g storage.RewriteGroup) {
 
 func (p *rewriteProgress) print() {
 	if p.w != nil {
-		fmt.Fprintf(p.w, "\rrewrite_data_files: %d/%d groups, %s of %s", p.done, p.groups, formatBytes(p.bytesDone), formatBytes(p.bytesTotal))
+		fmt.Fprintf(p.w, "\rrewrite_data_files: %d/%d groups, %s of %s", p.done, p.groups, engine.FormatBytes(p.bytesDone), engine.FormatBytes(p.bytesTotal))
 	}
 }
 

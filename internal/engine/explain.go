@@ -1,4 +1,4 @@
-package lakesql
+package engine
 
 import (
 	"context"
@@ -16,16 +16,16 @@ import (
 // scan the pruning at every level: partition filters per spec, the stats
 // filter, the residual filter and kept/total counts. EXPLAIN ANALYZE runs
 // the query and adds rows and time per operator and what each scan read.
-func (s *Session) explain(ctx context.Context, st *sql.Explain) (*Result, error) {
+func (s *Session) Explain(ctx context.Context, st *sql.Explain) (*Result, error) {
 	q, ok := st.Stmt.(*sql.QueryStmt)
 	if !ok {
-		return nil, fmt.Errorf("EXPLAIN supports queries only, not %s", statementName(st.Stmt))
+		return nil, fmt.Errorf("EXPLAIN supports queries only, not %s", StatementName(st.Stmt))
 	}
-	p, err := s.plan(ctx, q.Query)
+	p, err := s.Plan(ctx, q.Query)
 	if err != nil {
 		return nil, err
 	}
-	env := s.env()
+	env := s.Env()
 	if st.Analyze {
 		env.Metrics = map[planner.Plan]*exec.OperatorMetrics{}
 		env.ScanStats = map[*planner.Scan]*exec.ScanStats{}
@@ -61,12 +61,12 @@ func (s *Session) explain(ctx context.Context, st *sql.Explain) (*Result, error)
 	if err := walk(p, 0, nil); err != nil {
 		return nil, err
 	}
-	return textRows([]string{"plan"}, lines), nil
+	return TextRows([]string{"plan"}, lines), nil
 }
 
 // drain runs a plan to the end, discarding its rows.
 func (s *Session) drain(ctx context.Context, p planner.Plan, env *exec.Env) error {
-	res, err := s.run(ctx, p, env)
+	res, err := s.Run(ctx, p, env)
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (s *Session) drain(ctx context.Context, p planner.Plan, env *exec.Env) erro
 
 // explainScan describes how a scan prunes.
 func (s *Session) explainScan(ctx context.Context, scan *planner.Scan, parent planner.Plan, env *exec.Env) ([]string, error) {
-	plan, err := exec.PlanTableScan(ctx, scan, env)
+	plan, err := exec.TableScanPlan(ctx, scan, env)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +96,7 @@ func (s *Session) explainScan(ctx context.Context, scan *planner.Scan, parent pl
 		out = append(out, fmt.Sprintf("spec %d [%s]: %s; manifests %d/%d, files %d/%d",
 			sp.SpecID, sp.Fields, sp.PartitionFilter, sp.ManifestsKept, sp.ManifestsTotal, sp.FilesKept, sp.FilesTotal))
 	}
-	if env.NoPruning {
+	if !plan.Pruned {
 		out = append(out, "pruning: off (SET pruning = on to enable)")
 	} else if plan.FilterText != "" {
 		out = append(out, "stats filter: "+plan.FilterText)
@@ -108,11 +108,11 @@ func (s *Session) explainScan(ctx context.Context, scan *planner.Scan, parent pl
 	out = append(out, fmt.Sprintf("manifests %d/%d; data files %d/%d (pruned by partition %d, by stats %d); bytes %s/%s",
 		plan.ManifestsKept, plan.ManifestsTotal, plan.FilesAfterStats, plan.FilesTotal,
 		plan.FilesTotal-plan.FilesAfterPartition, plan.FilesAfterPartition-plan.FilesAfterStats,
-		formatBytes(plan.BytesKept), formatBytes(plan.BytesTotal)))
+		FormatBytes(plan.BytesKept), FormatBytes(plan.BytesTotal)))
 	if st := env.ScanStats[scan]; st != nil {
 		out = append(out, fmt.Sprintf("read: files %d, row groups %d/%d, bytes %s, rows %d",
 			st.FilesOpened.Load(), st.RowGroupsRead.Load(), st.RowGroupsTotal.Load(),
-			formatBytes(st.BytesRead.Load()), st.RowsProduced.Load()))
+			FormatBytes(st.BytesRead.Load()), st.RowsProduced.Load()))
 	}
 	return out, nil
 }
@@ -154,8 +154,8 @@ func pruningNotes(scan *planner.Scan, plan *storage.ScanPlan) []string {
 	return notes
 }
 
-// formatBytes prints a byte count as 1.2 GiB.
-func formatBytes(n int64) string {
+// FormatBytes prints a byte count as 1.2 GiB.
+func FormatBytes(n int64) string {
 	const unit = 1024
 	if n < unit {
 		return fmt.Sprintf("%d B", n)

@@ -1,4 +1,4 @@
-package lakesql
+package procedures
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
@@ -15,23 +16,23 @@ import (
 // order, and the function that runs it with arguments by name.
 type procedure struct {
 	params []string
-	run    func(s *Session, ctx context.Context, args map[string]*planner.Literal) (*Result, error)
+	run    func(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*engine.Result, error)
 }
 
 var procedures = map[string]procedure{
-	"register_table":        {params: []string{"table", "metadata_file"}, run: (*Session).registerTable},
-	"rewrite_data_files":    {params: []string{"table", "strategy", "sort_order", "options", "where"}, run: (*Session).rewriteDataFiles},
-	"expire_snapshots":      {params: []string{"table", "older_than", "retain_last", "snapshot_ids", "max_concurrent_deletes", "stream_results"}, run: (*Session).expireSnapshots},
-	"remove_orphan_files":   {params: []string{"table", "older_than", "location", "dry_run"}, run: (*Session).removeOrphanFiles},
-	"rollback_to_snapshot":  {params: []string{"table", "snapshot_id"}, run: (*Session).rollbackToSnapshot},
-	"rollback_to_timestamp": {params: []string{"table", "timestamp"}, run: (*Session).rollbackToTimestamp},
-	"set_current_snapshot":  {params: []string{"table", "snapshot_id", "ref"}, run: (*Session).setCurrentSnapshot},
+	"register_table":        {params: []string{"table", "metadata_file"}, run: registerTable},
+	"rewrite_data_files":    {params: []string{"table", "strategy", "sort_order", "options", "where"}, run: rewriteDataFiles},
+	"expire_snapshots":      {params: []string{"table", "older_than", "retain_last", "snapshot_ids", "max_concurrent_deletes", "stream_results"}, run: expireSnapshots},
+	"remove_orphan_files":   {params: []string{"table", "older_than", "location", "dry_run"}, run: removeOrphanFiles},
+	"rollback_to_snapshot":  {params: []string{"table", "snapshot_id"}, run: rollbackToSnapshot},
+	"rollback_to_timestamp": {params: []string{"table", "timestamp"}, run: rollbackToTimestamp},
+	"set_current_snapshot":  {params: []string{"table", "snapshot_id", "ref"}, run: setCurrentSnapshot},
 }
 
-func (s *Session) call(ctx context.Context, st *sql.Call) (*Result, error) {
+func Call(ctx context.Context, s *engine.Session, st *sql.Call) (*engine.Result, error) {
 	parts := st.Name.Parts
 	if len(parts) == 3 {
-		if err := s.checkCatalog(parts[0]); err != nil {
+		if err := s.CheckCatalog(parts[0]); err != nil {
 			return nil, err
 		}
 		parts = parts[1:]
@@ -44,15 +45,15 @@ func (s *Session) call(ctx context.Context, st *sql.Call) (*Result, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown procedure system.%s", name)
 	}
-	args, err := s.callArgs(ctx, name, proc, st.Args)
+	args, err := callArgs(ctx, s, name, proc, st.Args)
 	if err != nil {
 		return nil, err
 	}
-	return proc.run(s, ctx, args)
+	return proc.run(ctx, s, args)
 }
 
 // callArgs binds positional and named arguments to the procedure's parameters.
-func (s *Session) callArgs(ctx context.Context, name string, proc procedure, exprs []sql.Expr) (map[string]*planner.Literal, error) {
+func callArgs(ctx context.Context, s *engine.Session, name string, proc procedure, exprs []sql.Expr) (map[string]*planner.Literal, error) {
 	args := map[string]*planner.Literal{}
 	for i, e := range exprs {
 		param := ""
@@ -73,11 +74,11 @@ func (s *Session) callArgs(ctx context.Context, name string, proc procedure, exp
 		var lit *planner.Literal
 		var err error
 		if arr, ok := e.(*sql.FuncCall); ok && arr.Name == "array" {
-			lit, err = s.arrayArg(ctx, name, param, arr)
+			lit, err = arrayArg(ctx, s, name, param, arr)
 		} else if m, ok := e.(*sql.FuncCall); ok && m.Name == "map" {
-			lit, err = s.mapArg(ctx, name, param, m)
+			lit, err = mapArg(ctx, s, name, param, m)
 		} else {
-			lit, err = s.constantArg(ctx, name, param, e)
+			lit, err = constantArg(ctx, s, name, param, e)
 		}
 		if err != nil {
 			return nil, err
@@ -88,7 +89,7 @@ func (s *Session) callArgs(ctx context.Context, name string, proc procedure, exp
 }
 
 // constantArg binds one constant procedure argument.
-func (s *Session) constantArg(ctx context.Context, proc, param string, e sql.Expr) (*planner.Literal, error) {
+func constantArg(ctx context.Context, s *engine.Session, proc, param string, e sql.Expr) (*planner.Literal, error) {
 	x, err := planner.BindExpr(ctx, s, e, nil)
 	if err != nil {
 		return nil, err
@@ -103,11 +104,11 @@ func (s *Session) constantArg(ctx context.Context, proc, param string, e sql.Exp
 // arrayArg binds array(e1, e2, …), which has no SQL type of its own here, as
 // a literal of type LIST whose Value is the []*planner.Literal of its
 // elements, so procedures keep each element's own type.
-func (s *Session) arrayArg(ctx context.Context, proc, param string, arr *sql.FuncCall) (*planner.Literal, error) {
+func arrayArg(ctx context.Context, s *engine.Session, proc, param string, arr *sql.FuncCall) (*planner.Literal, error) {
 	elems := make([]*planner.Literal, len(arr.Args))
 	var elemType arrow.DataType = arrow.Null
 	for i, e := range arr.Args {
-		lit, err := s.constantArg(ctx, proc, param, e)
+		lit, err := constantArg(ctx, s, proc, param, e)
 		if err != nil {
 			return nil, err
 		}
@@ -119,14 +120,14 @@ func (s *Session) arrayArg(ctx context.Context, proc, param string, arr *sql.Fun
 // mapArg binds map('k1', 'v1', …) as a literal of type MAP whose Value is a
 // map[string]string: procedures take options this way, as Spark's do, and
 // non-string keys and values are read as their text.
-func (s *Session) mapArg(ctx context.Context, proc, param string, m *sql.FuncCall) (*planner.Literal, error) {
+func mapArg(ctx context.Context, s *engine.Session, proc, param string, m *sql.FuncCall) (*planner.Literal, error) {
 	if len(m.Args)%2 != 0 {
 		return nil, fmt.Errorf("argument %s of system.%s: map(…) takes keys and values in pairs, got %d arguments", param, proc, len(m.Args))
 	}
 	values := map[string]string{}
 	var key string
 	for i, e := range m.Args {
-		lit, err := s.constantArg(ctx, proc, param, e)
+		lit, err := constantArg(ctx, s, proc, param, e)
 		if err != nil {
 			return nil, err
 		}
@@ -156,7 +157,7 @@ func stringArg(args map[string]*planner.Literal, name string) (string, error) {
 }
 
 // registerTable is CALL system.register_table(table => 'ns.t', metadata_file => '…/vN.metadata.json').
-func (s *Session) registerTable(ctx context.Context, args map[string]*planner.Literal) (*Result, error) {
+func registerTable(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*engine.Result, error) {
 	name, err := stringArg(args, "table")
 	if err != nil {
 		return nil, err
@@ -165,11 +166,11 @@ func (s *Session) registerTable(ctx context.Context, args map[string]*planner.Li
 	if err != nil {
 		return nil, err
 	}
-	ns, t, err := s.tableName(sql.ObjectName{Parts: strings.Split(name, ".")})
+	ns, t, err := s.TableName(sql.ObjectName{Parts: strings.Split(name, ".")})
 	if err != nil {
 		return nil, err
 	}
-	tbl, err := s.wh.RegisterTable(ctx, ns, t, metadataFile)
+	tbl, err := s.Warehouse().RegisterTable(ctx, ns, t, metadataFile)
 	if err != nil {
 		return nil, err
 	}
@@ -181,5 +182,5 @@ func (s *Session) registerTable(ctx context.Context, args map[string]*planner.Li
 			files = cur.Summary.Properties["total-data-files"]
 		}
 	}
-	return textRows([]string{"current_snapshot_id", "total_records_count", "total_data_files_count"}, [][]string{{snap, rows, files}}), nil
+	return engine.TextRows([]string{"current_snapshot_id", "total_records_count", "total_data_files_count"}, [][]string{{snap, rows, files}}), nil
 }

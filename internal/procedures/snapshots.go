@@ -1,4 +1,4 @@
-package lakesql
+package procedures
 
 // The snapshot procedures, with the arguments and result columns of Spark's
 // Iceberg procedures: expire_snapshots, rollback_to_snapshot,
@@ -22,7 +22,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
@@ -31,8 +31,8 @@ import (
 // retain_last, snapshot_ids, max_concurrent_deletes, stream_results). Without
 // older_than and retain_last the table's history.expire.* properties apply
 // (five days and one snapshot by default), as in Spark.
-func (s *Session) expireSnapshots(ctx context.Context, args map[string]*planner.Literal) (*Result, error) {
-	tbl, name, err := s.procedureTable(ctx, args)
+func expireSnapshots(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*engine.Result, error) {
+	tbl, name, err := procedureTable(ctx, s, args)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func (s *Session) expireSnapshots(ctx context.Context, args map[string]*planner.
 	if _, err := boolArg(ctx, args, "stream_results"); err != nil {
 		return nil, err
 	}
-	if err := s.checkOwnsLocation(tbl, name); err != nil {
+	if err := checkOwnsLocation(s, tbl, name); err != nil {
 		return nil, err
 	}
 	exp, err := planExpiry(tbl, name, opts, ids)
@@ -177,8 +177,8 @@ func (e *expiry) expiredCount() int {
 }
 
 // preview lists the files the expiry would delete, without committing.
-func (e *expiry) preview(s *Session) ([]expiredFile, error) {
-	files, err := expiredFiles(s.wh.FS(), e.tbl.Metadata(), e.after)
+func (e *expiry) preview(s *engine.Session) ([]expiredFile, error) {
+	files, err := expiredFiles(s.Warehouse().FS(), e.tbl.Metadata(), e.after)
 	if err != nil {
 		return nil, fmt.Errorf("expire snapshots of %s: %w", e.name, err)
 	}
@@ -188,17 +188,17 @@ func (e *expiry) preview(s *Session) ([]expiredFile, error) {
 // apply commits the expiry, then deletes the files no remaining snapshot
 // references, and returns them. Deleting after the commit means a failure
 // only leaves unreferenced files behind, which remove_orphan_files finds.
-func (e *expiry) apply(ctx context.Context, s *Session, workers int) ([]expiredFile, error) {
+func (e *expiry) apply(ctx context.Context, s *engine.Session, workers int) ([]expiredFile, error) {
 	if len(e.commit.Updates) == 0 {
 		return nil, nil
 	}
-	after, _, err := s.wh.Catalog().CommitTable(ctx, e.tbl.Identifier(), e.commit.Requirements, e.commit.Updates)
+	after, _, err := s.Warehouse().Catalog().CommitTable(ctx, e.tbl.Identifier(), e.commit.Requirements, e.commit.Updates)
 	if err != nil {
 		return nil, fmt.Errorf("expire snapshots of %s: %w", e.name, err)
 	}
 	// The committed metadata, not the planned one, decides what is still
 	// referenced: it is what readers now see.
-	files, err := expiredFiles(s.wh.FS(), e.tbl.Metadata(), after)
+	files, err := expiredFiles(s.Warehouse().FS(), e.tbl.Metadata(), after)
 	if err != nil {
 		return nil, fmt.Errorf("expire snapshots of %s: snapshots expired, but their files were left for remove_orphan_files: %w", e.name, err)
 	}
@@ -206,7 +206,7 @@ func (e *expiry) apply(ctx context.Context, s *Session, workers int) ([]expiredF
 	for i, f := range files {
 		paths[i] = f.path
 	}
-	if err := deleteFiles(ctx, s.wh.FS(), paths, workers); err != nil {
+	if err := deleteFiles(ctx, s.Warehouse().FS(), paths, workers); err != nil {
 		return nil, fmt.Errorf("expire snapshots of %s: snapshots expired, but %w", e.name, err)
 	}
 	return files, nil
@@ -371,7 +371,7 @@ func countByKind(files []expiredFile) [fileKinds]int64 {
 	return counts
 }
 
-func expiryCounts(files []expiredFile) *Result {
+func expiryCounts(files []expiredFile) *engine.Result {
 	counts := countByKind(files)
 	cells := make([]*int64, fileKinds)
 	for i := range counts {
@@ -381,8 +381,8 @@ func expiryCounts(files []expiredFile) *Result {
 }
 
 // rollbackToSnapshot is CALL system.rollback_to_snapshot(table, snapshot_id).
-func (s *Session) rollbackToSnapshot(ctx context.Context, args map[string]*planner.Literal) (*Result, error) {
-	tbl, name, err := s.procedureTable(ctx, args)
+func rollbackToSnapshot(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*engine.Result, error) {
+	tbl, name, err := procedureTable(ctx, s, args)
 	if err != nil {
 		return nil, err
 	}
@@ -390,13 +390,13 @@ func (s *Session) rollbackToSnapshot(ctx context.Context, args map[string]*plann
 	if err != nil {
 		return nil, err
 	}
-	return s.rollback(ctx, tbl, name, id)
+	return rollback(ctx, s, tbl, name, id)
 }
 
 // rollbackToTimestamp is CALL system.rollback_to_timestamp(table, timestamp):
 // back to the latest ancestor of the current snapshot committed before then.
-func (s *Session) rollbackToTimestamp(ctx context.Context, args map[string]*planner.Literal) (*Result, error) {
-	tbl, name, err := s.procedureTable(ctx, args)
+func rollbackToTimestamp(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*engine.Result, error) {
+	tbl, name, err := procedureTable(ctx, s, args)
 	if err != nil {
 		return nil, err
 	}
@@ -413,14 +413,14 @@ func (s *Session) rollbackToTimestamp(ctx context.Context, args map[string]*plan
 	}
 	for _, snap := range table.AncestorsOf(cur.SnapshotID, tbl.Metadata().SnapshotByID) {
 		if time.UnixMilli(snap.TimestampMs).Before(at) {
-			return s.rollback(ctx, tbl, name, snap.SnapshotID)
+			return rollback(ctx, s, tbl, name, snap.SnapshotID)
 		}
 	}
 	return nil, fmt.Errorf("no ancestor of the current snapshot of %s was committed before %s", name, at.UTC().Format("2006-01-02 15:04:05.999999"))
 }
 
 // rollback makes snapshot id, an ancestor of the current one, current again.
-func (s *Session) rollback(ctx context.Context, tbl *table.Table, name string, id int64) (*Result, error) {
+func rollback(ctx context.Context, s *engine.Session, tbl *table.Table, name string, id int64) (*engine.Result, error) {
 	cur := tbl.CurrentSnapshot()
 	if cur == nil {
 		return nil, fmt.Errorf("table %s has no snapshots to roll back to", name)
@@ -446,8 +446,8 @@ var snapshotChangeColumns = []string{"previous_snapshot_id", "current_snapshot_i
 // setCurrentSnapshot is CALL system.set_current_snapshot(table, snapshot_id,
 // ref): any snapshot of the table, or the one a branch or tag points at,
 // becomes current, whether or not it is an ancestor of the current one.
-func (s *Session) setCurrentSnapshot(ctx context.Context, args map[string]*planner.Literal) (*Result, error) {
-	tbl, name, err := s.procedureTable(ctx, args)
+func setCurrentSnapshot(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*engine.Result, error) {
+	tbl, name, err := procedureTable(ctx, s, args)
 	if err != nil {
 		return nil, err
 	}
@@ -468,7 +468,7 @@ func (s *Session) setCurrentSnapshot(ctx context.Context, args map[string]*plann
 	// fails this one instead of being undone by it.
 	reqs := []table.Requirement{table.AssertTableUUID(meta.TableUUID()), table.AssertRefSnapshotID(table.MainBranch, prev)}
 	updates := []table.Update{b.NewRetainingSnapshotRefUpdate(table.MainBranch, id, table.BranchRef)}
-	if _, _, err := s.wh.Catalog().CommitTable(ctx, tbl.Identifier(), reqs, updates); err != nil {
+	if _, _, err := s.Warehouse().Catalog().CommitTable(ctx, tbl.Identifier(), reqs, updates); err != nil {
 		return nil, fmt.Errorf("set current snapshot of %s: %w", name, err)
 	}
 	return bigintRow(snapshotChangeColumns, prev, &id), nil
@@ -509,16 +509,16 @@ func unknownSnapshot(meta table.Metadata, name string, id int64) error {
 // ---- procedure arguments and results ----
 
 // procedureTable loads the table named by a procedure's table argument.
-func (s *Session) procedureTable(ctx context.Context, args map[string]*planner.Literal) (*table.Table, string, error) {
+func procedureTable(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*table.Table, string, error) {
 	name, err := stringArg(args, "table")
 	if err != nil {
 		return nil, "", err
 	}
-	ns, t, err := s.tableName(sql.ObjectName{Parts: strings.Split(name, ".")})
+	ns, t, err := s.TableName(sql.ObjectName{Parts: strings.Split(name, ".")})
 	if err != nil {
 		return nil, "", err
 	}
-	tbl, err := s.wh.LoadTable(ctx, ns, t)
+	tbl, err := s.Warehouse().LoadTable(ctx, ns, t)
 	if err != nil {
 		return nil, "", err
 	}
@@ -535,7 +535,7 @@ func argValue(ctx context.Context, args map[string]*planner.Literal, name string
 	if _, isList := lit.Value.([]*planner.Literal); isList {
 		return nil, false, fmt.Errorf("argument %s must be a %s, not an array", name, planner.TypeString(t))
 	}
-	v, err = constantValue(ctx, "argument "+name, lit, t)
+	v, err = engine.ConstantValue(ctx, "argument "+name, lit, t)
 	return v, err == nil, err
 }
 
@@ -598,7 +598,7 @@ func int64ListArg(ctx context.Context, args map[string]*planner.Literal, name st
 	}
 	out := make([]int64, len(elems))
 	for i, e := range elems {
-		v, err := constantValue(ctx, "argument "+name, e, planner.TypeBigint)
+		v, err := engine.ConstantValue(ctx, "argument "+name, e, planner.TypeBigint)
 		if err != nil {
 			return nil, err
 		}
@@ -608,7 +608,7 @@ func int64ListArg(ctx context.Context, args map[string]*planner.Literal, name st
 }
 
 // bigintRow is a one-row result of BIGINT columns; a nil cell is NULL.
-func bigintRow(names []string, cells ...*int64) *Result {
+func bigintRow(names []string, cells ...*int64) *engine.Result {
 	fields := make([]arrow.Field, len(names))
 	for i, n := range names {
 		fields[i] = arrow.Field{Name: n, Type: arrow.PrimitiveTypes.Int64, Nullable: true}
@@ -626,5 +626,5 @@ func bigintRow(names []string, cells ...*int64) *Result {
 	}
 	batch := b.NewRecordBatch()
 	defer batch.Release()
-	return &Result{Schema: schema, rows: exec.NewBatches(schema, []arrow.RecordBatch{batch})}
+	return engine.BatchResult(schema, batch)
 }

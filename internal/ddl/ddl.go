@@ -1,4 +1,4 @@
-package lakesql
+package ddl
 
 import (
 	"context"
@@ -7,40 +7,40 @@ import (
 	"strings"
 
 	"github.com/apache/iceberg-go"
-	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/storage"
 )
 
-func (s *Session) createNamespace(ctx context.Context, st *sql.CreateNamespace) (*Result, error) {
-	ns, err := s.namespaceName(st.Name)
+func CreateNamespace(ctx context.Context, s *engine.Session, st *sql.CreateNamespace) (*engine.Result, error) {
+	ns, err := s.NamespaceName(st.Name)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.wh.CreateNamespace(ctx, ns, st.IfNotExists); err != nil {
+	if err := s.Warehouse().CreateNamespace(ctx, ns, st.IfNotExists); err != nil {
 		return nil, err
 	}
-	return message("OK"), nil
+	return engine.Message("OK"), nil
 }
 
-func (s *Session) dropNamespace(ctx context.Context, st *sql.DropNamespace) (*Result, error) {
-	ns, err := s.namespaceName(st.Name)
+func DropNamespace(ctx context.Context, s *engine.Session, st *sql.DropNamespace) (*engine.Result, error) {
+	ns, err := s.NamespaceName(st.Name)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.wh.DropNamespace(ctx, ns, st.IfExists, st.Cascade); err != nil {
+	if err := s.Warehouse().DropNamespace(ctx, ns, st.IfExists, st.Cascade); err != nil {
 		return nil, err
 	}
-	if s.namespace == ns {
-		s.namespace = ""
+	if s.Namespace() == ns {
+		s.SetNamespace("")
 	}
-	return message("OK"), nil
+	return engine.Message("OK"), nil
 }
 
-func (s *Session) showNamespaces(ctx context.Context) (*Result, error) {
-	nss, err := s.wh.Namespaces(ctx)
+func ShowNamespaces(ctx context.Context, s *engine.Session) (*engine.Result, error) {
+	nss, err := s.Warehouse().Namespaces(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -48,33 +48,17 @@ func (s *Session) showNamespaces(ctx context.Context) (*Result, error) {
 	for i, ns := range nss {
 		rows[i] = []string{ns}
 	}
-	return textRows([]string{"namespace"}, rows), nil
-}
-
-func (s *Session) use(ctx context.Context, st *sql.Use) (*Result, error) {
-	ns, err := s.namespaceName(st.Name)
-	if err != nil {
-		return nil, err
-	}
-	exists, err := s.wh.NamespaceExists(ctx, ns)
-	if err != nil {
-		return nil, err
-	}
-	if !exists {
-		return nil, fmt.Errorf("namespace %s does not exist", ns)
-	}
-	s.namespace = ns
-	return message("OK"), nil
+	return engine.TextRows([]string{"namespace"}, rows), nil
 }
 
 // newTableName resolves the name of a table to create: skip reports that
 // it exists and IF NOT EXISTS says to do nothing; existing otherwise is an
 // error.
-func (s *Session) newTableName(ctx context.Context, st *sql.CreateTable) (ns, name string, skip bool, err error) {
-	if ns, name, err = s.tableName(st.Name); err != nil {
+func newTableName(ctx context.Context, s *engine.Session, st *sql.CreateTable) (ns, name string, skip bool, err error) {
+	if ns, name, err = s.TableName(st.Name); err != nil {
 		return "", "", false, err
 	}
-	exists, err := s.wh.TableExists(ctx, ns, name)
+	exists, err := s.Warehouse().TableExists(ctx, ns, name)
 	switch {
 	case err != nil:
 		return "", "", false, err
@@ -86,16 +70,16 @@ func (s *Session) newTableName(ctx context.Context, st *sql.CreateTable) (ns, na
 	return ns, name, false, nil
 }
 
-func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (*Result, error) {
+func CreateTable(ctx context.Context, s *engine.Session, st *sql.CreateTable) (*engine.Result, error) {
 	if st.AsQuery != nil {
-		return s.createTableAs(ctx, st)
+		return createTableAs(ctx, s, st)
 	}
-	ns, name, skip, err := s.newTableName(ctx, st)
+	ns, name, skip, err := newTableName(ctx, s, st)
 	if err != nil {
 		return nil, err
 	}
 	if skip {
-		return message("OK"), nil
+		return engine.Message("OK"), nil
 	}
 	schema, err := icebergSchema(st.Columns)
 	if err != nil {
@@ -109,10 +93,10 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (*Result
 	for _, p := range st.Properties {
 		props[p.Key] = p.Value
 	}
-	if _, err := s.wh.CreateTable(ctx, ns, name, schema, spec, props); err != nil {
+	if _, err := s.Warehouse().CreateTable(ctx, ns, name, schema, spec, props); err != nil {
 		return nil, err
 	}
-	return message("OK"), nil
+	return engine.Message("OK"), nil
 }
 
 // icebergSchema builds a table schema from column definitions, numbering
@@ -208,31 +192,31 @@ func columnHint(schema *iceberg.Schema, name string) string {
 	return ""
 }
 
-func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (*Result, error) {
-	ns, name, err := s.tableName(st.Name)
+func DropTable(ctx context.Context, s *engine.Session, st *sql.DropTable) (*engine.Result, error) {
+	ns, name, err := s.TableName(st.Name)
 	if err != nil {
 		return nil, err
 	}
-	if exists, err := s.wh.TableExists(ctx, ns, name); err != nil {
+	if exists, err := s.Warehouse().TableExists(ctx, ns, name); err != nil {
 		return nil, err
 	} else if !exists {
 		if st.IfExists {
-			return message("OK"), nil
+			return engine.Message("OK"), nil
 		}
-		_, err := s.wh.LoadTable(ctx, ns, name) // for its helpful message
+		_, err := s.Warehouse().LoadTable(ctx, ns, name) // for its helpful message
 		return nil, err
 	}
-	if err := s.wh.DropTable(ctx, ns, name, st.Purge); err != nil {
+	if err := s.Warehouse().DropTable(ctx, ns, name, st.Purge); err != nil {
 		return nil, err
 	}
-	return message("OK"), nil
+	return engine.Message("OK"), nil
 }
 
-func (s *Session) showTables(ctx context.Context, st *sql.ShowTables) (*Result, error) {
-	ns := s.namespace
+func ShowTables(ctx context.Context, s *engine.Session, st *sql.ShowTables) (*engine.Result, error) {
+	ns := s.Namespace()
 	if st.Namespace != nil {
 		var err error
-		if ns, err = s.namespaceName(*st.Namespace); err != nil {
+		if ns, err = s.NamespaceName(*st.Namespace); err != nil {
 			return nil, err
 		}
 	}
@@ -241,13 +225,13 @@ func (s *Session) showTables(ctx context.Context, st *sql.ShowTables) (*Result, 
 		nss = []string{ns}
 	} else {
 		var err error
-		if nss, err = s.wh.Namespaces(ctx); err != nil {
+		if nss, err = s.Warehouse().Namespaces(ctx); err != nil {
 			return nil, err
 		}
 	}
 	var rows [][]string
 	for _, n := range nss {
-		tables, err := s.wh.Tables(ctx, n)
+		tables, err := s.Warehouse().Tables(ctx, n)
 		if err != nil {
 			return nil, err
 		}
@@ -255,26 +239,17 @@ func (s *Session) showTables(ctx context.Context, st *sql.ShowTables) (*Result, 
 			rows = append(rows, []string{n, t})
 		}
 	}
-	return textRows([]string{"namespace", "table"}, rows), nil
+	return engine.TextRows([]string{"namespace", "table"}, rows), nil
 }
 
-func (s *Session) loadTable(ctx context.Context, name sql.ObjectName) (*table.Table, string, error) {
-	ns, t, err := s.tableName(name)
-	if err != nil {
-		return nil, "", err
-	}
-	tbl, err := s.wh.LoadTable(ctx, ns, t)
-	return tbl, ns + "." + t, err
-}
-
-func (s *Session) describe(ctx context.Context, st *sql.Describe) (*Result, error) {
+func Describe(ctx context.Context, s *engine.Session, st *sql.Describe) (*engine.Result, error) {
 	switch st.Kind {
 	case "HISTORY":
-		return s.describeHistory(ctx, st)
+		return describeHistory(ctx, s, st)
 	case "DETAIL":
-		return s.describeDetail(ctx, st)
+		return describeDetail(ctx, s, st)
 	}
-	tbl, _, err := s.loadTable(ctx, st.Name)
+	tbl, _, err := s.LoadTable(ctx, st.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +265,7 @@ func (s *Session) describe(ctx context.Context, st *sql.Describe) (*Result, erro
 	for _, pf := range spec.Fields() {
 		rows = append(rows, []string{"# partition", storage.PartitionFieldText(tbl.Schema(), pf), "", pf.Name})
 	}
-	return textRows([]string{"column", "type", "nullable", "comment"}, rows), nil
+	return engine.TextRows([]string{"column", "type", "nullable", "comment"}, rows), nil
 }
 
 // sqlTypeName prints an Iceberg type as the SQL type CREATE TABLE accepts.
@@ -314,8 +289,8 @@ func sqlTypeName(t iceberg.Type) string {
 	return strings.ToUpper(t.String())
 }
 
-func (s *Session) showCreateTable(ctx context.Context, st *sql.ShowCreateTable) (*Result, error) {
-	tbl, qualified, err := s.loadTable(ctx, st.Name)
+func ShowCreateTable(ctx context.Context, s *engine.Session, st *sql.ShowCreateTable) (*engine.Result, error) {
+	tbl, qualified, err := s.LoadTable(ctx, st.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -351,7 +326,7 @@ func (s *Session) showCreateTable(ctx context.Context, st *sql.ShowCreateTable) 
 		slices.Sort(props)
 		fmt.Fprintf(&b, "\nTBLPROPERTIES (%s)", strings.Join(props, ", "))
 	}
-	return textRows([]string{"create_statement"}, [][]string{{b.String()}}), nil
+	return engine.TextRows([]string{"create_statement"}, [][]string{{b.String()}}), nil
 }
 
 func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -1,4 +1,4 @@
-package lakesql
+package procedures
 
 // remove_orphan_files: files under a table's location that no metadata of the
 // table references — left by failed writes, or by an expiry whose deletions
@@ -16,6 +16,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/storage"
 )
@@ -26,8 +27,8 @@ const orphanMinAge = 3 * 24 * time.Hour
 
 // removeOrphanFiles is CALL system.remove_orphan_files(table, older_than,
 // location, dry_run): one row per orphan file, deleted unless dry_run.
-func (s *Session) removeOrphanFiles(ctx context.Context, args map[string]*planner.Literal) (*Result, error) {
-	tbl, name, err := s.procedureTable(ctx, args)
+func removeOrphanFiles(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*engine.Result, error) {
+	tbl, name, err := procedureTable(ctx, s, args)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +49,7 @@ func (s *Session) removeOrphanFiles(ctx context.Context, args map[string]*planne
 	if err != nil {
 		return nil, err
 	}
-	orphans, err := s.orphanFiles(ctx, tbl, name, olderThan, location, dryRun)
+	orphans, err := orphanFiles(ctx, s, tbl, name, olderThan, location, dryRun)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +57,7 @@ func (s *Session) removeOrphanFiles(ctx context.Context, args map[string]*planne
 	for i, p := range orphans {
 		rows[i] = []string{p}
 	}
-	return textRows([]string{"orphan_file_location"}, rows), nil
+	return engine.TextRows([]string{"orphan_file_location"}, rows), nil
 }
 
 // orphanFiles lists, and unless dryRun deletes, the files under location (the
@@ -64,15 +65,15 @@ func (s *Session) removeOrphanFiles(ctx context.Context, args map[string]*planne
 // does not reference: iceberg-go counts as referenced every snapshot's
 // manifest list, manifests and live files, the current metadata file and
 // those in its metadata log, the version hint, and statistics files.
-func (s *Session) orphanFiles(ctx context.Context, tbl *table.Table, name string, olderThan time.Time, location string, dryRun bool) ([]string, error) {
-	if err := s.checkOwnsLocation(tbl, name); err != nil {
+func orphanFiles(ctx context.Context, s *engine.Session, tbl *table.Table, name string, olderThan time.Time, location string, dryRun bool) ([]string, error) {
+	if err := checkOwnsLocation(s, tbl, name); err != nil {
 		return nil, err
 	}
 	if location != "" && !within(location, tbl.Location()) {
 		return nil, fmt.Errorf("remove orphan files of %s: location %s is not inside the table's location %s", name, location, tbl.Location())
 	}
 	listable := table.New(tbl.Identifier(), tbl.Metadata(), tbl.MetadataLocation(),
-		func(context.Context) (icebergio.IO, error) { return listableIO{s.wh.FS()}, nil }, s.wh.Catalog())
+		func(context.Context) (icebergio.IO, error) { return listableIO{s.Warehouse().FS()}, nil }, s.Warehouse().Catalog())
 	res, err := listable.DeleteOrphanFiles(ctx,
 		table.WithFilesOlderThan(ageOf(olderThan)), table.WithLocation(location), table.WithDryRun(dryRun))
 	if err != nil {
@@ -88,8 +89,8 @@ func (s *Session) orphanFiles(ctx context.Context, tbl *table.Table, name string
 // into the warehouse and leaves its files where they were, shared with the
 // original table, whose metadata still needs them — and which its copy does
 // not reference, so they would look orphaned.
-func (s *Session) checkOwnsLocation(tbl *table.Table, name string) error {
-	if !within(s.wh.FS().Resolve(tbl.MetadataLocation()), s.wh.FS().Resolve(tbl.Location())) {
+func checkOwnsLocation(s *engine.Session, tbl *table.Table, name string) error {
+	if !within(s.Warehouse().FS().Resolve(tbl.MetadataLocation()), s.Warehouse().FS().Resolve(tbl.Location())) {
 		return fmt.Errorf("table %s was registered from %s and shares its files with the table there: lakesql does not delete them", name, tbl.Location())
 	}
 	return nil

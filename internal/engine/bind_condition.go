@@ -1,0 +1,38 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+)
+
+// BindCondition binds the WHERE condition of a statement that selects rows
+// or files of one table (DELETE, rewrite_data_files, OPTIMIZE) over the
+// columns of scan. clause names the statement in errors ("DELETE … WHERE").
+// Subqueries are refused: the condition is evaluated file by file.
+func (s *Session) BindCondition(ctx context.Context, scan *planner.Scan, where sql.Expr, clause string) (planner.Expr, error) {
+	cols := make([]planner.Column, len(scan.Columns))
+	for i, c := range scan.Columns {
+		cols[i] = planner.Column{Table: scan.Table.Name, Name: c.Name, T: c.T}
+	}
+	cond, err := planner.BindExpr(ctx, s, where, cols)
+	if err != nil {
+		return nil, err
+	}
+	if t := cond.Type(); t.ID() != arrow.BOOL && t.ID() != arrow.NULL {
+		return nil, &planner.Error{Pos: where.Position(), Msg: fmt.Sprintf("%s needs a BOOLEAN condition: the condition %s is %s", clause, sql.Format(where), planner.TypeString(t))}
+	}
+	var subquery bool
+	planner.Walk(cond, func(e planner.Expr) {
+		_, isSub := e.(*planner.Subquery)
+		subquery = subquery || isSub
+	})
+	if subquery {
+		return nil, &planner.Error{Pos: where.Position(), Msg: clause + " with a subquery is not supported yet"}
+	}
+	return cond, nil
+}
