@@ -17,7 +17,7 @@ import (
 	"github.com/lakesql/lakesql/storage"
 )
 
-// alterTable runs ALTER TABLE. Each action is checked against the current
+// AlterTable runs ALTER TABLE. Each action is checked against the current
 // metadata, staged in one iceberg-go transaction and committed as one new
 // metadata version; any error comes before the commit, so a failed ALTER
 // leaves the table as it was.

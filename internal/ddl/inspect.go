@@ -23,7 +23,7 @@ import (
 // names where Iceberg has the same notion, so users coming from Spark and
 // Databricks find what they expect.
 
-// showPartitions is SHOW PARTITIONS t: one row per partition of the current
+// ShowPartitions is SHOW PARTITIONS t: one row per partition of the current
 // snapshot, its values as columns named after the partition fields, then
 // spec_id, record_count and file_count.
 func ShowPartitions(ctx context.Context, s *engine.Session, st *sql.ShowPartitions) (*engine.Result, error) {

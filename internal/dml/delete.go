@@ -32,6 +32,7 @@ type deletion struct {
 	deleted int64
 }
 
+// Delete runs DELETE FROM t [WHERE cond].
 func Delete(ctx context.Context, s *engine.Session, st *sql.Delete) (*engine.Result, error) {
 	target, err := s.ResolveTable(ctx, st.Table, nil)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/lakesql/lakesql/storage"
 )
 
+// Insert runs INSERT INTO t … and INSERT OVERWRITE t … (VALUES or a query).
 func Insert(ctx context.Context, s *engine.Session, st *sql.Insert) (*engine.Result, error) {
 	target, err := s.ResolveTable(ctx, st.Table, nil)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/lakesql/lakesql/sql"
 )
 
-// optimize is Delta's OPTIMIZE t [WHERE cond] [ZORDER BY (a, b)], run as
+// Optimize is Delta's OPTIMIZE t [WHERE cond] [ZORDER BY (a, b)], run as
 // rewrite_data_files. Plain OPTIMIZE bin-packs, and like Delta compacts a
 // partition's small files as soon as there are two of them (Iceberg waits
 // for five). ZORDER BY rewrites every file the condition may match, sorted

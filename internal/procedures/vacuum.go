@@ -29,7 +29,7 @@ var vacuumColumns = []string{
 	"deleted_orphan_files_count",
 }
 
-// vacuum is VACUUM t [RETAIN n HOURS] [DRY RUN], Delta Lake's statement for
+// Vacuum is VACUUM t [RETAIN n HOURS] [DRY RUN], Delta Lake's statement for
 // an Iceberg table: expire the snapshots older than the retention (the
 // current one, and any the table's history.expire.* properties keep, stay),
 // then remove the orphan files older than it. DRY RUN lists the files it

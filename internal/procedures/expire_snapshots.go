@@ -1,10 +1,5 @@
 package procedures
 
-// The snapshot procedures, with the arguments and result columns of Spark's
-// Iceberg procedures: expire_snapshots, rollback_to_snapshot,
-// rollback_to_timestamp and set_current_snapshot. Each one changes the table
-// in a single catalog commit, so it lands whole or not at all.
-
 import (
 	"context"
 	"errors"
@@ -14,9 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
@@ -24,7 +16,6 @@ import (
 
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
-	"github.com/lakesql/lakesql/sql"
 )
 
 // expireSnapshots is CALL system.expire_snapshots(table, older_than,
@@ -215,16 +206,6 @@ func (e *expiry) apply(ctx context.Context, s *engine.Session, workers int) ([]e
 // fileKind classifies the files an expiry deletes, for its counts.
 type fileKind int
 
-const (
-	dataFileKind fileKind = iota
-	positionDeleteFileKind
-	equalityDeleteFileKind
-	manifestFileKind
-	manifestListKind
-	statisticsFileKind
-	fileKinds // the number of kinds
-)
-
 var fileKindNames = [fileKinds]string{"data", "position deletes", "equality deletes", "manifest", "manifest list", "statistics"}
 
 func (k fileKind) String() string { return fileKindNames[k] }
@@ -380,251 +361,12 @@ func expiryCounts(files []expiredFile) *engine.Result {
 	return bigintRow(expiryColumns[:], cells...)
 }
 
-// rollbackToSnapshot is CALL system.rollback_to_snapshot(table, snapshot_id).
-func rollbackToSnapshot(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*engine.Result, error) {
-	tbl, name, err := procedureTable(ctx, s, args)
-	if err != nil {
-		return nil, err
-	}
-	id, err := requiredInt64Arg(ctx, args, "snapshot_id")
-	if err != nil {
-		return nil, err
-	}
-	return rollback(ctx, s, tbl, name, id)
-}
-
-// rollbackToTimestamp is CALL system.rollback_to_timestamp(table, timestamp):
-// back to the latest ancestor of the current snapshot committed before then.
-func rollbackToTimestamp(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*engine.Result, error) {
-	tbl, name, err := procedureTable(ctx, s, args)
-	if err != nil {
-		return nil, err
-	}
-	at, ok, err := timeArg(ctx, args, "timestamp")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, errors.New("argument timestamp is required")
-	}
-	cur := tbl.CurrentSnapshot()
-	if cur == nil {
-		return nil, fmt.Errorf("table %s has no snapshots to roll back to", name)
-	}
-	for _, snap := range table.AncestorsOf(cur.SnapshotID, tbl.Metadata().SnapshotByID) {
-		if time.UnixMilli(snap.TimestampMs).Before(at) {
-			return rollback(ctx, s, tbl, name, snap.SnapshotID)
-		}
-	}
-	return nil, fmt.Errorf("no ancestor of the current snapshot of %s was committed before %s", name, at.UTC().Format("2006-01-02 15:04:05.999999"))
-}
-
-// rollback makes snapshot id, an ancestor of the current one, current again.
-func rollback(ctx context.Context, s *engine.Session, tbl *table.Table, name string, id int64) (*engine.Result, error) {
-	cur := tbl.CurrentSnapshot()
-	if cur == nil {
-		return nil, fmt.Errorf("table %s has no snapshots to roll back to", name)
-	}
-	if tbl.SnapshotByID(id) == nil {
-		return nil, unknownSnapshot(tbl.Metadata(), name, id)
-	}
-	if !table.IsAncestorOf(cur.SnapshotID, id, tbl.Metadata().SnapshotByID) {
-		return nil, fmt.Errorf("snapshot %d is not an ancestor of the current snapshot %d of %s (set_current_snapshot moves to any snapshot)", id, cur.SnapshotID, name)
-	}
-	tx := tbl.NewTransaction()
-	if err := tx.RollbackToSnapshot(id); err != nil {
-		return nil, fmt.Errorf("roll back %s: %w", name, err)
-	}
-	if _, err := tx.Commit(ctx); err != nil {
-		return nil, fmt.Errorf("roll back %s: %w", name, err)
-	}
-	return bigintRow(snapshotChangeColumns, &cur.SnapshotID, &id), nil
-}
-
-var snapshotChangeColumns = []string{"previous_snapshot_id", "current_snapshot_id"}
-
-// setCurrentSnapshot is CALL system.set_current_snapshot(table, snapshot_id,
-// ref): any snapshot of the table, or the one a branch or tag points at,
-// becomes current, whether or not it is an ancestor of the current one.
-func setCurrentSnapshot(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*engine.Result, error) {
-	tbl, name, err := procedureTable(ctx, s, args)
-	if err != nil {
-		return nil, err
-	}
-	id, err := targetSnapshot(ctx, tbl, name, args)
-	if err != nil {
-		return nil, err
-	}
-	meta := tbl.Metadata()
-	var prev *int64
-	if cur := meta.CurrentSnapshot(); cur != nil {
-		prev = &cur.SnapshotID
-	}
-	b, err := table.MetadataBuilderFromBase(meta, tbl.MetadataLocation())
-	if err != nil {
-		return nil, fmt.Errorf("set current snapshot of %s: %w", name, err)
-	}
-	// The main branch must still be where it was read: a concurrent commit
-	// fails this one instead of being undone by it.
-	reqs := []table.Requirement{table.AssertTableUUID(meta.TableUUID()), table.AssertRefSnapshotID(table.MainBranch, prev)}
-	updates := []table.Update{b.NewRetainingSnapshotRefUpdate(table.MainBranch, id, table.BranchRef)}
-	if _, _, err := s.Warehouse().Catalog().CommitTable(ctx, tbl.Identifier(), reqs, updates); err != nil {
-		return nil, fmt.Errorf("set current snapshot of %s: %w", name, err)
-	}
-	return bigintRow(snapshotChangeColumns, prev, &id), nil
-}
-
-// targetSnapshot reads set_current_snapshot's snapshot_id or ref, exactly one
-// of which is given.
-func targetSnapshot(ctx context.Context, tbl *table.Table, name string, args map[string]*planner.Literal) (int64, error) {
-	id, byID, err := int64Arg(ctx, args, "snapshot_id")
-	if err != nil {
-		return 0, err
-	}
-	_, byRef := args["ref"]
-	switch {
-	case byID == byRef:
-		return 0, errors.New("set_current_snapshot needs exactly one of snapshot_id and ref")
-	case byRef:
-		ref, err := stringArg(args, "ref")
-		if err != nil {
-			return 0, err
-		}
-		snap := tbl.SnapshotByName(ref)
-		if snap == nil {
-			return 0, fmt.Errorf("table %s has no branch or tag %q (list them with SELECT name FROM %s.refs)", name, ref, name)
-		}
-		return snap.SnapshotID, nil
-	}
-	if tbl.SnapshotByID(id) == nil {
-		return 0, unknownSnapshot(tbl.Metadata(), name, id)
-	}
-	return id, nil
-}
-
-func unknownSnapshot(meta table.Metadata, name string, id int64) error {
-	return fmt.Errorf("table %s has no snapshot %d (it has %d; list them with SELECT snapshot_id, committed_at FROM %s.snapshots)", name, id, len(meta.Snapshots()), name)
-}
-
-// ---- procedure arguments and results ----
-
-// procedureTable loads the table named by a procedure's table argument.
-func procedureTable(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*table.Table, string, error) {
-	name, err := stringArg(args, "table")
-	if err != nil {
-		return nil, "", err
-	}
-	ns, t, err := s.TableName(sql.ObjectName{Parts: strings.Split(name, ".")})
-	if err != nil {
-		return nil, "", err
-	}
-	tbl, err := s.Warehouse().LoadTable(ctx, ns, t)
-	if err != nil {
-		return nil, "", err
-	}
-	return tbl, ns + "." + t, nil
-}
-
-// argValue converts an optional argument to type t, as a one-element array;
-// ok is false when the argument was not given.
-func argValue(ctx context.Context, args map[string]*planner.Literal, name string, t arrow.DataType) (v arrow.Array, ok bool, err error) {
-	lit, given := args[name]
-	if !given {
-		return nil, false, nil
-	}
-	if _, isList := lit.Value.([]*planner.Literal); isList {
-		return nil, false, fmt.Errorf("argument %s must be a %s, not an array", name, planner.TypeString(t))
-	}
-	v, err = engine.ConstantValue(ctx, "argument "+name, lit, t)
-	return v, err == nil, err
-}
-
-func int64Arg(ctx context.Context, args map[string]*planner.Literal, name string) (int64, bool, error) {
-	v, ok, err := argValue(ctx, args, name, planner.TypeBigint)
-	if !ok {
-		return 0, false, err
-	}
-	return v.(*array.Int64).Value(0), true, nil
-}
-
-func requiredInt64Arg(ctx context.Context, args map[string]*planner.Literal, name string) (int64, error) {
-	v, ok, err := int64Arg(ctx, args, name)
-	if err == nil && !ok {
-		err = fmt.Errorf("argument %s is required", name)
-	}
-	return v, err
-}
-
-// positiveIntArg returns an optional count of at least 1, def when not given.
-func positiveIntArg(ctx context.Context, args map[string]*planner.Literal, name string, def int) (int, error) {
-	v, ok, err := int64Arg(ctx, args, name)
-	if err != nil || !ok {
-		return def, err
-	}
-	if v < 1 {
-		return 0, fmt.Errorf("argument %s must be at least 1, got %d", name, v)
-	}
-	return int(v), nil
-}
-
-// boolArg returns an optional BOOLEAN argument, false when not given.
-func boolArg(ctx context.Context, args map[string]*planner.Literal, name string) (bool, error) {
-	v, ok, err := argValue(ctx, args, name, planner.TypeBoolean)
-	if !ok {
-		return false, err
-	}
-	return v.(*array.Boolean).Value(0), nil
-}
-
-// timeArg returns an optional point-in-time argument: a TIMESTAMP, or a
-// string or DATE that casts to one.
-func timeArg(ctx context.Context, args map[string]*planner.Literal, name string) (time.Time, bool, error) {
-	v, ok, err := argValue(ctx, args, name, planner.TypeTimestampTZ)
-	if !ok {
-		return time.Time{}, false, err
-	}
-	return time.UnixMicro(int64(v.(*array.Timestamp).Value(0))), true, nil
-}
-
-// int64ListArg returns an optional array(…) of BIGINT values.
-func int64ListArg(ctx context.Context, args map[string]*planner.Literal, name string) ([]int64, error) {
-	lit, given := args[name]
-	if !given {
-		return nil, nil
-	}
-	elems, ok := lit.Value.([]*planner.Literal)
-	if !ok {
-		return nil, fmt.Errorf("argument %s must be an array, e.g. %s => array(1, 2)", name, name)
-	}
-	out := make([]int64, len(elems))
-	for i, e := range elems {
-		v, err := engine.ConstantValue(ctx, "argument "+name, e, planner.TypeBigint)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v.(*array.Int64).Value(0)
-	}
-	return out, nil
-}
-
-// bigintRow is a one-row result of BIGINT columns; a nil cell is NULL.
-func bigintRow(names []string, cells ...*int64) *engine.Result {
-	fields := make([]arrow.Field, len(names))
-	for i, n := range names {
-		fields[i] = arrow.Field{Name: n, Type: arrow.PrimitiveTypes.Int64, Nullable: true}
-	}
-	schema := arrow.NewSchema(fields, nil)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	defer b.Release()
-	for i, c := range cells {
-		col := b.Field(i).(*array.Int64Builder)
-		if c == nil {
-			col.AppendNull()
-		} else {
-			col.Append(*c)
-		}
-	}
-	batch := b.NewRecordBatch()
-	defer batch.Release()
-	return engine.BatchResult(schema, batch)
-}
+const (
+	dataFileKind fileKind = iota
+	positionDeleteFileKind
+	equalityDeleteFileKind
+	manifestFileKind
+	manifestListKind
+	statisticsFileKind
+	fileKinds // the number of kinds
+)

@@ -1,3 +1,9 @@
+// Package procedures runs CALL system.* procedures — one file per
+// procedure, registered by name in the table below, with the arguments and
+// result columns of Spark's Iceberg procedures — and the statements that are
+// sugar over them: OPTIMIZE (rewrite_data_files) and VACUUM
+// (expire_snapshots and remove_orphan_files). Each procedure changes a
+// table in one catalog commit where it can, so it lands whole or not at all.
 package procedures
 
 import (
@@ -19,6 +25,7 @@ type procedure struct {
 	run    func(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*engine.Result, error)
 }
 
+// procedures are the procedures CALL knows, by name.
 var procedures = map[string]procedure{
 	"register_table":        {params: []string{"table", "metadata_file"}, run: registerTable},
 	"rewrite_data_files":    {params: []string{"table", "strategy", "sort_order", "options", "where"}, run: rewriteDataFiles},
@@ -29,6 +36,8 @@ var procedures = map[string]procedure{
 	"set_current_snapshot":  {params: []string{"table", "snapshot_id", "ref"}, run: setCurrentSnapshot},
 }
 
+// Call runs CALL [catalog.]system.name(args): positional or named
+// arguments (name => value), which must be constants.
 func Call(ctx context.Context, s *engine.Session, st *sql.Call) (*engine.Result, error) {
 	parts := st.Name.Parts
 	if len(parts) == 3 {
@@ -154,33 +163,4 @@ func stringArg(args map[string]*planner.Literal, name string) (string, error) {
 		return "", fmt.Errorf("argument %s must be a string", name)
 	}
 	return v, nil
-}
-
-// registerTable is CALL system.register_table(table => 'ns.t', metadata_file => '…/vN.metadata.json').
-func registerTable(ctx context.Context, s *engine.Session, args map[string]*planner.Literal) (*engine.Result, error) {
-	name, err := stringArg(args, "table")
-	if err != nil {
-		return nil, err
-	}
-	metadataFile, err := stringArg(args, "metadata_file")
-	if err != nil {
-		return nil, err
-	}
-	ns, t, err := s.TableName(sql.ObjectName{Parts: strings.Split(name, ".")})
-	if err != nil {
-		return nil, err
-	}
-	tbl, err := s.Warehouse().RegisterTable(ctx, ns, t, metadataFile)
-	if err != nil {
-		return nil, err
-	}
-	snap, rows, files := "", "0", "0"
-	if cur := tbl.CurrentSnapshot(); cur != nil {
-		snap = fmt.Sprint(cur.SnapshotID)
-		if cur.Summary != nil {
-			rows = cur.Summary.Properties["total-records"]
-			files = cur.Summary.Properties["total-data-files"]
-		}
-	}
-	return engine.TextRows([]string{"current_snapshot_id", "total_records_count", "total_data_files_count"}, [][]string{{snap, rows, files}}), nil
 }

@@ -1,0 +1,65 @@
+package ddl
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lakesql/lakesql/internal/engine"
+	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/storage"
+)
+
+// ShowCreateTable runs SHOW CREATE TABLE t.
+func ShowCreateTable(ctx context.Context, s *engine.Session, st *sql.ShowCreateTable) (*engine.Result, error) {
+	tbl, qualified, err := s.LoadTable(ctx, st.Name)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE %s (\n", qualified)
+	fields := tbl.Schema().Fields()
+	for i, f := range fields {
+		fmt.Fprintf(&b, "  %s %s", quoteIdent(f.Name), sqlTypeName(f.Type))
+		if f.Required {
+			b.WriteString(" NOT NULL")
+		}
+		if f.Doc != "" {
+			fmt.Fprintf(&b, " COMMENT %s", quoteString(f.Doc))
+		}
+		if i < len(fields)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString(")")
+	if spec := tbl.Spec(); spec.NumFields() > 0 {
+		var parts []string
+		for _, pf := range spec.Fields() {
+			parts = append(parts, storage.PartitionFieldText(tbl.Schema(), pf))
+		}
+		fmt.Fprintf(&b, "\nPARTITIONED BY (%s)", strings.Join(parts, ", "))
+	}
+	var props []string
+	for k, v := range tbl.Properties() {
+		props = append(props, fmt.Sprintf("%s = %s", quoteString(k), quoteString(v)))
+	}
+	if len(props) > 0 {
+		slices.Sort(props)
+		fmt.Fprintf(&b, "\nTBLPROPERTIES (%s)", strings.Join(props, ", "))
+	}
+	return engine.TextRows([]string{"create_statement"}, [][]string{{b.String()}}), nil
+}
+
+func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// quoteIdent quotes an identifier unless it is a plain lower-case name.
+func quoteIdent(s string) string {
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
+			return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+		}
+	}
+	return s
+}
