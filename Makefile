@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/lakesql
 WAREHOUSE ?= warehouse
 
-.PHONY: build test vet unit golden demo bench clean
+.PHONY: build test vet unit golden golden-rewrite demo bench clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lakesql
@@ -19,6 +19,13 @@ unit:
 
 golden:
 	$(GO) test -count=1 -run 'TestGolden' .
+
+# golden-rewrite replaces the expected output of every golden script
+# (testdata/queries/<area>/*.test) and golden file with what the code prints
+# now. Read the diff before committing it.
+golden-rewrite:
+	$(GO) test -count=1 -run 'TestGolden' . -rewrite
+	$(GO) test -count=1 ./cmd/lakesql -rewrite
 
 # demo builds lakesql, creates the demo warehouse once and opens the REPL on it.
 demo: build

@@ -134,7 +134,7 @@ func dmlCopyFixture(t *testing.T, name string) string {
 	return dst
 }
 
-const dmlFixtures = "../shared/fixtures"
+const dmlFixtures = "testdata/fixtures"
 
 func TestPositionDeletesFromSpark(t *testing.T) {
 	s := newDMLSession(t)

@@ -23,17 +23,24 @@ package lakesql_test
 //	----
 //	<the plan lines>
 //
+//	explain expect=prune_files,normalize_predicates
+//	SELECT a FROM db.t WHERE DATE(ts) = '2026-01-15'
+//	----
+//	<the plan lines>
+//
 // A record's SQL runs until a blank line or "----"; its expected output runs
 // until a blank line. "query error <text>" is a synonym of "statement error
 // <text>": the statement must fail with a one-line message containing <text>.
 // Cells are joined by a tab and rendered with exec.FormatValue; NULL prints as
 // NULL and the empty string as (empty). "query sort" sorts the lines of both the
 // actual and the expected output before comparing them. "explain" runs
-// EXPLAIN <sql>. In SQL, <WAREHOUSE> and <FIXTURES> stand for the warehouse and
+// EXPLAIN <sql>; with expect=, each named optimizer rule must fire: the plan
+// with that rule turned off (SET disabled_optimizers) must differ. In SQL, <WAREHOUSE> and <FIXTURES> stand for the warehouse and
 // fixtures folders; in output and error messages those folders are printed as
 // the placeholders, and explain output prints snapshot=<ID> for snapshot ids.
 //
-// Scripts whose name starts with "_" are skipped. go test -run TestGolden
+// Scripts live in testdata/queries/<area>/; those whose name starts with
+// "_" are skipped. go test -run TestGolden
 // -rewrite replaces the expected output of query and explain records with the
 // actual output, leaving everything else as written.
 
@@ -42,6 +49,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,12 +65,12 @@ import (
 	"github.com/lakesql/lakesql/sql"
 )
 
-var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testdata/queries/*.test with the actual output")
+var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testdata/queries/**/*.test with the actual output")
 
 const (
 	queriesDir = "testdata/queries"
-	// fixturesDir is the shared fixtures folder, relative to the repository root.
-	fixturesDir = "../shared/fixtures"
+	// fixturesDir is the fixtures folder (copied from the project's shared fixtures with their LICENSE).
+	fixturesDir = "testdata/fixtures"
 	// emptyCell renders the empty string (and a blank output line) so that it
 	// cannot be confused with the end of an expected-output block.
 	emptyCell = "(empty)"
@@ -73,7 +81,13 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	paths, err := filepath.Glob(filepath.Join(queriesDir, "*.test"))
+	var paths []string
+	err = filepath.WalkDir(queriesDir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".test") && !strings.HasPrefix(d.Name(), "_") {
+			paths = append(paths, path)
+		}
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +95,8 @@ func TestGolden(t *testing.T) {
 		t.Fatalf("no scripts in %s", queriesDir)
 	}
 	for _, path := range paths {
-		name := filepath.Base(path)
-		if strings.HasPrefix(name, "_") {
-			continue
-		}
-		t.Run(strings.TrimSuffix(name, ".test"), func(t *testing.T) {
+		name, _ := filepath.Rel(queriesDir, path)
+		t.Run(strings.TrimSuffix(filepath.ToSlash(name), ".test"), func(t *testing.T) {
 			runScript(t, path, fixtures)
 		})
 	}
@@ -108,6 +119,9 @@ type record struct {
 	sql     string // the statement as written
 	errText string // statementError: the text the error must contain
 	sorted  bool   // queryRows: compare sorted lines
+	// expect names optimizer rules that must fire (explain expect=rule,…):
+	// turning any of them off (SET disabled_optimizers) must change the plan.
+	expect []string
 
 	expected []string // queryRows, explainPlan: the lines after "----"
 
@@ -201,10 +215,17 @@ func (r *record) parseDirective(line string) error {
 			}
 			r.sorted = true
 		}
-	case len(fields) == 1 && fields[0] == "explain":
+	case fields[0] == "explain" && len(fields) <= 2:
 		r.kind = explainPlan
+		if len(fields) == 2 {
+			rules, ok := strings.CutPrefix(fields[1], "expect=")
+			if !ok || rules == "" {
+				return fmt.Errorf("unknown explain option %q (known: expect=rule,…)", fields[1])
+			}
+			r.expect = strings.Split(rules, ",")
+		}
 	default:
-		return fmt.Errorf("unknown directive %q (known: statement ok, statement error <text>, query [sort], query error <text>, explain)", line)
+		return fmt.Errorf("unknown directive %q (known: statement ok, statement error <text>, query [sort], query error <text>, explain [expect=rule,…])", line)
 	}
 	return nil
 }
@@ -357,7 +378,31 @@ func runRecord(ctx context.Context, t *testing.T, sc *script, rec *record, sess 
 	if !*rewrite {
 		compareOutput(t, sc, rec, out)
 	}
+	for _, rule := range rec.expect {
+		checkRuleFires(ctx, t, sc, rec, sess, subst, text, rule, out)
+	}
 	return out, true
+}
+
+// checkRuleFires runs an EXPLAIN again with one optimizer rule turned off:
+// the rule fired if the plan is not the same without it.
+func checkRuleFires(ctx context.Context, t *testing.T, sc *script, rec *record, sess *lakesql.Session, subst *substitutions, explain, rule string, with []string) {
+	t.Helper()
+	if _, err := execute(ctx, sess, "SET disabled_optimizers = '"+rule+"'"); err != nil {
+		fail(t, sc, rec, "expect=%s: %v", rule, err)
+		return
+	}
+	rows, err := execute(ctx, sess, explain)
+	if _, resetErr := execute(ctx, sess, "SET disabled_optimizers = ''"); resetErr != nil {
+		t.Fatal(resetErr)
+	}
+	if err != nil {
+		fail(t, sc, rec, "expect=%s: with the rule off: %v", rule, err)
+		return
+	}
+	if slices.Equal(outputLines(rows, subst, true), with) {
+		fail(t, sc, rec, "expect=%s: the rule did not fire (the plan is the same without it)", rule)
+	}
 }
 
 // execute runs one statement and renders its rows, one string per row.

@@ -29,7 +29,7 @@ func TestRemapResolveLongestPrefix(t *testing.T) {
 // latestMetadata is the newest metadata file of a fixture table.
 func latestMetadata(t *testing.T, table string) string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "iceberg", table, "metadata", "*.metadata.json"))
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "fixtures", "iceberg", table, "metadata", "*.metadata.json"))
 	if err != nil || len(files) == 0 {
 		t.Skipf("fixtures not found beside the repository (%v)", err)
 	}

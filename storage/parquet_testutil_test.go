@@ -57,7 +57,7 @@ func openFixture(t testing.TB, path string) *ParquetFile {
 func fixtureFiles(t testing.TB, table string) []string {
 	t.Helper()
 	var files []string
-	root := filepath.Join("/work/shared/fixtures/iceberg", table, "data")
+	root := filepath.Join("..", "testdata", "fixtures", "iceberg", table, "data")
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && filepath.Ext(p) == ".parquet" {
 			files = append(files, p)

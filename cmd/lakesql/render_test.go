@@ -15,7 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+var rewrite = flag.Bool("rewrite", false, "rewrite the golden files in testdata")
 
 // render renders the batches as one result in format f.
 func render(t *testing.T, f outputFormat, batches ...arrow.RecordBatch) string {
@@ -34,7 +34,7 @@ func render(t *testing.T, f outputFormat, batches ...arrow.RecordBatch) string {
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
+	if *rewrite {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
