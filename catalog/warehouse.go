@@ -27,14 +27,6 @@ import (
 // register_table, one "FROM=TO" per line, so they survive the session.
 const remapFile = "location-remap.txt"
 
-// Errors callers distinguish.
-var (
-	ErrNoSuchNamespace = icecatalog.ErrNoSuchNamespace
-	ErrNoSuchTable     = icecatalog.ErrNoSuchTable
-	ErrNamespaceExists = icecatalog.ErrNamespaceAlreadyExists
-	ErrTableExists     = icecatalog.ErrTableAlreadyExists
-)
-
 // Warehouse is a folder of Iceberg tables grouped in namespaces.
 type Warehouse struct {
 	dir    string
@@ -108,7 +100,7 @@ func (w *Warehouse) CreateNamespace(ctx context.Context, ns string, ifNotExists 
 		if ifNotExists {
 			return nil
 		}
-		return fmt.Errorf("namespace %s already exists", ns)
+		return Errorf(ErrNamespaceExists, "namespace %s already exists", ns)
 	}
 	if err := w.cat.CreateNamespace(ctx, table.Identifier{ns}, nil); err != nil {
 		return fmt.Errorf("create namespace %s: %w", ns, err)
@@ -135,14 +127,14 @@ func (w *Warehouse) DropNamespace(ctx context.Context, ns string, ifExists, casc
 		if ifExists {
 			return nil
 		}
-		return w.noSuchNamespace(ctx, ns)
+		return w.NoSuchNamespace(ctx, ns)
 	}
 	tables, err := w.Tables(ctx, ns)
 	if err != nil {
 		return err
 	}
 	if len(tables) > 0 && !cascade {
-		return fmt.Errorf("namespace %s is not empty (tables: %s); use DROP NAMESPACE %s CASCADE", ns, strings.Join(tables, ", "), ns)
+		return Errorf(ErrNamespaceNotEmpty, "namespace %s is not empty (tables: %s); use DROP NAMESPACE %s CASCADE", ns, strings.Join(tables, ", "), ns)
 	}
 	for _, t := range tables {
 		if err := w.DropTable(ctx, ns, t, true); err != nil {
@@ -169,12 +161,13 @@ func (w *Warehouse) Namespaces(ctx context.Context) ([]string, error) {
 	return names, nil
 }
 
-func (w *Warehouse) noSuchNamespace(ctx context.Context, ns string) error {
+// NoSuchNamespace is the error for a missing namespace, naming those that exist.
+func (w *Warehouse) NoSuchNamespace(ctx context.Context, ns string) error {
 	known, _ := w.Namespaces(ctx)
 	if len(known) == 0 {
-		return fmt.Errorf("namespace %s does not exist (the warehouse has none; CREATE NAMESPACE %s)", ns, ns)
+		return Errorf(ErrNoSuchNamespace, "namespace %s does not exist (the warehouse has none; CREATE NAMESPACE %s)", ns, ns)
 	}
-	return fmt.Errorf("namespace %s does not exist (known: %s)", ns, strings.Join(known, ", "))
+	return Errorf(ErrNoSuchNamespace, "namespace %s does not exist (known: %s)", ns, strings.Join(known, ", "))
 }
 
 // ---- tables ----
@@ -186,7 +179,7 @@ func (w *Warehouse) Tables(ctx context.Context, ns string) ([]string, error) {
 		return nil, err
 	}
 	if !exists {
-		return nil, w.noSuchNamespace(ctx, ns)
+		return nil, w.NoSuchNamespace(ctx, ns)
 	}
 	var names []string
 	for id, err := range w.cat.ListTables(ctx, table.Identifier{ns}) {
@@ -214,7 +207,7 @@ func (w *Warehouse) LoadTable(ctx context.Context, ns, name string) (*table.Tabl
 	if exists, err := w.NamespaceExists(ctx, ns); err != nil {
 		return nil, err
 	} else if !exists {
-		return nil, w.noSuchNamespace(ctx, ns)
+		return nil, w.NoSuchNamespace(ctx, ns)
 	}
 	tbl, err := w.cat.LoadTable(ctx, table.Identifier{ns, name})
 	if errors.Is(err, icecatalog.ErrNoSuchTable) {
@@ -252,12 +245,12 @@ func (t tableIO) CommitTable(ctx context.Context, id table.Identifier, reqs []ta
 func (w *Warehouse) noSuchTable(ctx context.Context, ns, name string) error {
 	known, _ := w.Tables(ctx, ns)
 	if len(known) == 0 {
-		return fmt.Errorf("table %s.%s does not exist (namespace %s has no tables)", ns, name, ns)
+		return Errorf(ErrNoSuchTable, "table %s.%s does not exist (namespace %s has no tables)", ns, name, ns)
 	}
 	if near := sql.Closest(name, known); near != "" {
-		return fmt.Errorf("table %s.%s does not exist (did you mean %s.%s?)", ns, name, ns, near)
+		return Errorf(ErrNoSuchTable, "table %s.%s does not exist (did you mean %s.%s?)", ns, name, ns, near)
 	}
-	return fmt.Errorf("table %s.%s does not exist (tables in %s: %s)", ns, name, ns, strings.Join(known, ", "))
+	return Errorf(ErrNoSuchTable, "table %s.%s does not exist (tables in %s: %s)", ns, name, ns, strings.Join(known, ", "))
 }
 
 // checkNewTable checks that ns exists and has no table name.
@@ -265,12 +258,12 @@ func (w *Warehouse) checkNewTable(ctx context.Context, ns, name string) error {
 	if exists, err := w.NamespaceExists(ctx, ns); err != nil {
 		return err
 	} else if !exists {
-		return w.noSuchNamespace(ctx, ns)
+		return w.NoSuchNamespace(ctx, ns)
 	}
 	if exists, err := w.TableExists(ctx, ns, name); err != nil {
 		return err
 	} else if exists {
-		return fmt.Errorf("table %s.%s already exists", ns, name)
+		return Errorf(ErrTableExists, "table %s.%s already exists", ns, name)
 	}
 	return nil
 }

@@ -25,7 +25,8 @@ func Eval(ctx context.Context, e planner.Expr, batch arrow.RecordBatch, mem memo
 		mem:   mem,
 		n:     int(batch.NumRows()),
 	}
-	return ev.eval(e)
+	out, err := ev.eval(e)
+	return out, asEvalError(err)
 }
 
 // evaluator evaluates expressions over one batch.

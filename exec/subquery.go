@@ -14,8 +14,7 @@ import (
 	"github.com/lakesql/lakesql/planner"
 )
 
-// errScalarRows is the error of a scalar subquery with more than one row.
-var errScalarRows = errors.New("scalar subquery returned more than one row")
+// ErrScalarSubqueryRows is the error of a scalar subquery with more than one row.
 
 // subqueryExpr is an uncorrelated subquery prepared for evaluation: the
 // first evaluation builds and runs its plan, and every batch after that
@@ -119,7 +118,7 @@ func (e *subqueryExpr) add(batch arrow.RecordBatch, before int) error {
 		e.exists = n > 0
 	case planner.SubqueryScalar:
 		if before+n > 1 {
-			return errScalarRows
+			return ErrScalarSubqueryRows
 		}
 		if n == 1 && batch.Column(0).IsValid(0) {
 			v, err := scalar.GetScalar(batch.Column(0), 0)

@@ -34,12 +34,12 @@ func (s *scope) resolve(ref *sql.ColumnRef) (int, error) {
 			continue
 		}
 		if found >= 0 {
-			return 0, errorf(ref.Pos, "column reference %q is ambiguous (qualify it with a table name)", strings.Join(ref.Parts, "."))
+			return 0, kindErrorf(ErrAmbiguousColumn, ref.Pos, "column reference %q is ambiguous (qualify it with a table name)", strings.Join(ref.Parts, "."))
 		}
 		found = i
 	}
 	if found < 0 {
-		return 0, errorf(ref.Pos, "column %q does not exist%s", strings.Join(ref.Parts, "."), s.hint(name))
+		return 0, kindErrorf(ErrUnknownColumn, ref.Pos, "column %q does not exist%s", strings.Join(ref.Parts, "."), s.hint(name))
 	}
 	return found, nil
 }
@@ -136,7 +136,7 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 	case *sql.ExistsExpr:
 		return b.bindExists(e, s)
 	}
-	return nil, errorf(e.Position(), "%s is not supported yet", describeNode(e))
+	return nil, kindErrorf(ErrUnsupported, e.Position(), "%s is not supported yet", describeNode(e))
 }
 
 // describeNode names an expression kind for "not supported" errors.
@@ -206,12 +206,12 @@ func (b *binder) bindUnary(e *sql.UnaryExpr, s *scope) (Expr, error) {
 		return &Call{Fn: FnNot, Args: []Expr{x}, T: TypeBoolean}, nil
 	case "+":
 		if !IsNumeric(x.Type()) {
-			return nil, errorf(e.Pos, "unary + needs a number, got %s", TypeString(x.Type()))
+			return nil, kindErrorf(ErrType, e.Pos, "unary + needs a number, got %s", TypeString(x.Type()))
 		}
 		return x, nil
 	case "-":
 		if !IsNumeric(x.Type()) {
-			return nil, errorf(e.Pos, "unary - needs a number, got %s", TypeString(x.Type()))
+			return nil, kindErrorf(ErrType, e.Pos, "unary - needs a number, got %s", TypeString(x.Type()))
 		}
 		return foldNegation(x), nil
 	}
@@ -246,7 +246,7 @@ func requireBoolean(x Expr, pos sql.Pos, what string) (Expr, error) {
 	case arrow.NULL:
 		return castTo(x, TypeBoolean)
 	}
-	return nil, errorf(pos, "%s needs a BOOLEAN, got %s", what, TypeString(x.Type()))
+	return nil, kindErrorf(ErrType, pos, "%s needs a BOOLEAN, got %s", what, TypeString(x.Type()))
 }
 
 var comparisonFns = map[string]string{"=": FnEq, "<>": FnNe, "<": FnLt, "<=": FnLe, ">": FnGt, ">=": FnGe}
@@ -314,7 +314,7 @@ func bindArithmetic(fn string, l, r Expr, pos sql.Pos) (Expr, error) {
 		rt = lt
 	}
 	if !IsNumeric(lt) || !IsNumeric(rt) {
-		return nil, errorf(pos, "operator %s needs numbers, got %s and %s", infixOps[fn], TypeString(l.Type()), TypeString(r.Type()))
+		return nil, kindErrorf(ErrType, pos, "operator %s needs numbers, got %s and %s", infixOps[fn], TypeString(l.Type()), TypeString(r.Type()))
 	}
 	t := commonNumeric(lt, rt)
 	if fn == FnDiv && numericRank(t) <= 5 {
@@ -500,7 +500,7 @@ func (b *binder) bindLike(e *sql.LikeExpr, s *scope) (Expr, error) {
 			return nil, err
 		}
 		if !isString(x.Type()) && x.Type().ID() != arrow.NULL {
-			return nil, errorf(e.Pos, "LIKE needs strings, got %s", TypeString(x.Type()))
+			return nil, kindErrorf(ErrType, e.Pos, "LIKE needs strings, got %s", TypeString(x.Type()))
 		}
 		if args[i], err = castTo(x, TypeVarchar); err != nil {
 			return nil, err

@@ -14,7 +14,7 @@ import (
 // binder (bind_window.go).
 func (b *binder) bindFunc(e *sql.FuncCall, s *scope) (Expr, error) {
 	if e.Star || e.Distinct {
-		return nil, errorf(e.Pos, "%s(…) with * or DISTINCT is not supported yet", e.Name)
+		return nil, kindErrorf(ErrUnsupported, e.Pos, "%s(…) with * or DISTINCT is not supported yet", e.Name)
 	}
 	if windowNames[e.Name] {
 		return nil, errorf(e.Pos, "window function %s needs an OVER clause", e.Name)

@@ -99,7 +99,7 @@ func insertCast(src Expr, t arrow.DataType, column string, pos sql.Pos) (Expr, e
 	ok := arrow.TypeEqual(from, t) || from.ID() == arrow.NULL || isString(from) || isString(t) ||
 		IsNumeric(from) && IsNumeric(t) || isTemporal(from) && isTemporal(t)
 	if !ok {
-		return nil, errorf(pos, "cannot insert %s into column %s of type %s", TypeString(from), column, TypeString(t))
+		return nil, kindErrorf(ErrType, pos, "cannot insert %s into column %s of type %s", TypeString(from), column, TypeString(t))
 	}
 	if arrow.TypeEqual(from, t) {
 		return src, nil

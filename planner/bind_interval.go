@@ -159,7 +159,7 @@ func bindTemporalArithmetic(op string, l, r Expr, pos sql.Pos) (x Expr, handled 
 	case op == "-" && lt.ID() == arrow.DATE32 && rt.ID() == arrow.DATE32:
 		x = &Call{Fn: FnDateDiff, Args: []Expr{stringLit("DAY"), r, l}, T: TypeBigint}
 	default:
-		return nil, true, errorf(pos, "operator %s cannot combine %s and %s", op, TypeString(l.Type()), TypeString(r.Type()))
+		return nil, true, kindErrorf(ErrType, pos, "operator %s cannot combine %s and %s", op, TypeString(l.Type()), TypeString(r.Type()))
 	}
 	if err != nil {
 		return nil, true, errorf(pos, "%v", err)

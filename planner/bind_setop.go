@@ -23,7 +23,7 @@ func (b *binder) bindSetOp(op *sql.SetOp) (Plan, error) {
 	for i := range lcols {
 		pair, err := unifyResults(op.Pos, lexprs[i], rexprs[i])
 		if err != nil {
-			return nil, errorf(op.Pos, "%s column %d (%s): cannot combine %s and %s", op.Op, i+1, lcols[i].Name, TypeString(lcols[i].T), TypeString(rcols[i].T))
+			return nil, kindErrorf(ErrType, op.Pos, "%s column %d (%s): cannot combine %s and %s", op.Op, i+1, lcols[i].Name, TypeString(lcols[i].T), TypeString(rcols[i].T))
 		}
 		for j := range pair {
 			if pair[j], err = b.localize(pair[j]); err != nil {

@@ -21,7 +21,7 @@ func (b *binder) bindSubqueryPlan(q *sql.Query, s *scope) (Plan, error) {
 func (b *binder) outerReference(ref *sql.ColumnRef, err error) error {
 	for _, s := range b.outer {
 		if _, outerErr := s.resolve(ref); outerErr == nil {
-			return errorf(ref.Pos, "correlated subqueries are not supported yet (%s refers to the outer query)", strings.Join(ref.Parts, "."))
+			return kindErrorf(ErrUnsupported, ref.Pos, "correlated subqueries are not supported yet (%s refers to the outer query)", strings.Join(ref.Parts, "."))
 		}
 	}
 	return err

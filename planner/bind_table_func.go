@@ -57,9 +57,9 @@ func (b *binder) bindTableFunc(t *sql.TableFunc) (Plan, error) {
 	if !ok {
 		names := slices.Sorted(maps.Keys(tableFuncs))
 		if near := sql.Closest(t.Name, names); near != "" {
-			return nil, errorf(t.Pos, "unknown table function %s (did you mean %s?)", t.Name, near)
+			return nil, kindErrorf(ErrUnknownFunction, t.Pos, "unknown table function %s (did you mean %s?)", t.Name, near)
 		}
-		return nil, errorf(t.Pos, "unknown table function %s (table functions: %s)", t.Name, strings.Join(names, ", "))
+		return nil, kindErrorf(ErrUnknownFunction, t.Pos, "unknown table function %s (table functions: %s)", t.Name, strings.Join(names, ", "))
 	}
 	fsys, ok := b.res.(FileSystem)
 	if !ok {

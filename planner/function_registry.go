@@ -38,7 +38,7 @@ func (c *funcCall) mismatch() error {
 	for i, a := range c.args {
 		types[i] = TypeString(a.Type())
 	}
-	return errorf(c.pos, "function %s(%s) does not exist; expected %s%s",
+	return kindErrorf(ErrType, c.pos, "function %s(%s) does not exist; expected %s%s",
 		c.name, strings.Join(types, ", "), c.name, c.spec.usage)
 }
 
@@ -257,9 +257,9 @@ func unknownFunction(name string, pos sql.Pos) error {
 		slices.Collect(maps.Keys(aggregateFns)), slices.Collect(maps.Keys(windowNames)))
 	slices.Sort(known) // ties go to the alphabetically first name, deterministically
 	if best := sql.Closest(name, known); best != "" {
-		return errorf(pos, "unknown function %s (did you mean %s?)", name, best)
+		return kindErrorf(ErrUnknownFunction, pos, "unknown function %s (did you mean %s?)", name, best)
 	}
-	return errorf(pos, "unknown function %s", name)
+	return kindErrorf(ErrUnknownFunction, pos, "unknown function %s", name)
 }
 
 // requireStringConstant returns the upper-cased text of a string literal

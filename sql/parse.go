@@ -1,10 +1,15 @@
 package sql
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 )
+
+// ErrSyntax is the kind of every parse error: errors.Is(err, sql.ErrSyntax)
+// holds for a statement that does not parse.
+var ErrSyntax = errors.New("syntax error")
 
 // Error is a parse error at a position of the statement text.
 type Error struct {
@@ -15,6 +20,9 @@ type Error struct {
 func (e *Error) Error() string {
 	return fmt.Sprintf("syntax error at line %d, column %d: %s", e.Pos.Line, e.Pos.Col, e.Msg)
 }
+
+// Unwrap makes errors.Is(err, ErrSyntax) hold.
+func (e *Error) Unwrap() error { return ErrSyntax }
 
 // Parse parses one or more ';'-separated statements; empty statements are skipped.
 // Every returned Statement is a pointer (*QueryStmt, *CreateTable, …).

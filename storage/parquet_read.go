@@ -96,7 +96,7 @@ func OpenParquet(r io.ReaderAt, size int64, path string) (*ParquetFile, error) {
 	// them avoids extra reads when opening files on object storage.
 	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
-		return nil, fmt.Errorf("read parquet footer of %s: %w", path, err)
+		return nil, &corruptFileError{what: "read parquet footer of", path: path, err: err}
 	}
 	pf := &ParquetFile{
 		path:   path,

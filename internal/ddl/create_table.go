@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/iceberg-go"
 
+	"github.com/lakesql/lakesql/catalog"
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
@@ -26,7 +27,7 @@ func newTableName(ctx context.Context, s *engine.Session, st *sql.CreateTable) (
 	case exists && st.IfNotExists:
 		return ns, name, true, nil
 	case exists:
-		return "", "", false, fmt.Errorf("table %s.%s already exists", ns, name)
+		return "", "", false, catalog.Errorf(catalog.ErrTableExists, "table %s.%s already exists", ns, name)
 	}
 	return ns, name, false, nil
 }

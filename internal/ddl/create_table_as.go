@@ -39,7 +39,7 @@ func createTableAs(ctx context.Context, s *engine.Session, st *sql.CreateTable) 
 	if exists, err := s.Warehouse().NamespaceExists(ctx, ns); err != nil {
 		return nil, err
 	} else if !exists {
-		return nil, fmt.Errorf("namespace %s does not exist", ns)
+		return nil, s.Warehouse().NoSuchNamespace(ctx, ns)
 	}
 	p, err := s.Plan(ctx, st.AsQuery)
 	if err != nil {

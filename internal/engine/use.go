@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/lakesql/lakesql/sql"
 )
@@ -18,7 +17,7 @@ func (s *Session) Use(ctx context.Context, st *sql.Use) (*Result, error) {
 		return nil, err
 	}
 	if !exists {
-		return nil, fmt.Errorf("namespace %s does not exist", ns)
+		return nil, s.wh.NoSuchNamespace(ctx, ns)
 	}
 	s.namespace = ns
 	return Message("OK"), nil
