@@ -53,7 +53,11 @@ func Open(dir string, extra []storage.Remap) (*Warehouse, error) {
 	if w.remaps, err = readRemaps(filepath.Join(abs, remapFile)); err != nil {
 		return nil, err
 	}
-	w.fs = &storage.RemapIO{Remaps: append(slices.Clone(w.remaps), extra...)}
+	root, err := storage.RealDir(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open warehouse %s: %w", abs, err)
+	}
+	w.fs = &storage.RemapIO{Remaps: append(slices.Clone(w.remaps), extra...), Root: root}
 	return w, nil
 }
 
@@ -137,9 +141,19 @@ func (w *Warehouse) DropNamespace(ctx context.Context, ns string, ifExists, casc
 		return Errorf(ErrNamespaceNotEmpty, "namespace %s is not empty (tables: %s); use DROP NAMESPACE %s CASCADE", ns, strings.Join(tables, ", "), ns)
 	}
 	for _, t := range tables {
-		if err := w.DropTable(ctx, ns, t, true); err != nil {
+		if _, err := w.DropTable(ctx, ns, t, true); err != nil {
 			return err
 		}
+	}
+	// Folders left by DROP TABLE without PURGE (or files a PURGE kept) are
+	// not the catalog's to delete.
+	if left, _ := os.ReadDir(filepath.Join(w.dir, ns)); len(left) > 0 {
+		names := make([]string, len(left))
+		for i, e := range left {
+			names[i] = e.Name()
+		}
+		return Errorf(ErrNamespaceNotEmpty, "namespace %s still holds files that belong to no table (%s in %s: dropped without PURGE?); move or delete them first",
+			ns, strings.Join(names, ", "), filepath.Join(w.dir, ns))
 	}
 	if err := w.cat.DropNamespace(ctx, table.Identifier{ns}); err != nil {
 		return fmt.Errorf("drop namespace %s: %w", ns, err)
@@ -279,23 +293,6 @@ func (w *Warehouse) CreateTable(ctx context.Context, ns, name string, schema *ic
 		return nil, fmt.Errorf("create table %s.%s: %w", ns, name, err)
 	}
 	return w.withFS(tbl), nil
-}
-
-// DropTable drops ns.name; purge also deletes its files.
-func (w *Warehouse) DropTable(ctx context.Context, ns, name string, purge bool) error {
-	id := table.Identifier{ns, name}
-	var err error
-	if purge {
-		err = w.cat.(interface {
-			PurgeTable(context.Context, table.Identifier) error
-		}).PurgeTable(ctx, id)
-	} else {
-		err = w.cat.DropTable(ctx, id)
-	}
-	if err != nil {
-		return fmt.Errorf("drop table %s.%s: %w", ns, name, err)
-	}
-	return nil
 }
 
 // CommitTable commits updates to a table (used through table.Transaction).

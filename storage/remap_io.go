@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	icebergio "github.com/apache/iceberg-go/io"
@@ -28,7 +29,10 @@ func ParseRemap(s string) (Remap, error) {
 // local file system, with remapped location prefixes. Longer prefixes win.
 type RemapIO struct {
 	Remaps []Remap
-	local  icebergio.LocalFS
+	// Root is the real path of the warehouse folder: Remove deletes only
+	// regular files inside it, whatever a caller asks.
+	Root  string
+	local icebergio.LocalFS
 }
 
 var _ icebergio.WriteFileIO = (*RemapIO)(nil)
@@ -60,8 +64,15 @@ func joinRemapped(to, rest string) string {
 // Open opens a file for reading.
 func (r *RemapIO) Open(name string) (icebergio.File, error) { return r.local.Open(r.Resolve(name)) }
 
-// Remove deletes a file.
-func (r *RemapIO) Remove(name string) error { return r.local.Remove(r.Resolve(name)) }
+// Remove deletes a file: only a regular file inside the warehouse folder,
+// never a symlink or what one points at (CheckRemovable).
+func (r *RemapIO) Remove(name string) error {
+	path := LocalPath(r.Resolve(name))
+	if err := CheckRemovable(r.Root, path); err != nil {
+		return err
+	}
+	return os.Remove(path)
+}
 
 // Create creates a file for writing, with its parent folders.
 func (r *RemapIO) Create(name string) (icebergio.FileWriter, error) {

@@ -222,10 +222,10 @@ func removeSnapshotFiles(fsys icebergio.WriteFileIO, snap *table.Snapshot) {
 // removeEmptyFolders removes the folders of the given files, from the
 // deepest up to the table location, as long as they are empty: a failed
 // CREATE TABLE … AS leaves no trace. A folder that holds anything else stays.
-func removeEmptyFolders(fsys icebergio.WriteFileIO, location string, files []string) {
+func removeEmptyFolders(fsys *storage.RemapIO, location string, files []string) {
 	for _, f := range files {
 		for dir := filepath.Dir(f); strings.HasPrefix(dir, location); dir = filepath.Dir(dir) {
-			if fsys.Remove(dir) != nil {
+			if fsys.RemoveEmptyDir(dir) != nil {
 				break
 			}
 		}

@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/sql"
@@ -22,8 +23,15 @@ func DropTable(ctx context.Context, s *engine.Session, st *sql.DropTable) (*engi
 		_, err := s.Warehouse().LoadTable(ctx, ns, name) // for its helpful message
 		return nil, err
 	}
-	if err := s.Warehouse().DropTable(ctx, ns, name, st.Purge); err != nil {
+	d, err := s.Warehouse().DropTable(ctx, ns, name, st.Purge)
+	if err != nil {
 		return nil, err
 	}
-	return engine.Message("OK"), nil
+	switch {
+	case !st.Purge:
+		return engine.Message(fmt.Sprintf("dropped %s.%s; its files remain in %s (DROP TABLE … PURGE deletes them)", ns, name, d.Folder)), nil
+	case d.Kept > 0:
+		return engine.Message(fmt.Sprintf("dropped %s.%s and deleted %d files; kept %d files that are not the table's own (outside its folder %s, or symlinks)", ns, name, d.Deleted, d.Kept, d.Folder)), nil
+	}
+	return engine.Message(fmt.Sprintf("dropped %s.%s and deleted its %d files", ns, name, d.Deleted)), nil
 }

@@ -17,6 +17,25 @@ type settings struct {
 	// disabledRules are optimizer rules turned off by name (SET
 	// disabled_optimizers = 'rule, …', DuckDB's setting).
 	disabledRules map[string]bool
+	// noRetentionCheck lets orphan removal and VACUUM delete files younger
+	// than an hour (SET vacuum_retention_check = false, as Delta's
+	// retentionDurationCheck).
+	noRetentionCheck bool
+}
+
+// RetentionCheck reports whether orphan removal must refuse to delete files
+// younger than its minimum retention.
+func (s *Session) RetentionCheck() bool { return !s.settings.noRetentionCheck }
+
+// parseBool reads a setting's on/off value.
+func parseBool(name, value string) (bool, error) {
+	switch value {
+	case "on", "true", "1":
+		return true, nil
+	case "off", "false", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("SET %s takes on or off, true or false, not %q", name, value)
 }
 
 // Set changes a session setting: SET pruning = on|off, disabled_optimizers,
@@ -29,14 +48,18 @@ func (s *Session) Set(st *sql.Set) (*Result, error) {
 	value := strings.ToLower(strings.TrimSpace(st.Value))
 	switch strings.ToLower(st.Name) {
 	case "pruning":
-		switch value {
-		case "on", "true", "1":
-			s.settings.noPruning = false
-		case "off", "false", "0":
-			s.settings.noPruning = true
-		default:
-			return nil, fmt.Errorf("SET pruning takes on or off, not %q", st.Value)
+		on, err := parseBool("pruning", value)
+		if err != nil {
+			return nil, err
 		}
+		s.settings.noPruning = !on
+		return Message("OK"), nil
+	case "vacuum_retention_check", "spark.databricks.delta.retentiondurationcheck.enabled":
+		on, err := parseBool("vacuum_retention_check", value)
+		if err != nil {
+			return nil, err
+		}
+		s.settings.noRetentionCheck = !on
 		return Message("OK"), nil
 	case "disabled_optimizers":
 		disabled := map[string]bool{}
@@ -62,5 +85,5 @@ func (s *Session) Set(st *sql.Set) (*Result, error) {
 		}
 		return Message("OK"), nil
 	}
-	return nil, fmt.Errorf("unknown setting %s (settings: pruning, timezone, disabled_optimizers)", st.Name)
+	return nil, fmt.Errorf("unknown setting %s (settings: pruning, timezone, disabled_optimizers, vacuum_retention_check)", st.Name)
 }

@@ -14,8 +14,10 @@ import (
 	"github.com/apache/iceberg-go/table"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/lakesql/lakesql/catalog"
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // expireSnapshots is CALL system.expire_snapshots(table, older_than,
@@ -44,7 +46,7 @@ func expireSnapshots(ctx context.Context, s *engine.Session, args map[string]*pl
 	if _, err := boolArg(ctx, args, "stream_results"); err != nil {
 		return nil, err
 	}
-	if err := checkOwnsLocation(s, tbl, name); err != nil {
+	if _, err := ownFolder(s, tbl, name); err != nil {
 		return nil, err
 	}
 	exp, err := planExpiry(tbl, name, opts, ids)
@@ -197,7 +199,11 @@ func (e *expiry) apply(ctx context.Context, s *engine.Session, workers int) ([]e
 	for i, f := range files {
 		paths[i] = f.path
 	}
-	if err := deleteFiles(ctx, s.Warehouse().FS(), paths, workers); err != nil {
+	own, err := ownFolder(s, e.tbl, e.name)
+	if err != nil {
+		return nil, err
+	}
+	if err := deleteFiles(ctx, listableIO{RemapIO: s.Warehouse().FS(), own: own}, paths, workers); err != nil {
 		return nil, fmt.Errorf("expire snapshots of %s: snapshots expired, but %w", e.name, err)
 	}
 	return files, nil
@@ -230,7 +236,7 @@ type expiredFile struct {
 // manifest lists, manifests, data and delete files, and statistics files.
 // The result is sorted by path.
 func expiredFiles(fsys icebergio.IO, before, after table.Metadata) ([]expiredFile, error) {
-	seen, err := referencedFiles(fsys, after)
+	seen, err := catalog.ReferencedFiles(fsys, after)
 	if err != nil {
 		return nil, err
 	}
@@ -281,41 +287,9 @@ func expiredFiles(fsys icebergio.IO, before, after table.Metadata) ([]expiredFil
 	return files, nil
 }
 
-// referencedFiles is the set of files the snapshots of meta need: manifest
-// lists, manifests, the live data and delete files, and statistics files.
-// Each manifest is read once however many snapshots share it.
-func referencedFiles(fsys icebergio.IO, meta table.Metadata) (map[string]bool, error) {
-	refs := map[string]bool{}
-	for _, snap := range meta.Snapshots() {
-		refs[snap.ManifestList] = true
-		manifests, err := snap.Manifests(fsys)
-		if err != nil {
-			return nil, fmt.Errorf("read manifest list of snapshot %d: %w", snap.SnapshotID, err)
-		}
-		for _, m := range manifests {
-			if refs[m.FilePath()] {
-				continue
-			}
-			refs[m.FilePath()] = true
-			for entry, err := range m.Entries(fsys, true) {
-				if err != nil {
-					return nil, fmt.Errorf("read manifest %s: %w", m.FilePath(), err)
-				}
-				refs[entry.DataFile().FilePath()] = true
-			}
-		}
-	}
-	for sf := range meta.Statistics() {
-		refs[sf.StatisticsPath] = true
-	}
-	for sf := range meta.PartitionStatistics() {
-		refs[sf.StatisticsPath] = true
-	}
-	return refs, nil
-}
-
 // deleteFiles removes files with up to workers deletions at a time. A file
-// already gone counts as deleted: a concurrent cleanup got there first.
+// already gone counts as deleted: a concurrent cleanup got there first. One
+// that is not the table's own (a symlink, or outside its folder) is left.
 func deleteFiles(ctx context.Context, fsys icebergio.IO, paths []string, workers int) error {
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
@@ -324,7 +298,7 @@ func deleteFiles(ctx context.Context, fsys icebergio.IO, paths []string, workers
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if err := fsys.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := fsys.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, storage.ErrUnsafeDelete) {
 				return fmt.Errorf("deleting %s failed: %w", p, err)
 			}
 			return nil

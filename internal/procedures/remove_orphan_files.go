@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	icebergio "github.com/apache/iceberg-go/io"
@@ -64,16 +63,23 @@ func removeOrphanFiles(ctx context.Context, s *engine.Session, args map[string]*
 // table's location when empty) last modified before olderThan that the table
 // does not reference: iceberg-go counts as referenced every snapshot's
 // manifest list, manifests and live files, the current metadata file and
-// those in its metadata log, the version hint, and statistics files.
+// those in its metadata log, the version hint, and statistics files. Only
+// regular files inside the table's own folder are listed and deleted:
+// symlinks are neither followed nor deleted.
 func orphanFiles(ctx context.Context, s *engine.Session, tbl *table.Table, name string, olderThan time.Time, location string, dryRun bool) ([]string, error) {
-	if err := checkOwnsLocation(s, tbl, name); err != nil {
+	if err := checkRetention(s, "remove_orphan_files", olderThan); err != nil {
 		return nil, err
 	}
-	if location != "" && !within(location, tbl.Location()) {
+	own, err := ownFolder(s, tbl, name)
+	if err != nil {
+		return nil, err
+	}
+	if location != "" && !storage.Within(location, tbl.Location()) {
 		return nil, fmt.Errorf("remove orphan files of %s: location %s is not inside the table's location %s", name, location, tbl.Location())
 	}
+	fsys := listableIO{RemapIO: s.Warehouse().FS(), own: own}
 	listable := table.New(tbl.Identifier(), tbl.Metadata(), tbl.MetadataLocation(),
-		func(context.Context) (icebergio.IO, error) { return listableIO{s.Warehouse().FS()}, nil }, s.Warehouse().Catalog())
+		func(context.Context) (icebergio.IO, error) { return fsys, nil }, s.Warehouse().Catalog())
 	res, err := listable.DeleteOrphanFiles(ctx,
 		table.WithFilesOlderThan(ageOf(olderThan)), table.WithLocation(location), table.WithDryRun(dryRun))
 	if err != nil {
@@ -84,40 +90,72 @@ func orphanFiles(ctx context.Context, s *engine.Session, tbl *table.Table, name 
 	return orphans, nil
 }
 
-// checkOwnsLocation refuses to delete files of a table whose current metadata
-// file lies outside its location: register_table copies a table's metadata
-// into the warehouse and leaves its files where they were, shared with the
-// original table, whose metadata still needs them — and which its copy does
-// not reference, so they would look orphaned.
-func checkOwnsLocation(s *engine.Session, tbl *table.Table, name string) error {
-	if !within(s.Warehouse().FS().Resolve(tbl.MetadataLocation()), s.Warehouse().FS().Resolve(tbl.Location())) {
-		return fmt.Errorf("table %s was registered from %s and shares its files with the table there: lakesql does not delete them", name, tbl.Location())
+// orphanMinRetention is the youngest older_than orphan removal accepts (as
+// Spark's and Delta's safety check): a younger file may belong to a write
+// that has not committed yet, and deleting it would leave that commit
+// pointing at a missing file.
+const orphanMinRetention = time.Hour
+
+// checkRetention refuses a cutoff later than now − orphanMinRetention
+// unless the session turned the check off.
+func checkRetention(s *engine.Session, what string, olderThan time.Time) error {
+	if !s.RetentionCheck() || time.Since(olderThan) >= orphanMinRetention {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("%s: older_than %s is less than %s ago, and files that young may belong to a write in flight; "+
+		"SET vacuum_retention_check = false to allow it", what, olderThan.UTC().Format(time.RFC3339), orphanMinRetention)
 }
 
-// within reports whether path is dir or lies below it.
-func within(path, dir string) bool {
-	path, dir = localName(path), strings.TrimRight(localName(dir), "/")
-	return path == dir || strings.HasPrefix(path, dir+"/")
-}
-
-// localName spells a local file:// location as a path.
-func localName(p string) string {
-	if rest, ok := strings.CutPrefix(p, "file://"); ok {
-		return filepath.Clean(rest)
+// ownFolder is the real path of the table's own folder in the warehouse,
+// the only place orphan files are looked for and deleted. A table whose
+// metadata lies outside its location was registered from elsewhere and
+// shares its files with the table there, whose metadata still needs them —
+// and which its copy does not reference, so they would look orphaned. A
+// table folder that resolves outside the warehouse is not its to clean.
+func ownFolder(s *engine.Session, tbl *table.Table, name string) (string, error) {
+	fsys := s.Warehouse().FS()
+	location := fsys.Resolve(tbl.Location())
+	if !storage.Within(fsys.Resolve(tbl.MetadataLocation()), location) {
+		return "", fmt.Errorf("table %s was registered from %s and shares its files with the table there: lakesql does not delete them", name, tbl.Location())
 	}
-	return filepath.Clean(p)
+	own, err := storage.RealDir(location)
+	if err != nil {
+		return "", fmt.Errorf("remove orphan files of %s: %w", name, err)
+	}
+	if !storage.Within(own, fsys.Root) || storage.LocalPath(location) != own {
+		return "", fmt.Errorf("table %s: its folder %s is a symlink or lies outside the warehouse: lakesql does not delete files there", name, storage.LocalPath(location))
+	}
+	return own, nil
 }
 
 // listableIO adds the directory listing orphan cleanup needs to the warehouse
-// file system. It lists local paths as written: a remapped location is not
-// listed (its files would come back under other names and all look orphaned),
-// and checkOwnsLocation keeps such tables away from it.
-type listableIO struct{ *storage.RemapIO }
+// file system, confined to the table's own folder: listing does not follow
+// symlinks (a root written with a trailing slash is cleaned first, since
+// the walk would follow a symlink named so) and skips them, and only
+// regular files inside own are deleted.
+type listableIO struct {
+	*storage.RemapIO
+	own string
+}
 
-func (listableIO) WalkDir(root string, fn fs.WalkDirFunc) error {
-	return icebergio.LocalFS{}.WalkDir(root, fn)
+func (l listableIO) WalkDir(root string, fn fs.WalkDirFunc) error {
+	root = storage.LocalPath(root)
+	if !storage.Within(root, l.own) {
+		return fmt.Errorf("%w: %s is not inside the table folder %s", storage.ErrUnsafeDelete, root, l.own)
+	}
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		return fn(path, d, err)
+	})
+}
+
+func (l listableIO) Remove(name string) error {
+	if err := storage.CheckRemovable(l.own, storage.LocalPath(l.Resolve(name))); err != nil {
+		return err
+	}
+	return l.RemapIO.Remove(name)
 }
 
 var _ icebergio.ListableIO = listableIO{}

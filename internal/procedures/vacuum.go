@@ -44,12 +44,16 @@ func Vacuum(ctx context.Context, s *engine.Session, st *sql.Vacuum) (*engine.Res
 	if err != nil {
 		return nil, err
 	}
+	if s.RetentionCheck() && retain < orphanMinRetention {
+		return nil, fmt.Errorf("VACUUM %s RETAIN %s: files younger than %s may belong to a write in flight; SET vacuum_retention_check = false to allow it",
+			name, retain, orphanMinRetention)
+	}
 	tbl, err := s.Warehouse().LoadTable(ctx, ns, t)
 	if err != nil {
 		return nil, err
 	}
 	// Refused before expiring anything, so that VACUUM is not half done.
-	if err := checkOwnsLocation(s, tbl, name); err != nil {
+	if _, err := ownFolder(s, tbl, name); err != nil {
 		return nil, err
 	}
 	cutoff := time.Now().Add(-retain)
