@@ -59,11 +59,16 @@ func (s *scope) hint(name string) string {
 	return ""
 }
 
-// bindExpr binds a scalar expression over the scope's columns.
+// bindExpr binds a scalar expression over the scope's columns. The
+// session zone is applied once, to the whole expression, when the outermost
+// bindExpr returns: applying it at every level would walk each subtree once
+// per ancestor, which is quadratic in the expression's depth.
 func (b *binder) bindExpr(e sql.Expr, s *scope) (Expr, error) {
+	b.exprDepth++
 	x, err := b.bindExprZoneless(e, s)
-	if err != nil {
-		return nil, err
+	b.exprDepth--
+	if err != nil || b.exprDepth > 0 {
+		return x, err
 	}
 	return b.localize(x)
 }

@@ -35,6 +35,9 @@ type binder struct {
 	now time.Time
 	// loc is the session time zone, nil for UTC (timezone.go).
 	loc *time.Location
+	// exprDepth counts the bindExpr calls in progress, so that only the
+	// outermost one localizes (bind_expr.go); a subquery starts at 0.
+	exprDepth int
 }
 
 // BindQuery binds a query into a logical plan.
@@ -51,6 +54,9 @@ func BindExpr(ctx context.Context, res Resolver, e sql.Expr, cols []Column) (Exp
 }
 
 func (b *binder) bindQuery(q *sql.Query) (Plan, error) {
+	depth := b.exprDepth
+	b.exprDepth = 0
+	defer func() { b.exprDepth = depth }()
 	popCTEs, err := b.pushCTEs(q.With)
 	if err != nil {
 		return nil, err

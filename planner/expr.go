@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -69,31 +68,71 @@ func (e *ColumnRef) String() string { return e.Name }
 
 func (e *Literal) String() string { return FormatLiteral(e.Value, e.T) }
 
-func (e *Call) String() string {
-	if op, ok := infixOps[e.Fn]; ok && len(e.Args) == 2 {
-		return "(" + e.Args[0].String() + " " + op + " " + e.Args[1].String() + ")"
-	}
-	args := make([]string, len(e.Args))
-	for i, a := range e.Args {
-		args[i] = a.String()
-	}
-	return e.Fn + "(" + strings.Join(args, ", ") + ")"
+// String methods write into one builder (writeExpr), so printing an
+// expression is linear in its size even when it is 50 000 levels deep.
+
+// exprWriter is an expression that can print itself into a builder.
+type exprWriter interface {
+	writeTo(b *strings.Builder)
 }
 
-func (e *Cast) String() string {
-	fn := "CAST"
-	if e.Try {
-		fn = "TRY_CAST"
+// writeExpr prints e into b.
+func writeExpr(b *strings.Builder, e Expr) {
+	if w, ok := e.(exprWriter); ok {
+		w.writeTo(b)
+		return
 	}
-	return fmt.Sprintf("%s(%s AS %s)", fn, e.X, TypeString(e.T))
+	b.WriteString(e.String())
 }
 
-func (e *Case) String() string {
+func exprString(e exprWriter) string {
 	var b strings.Builder
+	e.writeTo(&b)
+	return b.String()
+}
+
+func (e *Call) String() string { return exprString(e) }
+func (e *Cast) String() string { return exprString(e) }
+func (e *Case) String() string { return exprString(e) }
+
+func (e *Call) writeTo(b *strings.Builder) {
+	if op, ok := infixOps[e.Fn]; ok && len(e.Args) == 2 {
+		b.WriteByte('(')
+		writeExpr(b, e.Args[0])
+		b.WriteString(" " + op + " ")
+		writeExpr(b, e.Args[1])
+		b.WriteByte(')')
+		return
+	}
+	b.WriteString(e.Fn + "(")
+	for i, a := range e.Args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeExpr(b, a)
+	}
+	b.WriteByte(')')
+}
+
+func (e *Cast) writeTo(b *strings.Builder) {
+	if e.Try {
+		b.WriteString("TRY_CAST(")
+	} else {
+		b.WriteString("CAST(")
+	}
+	writeExpr(b, e.X)
+	b.WriteString(" AS " + TypeString(e.T) + ")")
+}
+
+func (e *Case) writeTo(b *strings.Builder) {
 	b.WriteString("CASE")
 	for _, w := range e.Whens {
-		fmt.Fprintf(&b, " WHEN %s THEN %s", w.Cond, w.Result)
+		b.WriteString(" WHEN ")
+		writeExpr(b, w.Cond)
+		b.WriteString(" THEN ")
+		writeExpr(b, w.Result)
 	}
-	fmt.Fprintf(&b, " ELSE %s END", e.Else)
-	return b.String()
+	b.WriteString(" ELSE ")
+	writeExpr(b, e.Else)
+	b.WriteString(" END")
 }
