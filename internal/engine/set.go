@@ -7,6 +7,7 @@ import (
 
 	"github.com/lakesql/lakesql/optimizer"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // settings are what SET changes.
@@ -26,10 +27,10 @@ type settings struct {
 // how TIMESTAMPTZ values show, read zone-less text, and their calendar
 // fields (planner/timezone.go).
 func (s *Session) Set(st *sql.Set) (*Result, error) {
-	value := strings.ToLower(strings.TrimSpace(st.Value))
+	setting := strings.ToLower(strings.TrimSpace(st.Value))
 	switch strings.ToLower(st.Name) {
 	case "pruning":
-		switch value {
+		switch setting {
 		case "on", "true", "1":
 			s.settings.noPruning = false
 		case "off", "false", "0":
@@ -40,7 +41,7 @@ func (s *Session) Set(st *sql.Set) (*Result, error) {
 		return Message("OK"), nil
 	case "disabled_optimizers":
 		disabled := map[string]bool{}
-		for _, name := range strings.Split(value, ",") {
+		for _, name := range strings.Split(setting, ",") {
 			if name = strings.TrimSpace(name); name == "" {
 				continue
 			}
@@ -52,12 +53,12 @@ func (s *Session) Set(st *sql.Set) (*Result, error) {
 		s.settings.disabledRules = disabled
 		return Message("OK"), nil
 	case "timezone", "time zone", "spark.sql.session.timezone":
-		loc, err := sql.LoadZone(st.Value)
+		loc, err := value.LoadZone(st.Value)
 		if err != nil {
 			return nil, fmt.Errorf("SET TIME ZONE: %v", err)
 		}
 		s.settings.loc = loc
-		if sql.IsUTC(loc) {
+		if value.IsUTC(loc) {
 			s.settings.loc = nil
 		}
 		return Message("OK"), nil
