@@ -262,12 +262,6 @@ func appendDays(dst []byte, days int64) []byte {
 	return time.Unix(days*86400, 0).UTC().AppendFormat(dst, "2006-01-02")
 }
 
-// AppendTime appends HH:MM:SS[.ffffff] for micros since midnight.
-func AppendTime(dst []byte, micros int64) []byte {
-	secs, frac := floorDivMod(micros, microsPerSecond)
-	return appendClock(dst, secs, frac*1000)
-}
-
 // appendClock appends HH:MM:SS for seconds since midnight, then the
 // fraction of nanos: none for whole seconds, otherwise up to nine digits
 // without trailing zeros, so nanosecond values are never silently truncated.

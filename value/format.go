@@ -186,11 +186,11 @@ func FormatScalar(v any, t arrow.DataType) string {
 	if v == nil {
 		return NullText
 	}
-	return string(AppendScalar(nil, v, t))
+	return string(appendScalar(nil, v, t))
 }
 
-// AppendScalar appends FormatScalar(v, t) to dst; v must not be nil.
-func AppendScalar(dst []byte, v any, t arrow.DataType) []byte {
+// appendScalar appends FormatScalar(v, t) to dst; v must not be nil.
+func appendScalar(dst []byte, v any, t arrow.DataType) []byte {
 	switch t := t.(type) {
 	case *arrow.Float32Type:
 		return AppendFloat(dst, float64(v.(float32)), 32)

@@ -65,7 +65,7 @@ func TestTimestampInZoneRoundTrip(t *testing.T) {
 
 func TestTimeRoundTrip(t *testing.T) {
 	for _, v := range []int64{0, 1, 49500250000, 86399999999} {
-		text := string(AppendTime(nil, v))
+		text := FormatScalar(v, arrow.FixedWidthTypes.Time64us)
 		if got, err := ParseTime(text); err != nil || got != v {
 			t.Errorf("ParseTime(%q) = %d, %v; want %d", text, got, err, v)
 		}
