@@ -31,7 +31,7 @@ package lakesql_test
 // A record's SQL runs until a blank line or "----"; its expected output runs
 // until a blank line. "query error <text>" is a synonym of "statement error
 // <text>": the statement must fail with a one-line message containing <text>.
-// Cells are joined by a tab and rendered with exec.FormatValue; NULL prints as
+// Cells are joined by a tab and rendered with value.Format, as the CLI renders them; NULL prints as
 // NULL and the empty string as (empty). "query sort" sorts the lines of both the
 // actual and the expected output before comparing them. "explain" runs
 // EXPLAIN <sql>; with expect=, each named optimizer rule must fire: the plan
@@ -60,9 +60,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/lakesql/lakesql"
-	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/internal/demo"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testdata/queries/**/*.test with the actual output")
@@ -434,7 +434,7 @@ func appendRows(rows []string, batch arrow.RecordBatch) []string {
 	cells := make([]string, batch.NumCols())
 	for i := 0; i < int(batch.NumRows()); i++ {
 		for j, col := range batch.Columns() {
-			cells[j] = exec.FormatValue(col, i)
+			cells[j] = value.Format(col, i)
 			if cells[j] == "" {
 				cells[j] = emptyCell
 			}

@@ -10,8 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/iceberg-go/catalog/hadoop"
 	"github.com/apache/iceberg-go/table"
-
-	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/value"
 )
 
 // TestIcebergGoReadsLakesqlTables writes a partitioned table with lakesql and
@@ -72,7 +71,7 @@ func tableRows(tbl arrow.Table) []string {
 		for i := range int(batch.NumRows()) {
 			cells := make([]string, batch.NumCols())
 			for j := range cells {
-				cells[j] = exec.FormatValue(batch.Column(j), i)
+				cells[j] = value.Format(batch.Column(j), i)
 			}
 			rows = append(rows, strings.Join(cells, "|"))
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/lakesql/lakesql"
-	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/value"
 )
 
 // relationalRows runs a statement and renders its rows as "a,b" strings.
@@ -29,7 +29,7 @@ func relationalRows(ctx context.Context, sess *lakesql.Session, stmt string) ([]
 		for r := range int(b.NumRows()) {
 			cells := make([]string, b.NumCols())
 			for c := range cells {
-				cells[c] = exec.FormatValue(b.Column(c), r)
+				cells[c] = value.Format(b.Column(c), r)
 			}
 			rows = append(rows, strings.Join(cells, ","))
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/value"
 )
 
 // queryRows runs a query and returns its rows as sorted text lines.
@@ -41,7 +41,7 @@ func queryRowsInOrder(t *testing.T, s *Session, query string) []string {
 		for i := range int(batch.NumRows()) {
 			cells := make([]string, batch.NumCols())
 			for j := range cells {
-				cells[j] = exec.FormatValue(batch.Column(j), i)
+				cells[j] = value.Format(batch.Column(j), i)
 			}
 			rows = append(rows, strings.Join(cells, "|"))
 		}

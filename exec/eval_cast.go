@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -14,13 +13,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/planner"
-	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // cast evaluates CAST / TRY_CAST. Conversions follow DuckDB: numbers convert
 // to integers rounding half away from zero, out-of-range values and
 // unparsable text are errors (NULL under TRY_CAST), and text forms are those
-// of FormatValue.
+// of value.Format.
 func (ev *evaluator) cast(c *planner.Cast) (arrow.Array, error) {
 	src, err := ev.eval(c.X)
 	if err != nil {
@@ -113,7 +112,7 @@ func (cc *caster) unsupported() error {
 
 // fail reports the value of row i that does not convert.
 func (cc *caster) fail(i int) error {
-	v := FormatValue(cc.src, i)
+	v := value.Format(cc.src, i)
 	if cc.src.DataType().ID() == arrow.STRING {
 		v = "'" + v + "'"
 	}
@@ -218,7 +217,7 @@ func numToDecimal[S number](v S, prec, scale int32) (decimal128.Num, bool) {
 			return decimal128.Num{}, false
 		}
 		// Going through the shortest decimal text converts 0.1 to exactly 0.1.
-		n, err := sql.ParseDecimal(strconv.FormatFloat(f, 'g', -1, int(unsafe.Sizeof(v))*8), prec, scale)
+		n, err := value.ParseDecimal(strconv.FormatFloat(f, 'g', -1, int(unsafe.Sizeof(v))*8), prec, scale)
 		return n, err == nil
 	}
 	n := decimal128.FromI64(int64(v))
@@ -305,7 +304,7 @@ func castFromString(cc *caster, x *bytesVec) (arrow.Array, error) {
 	switch to := cc.to.(type) {
 	case *arrow.BooleanType:
 		return castRows(cc, x, parsed(func(s string) (uint8, error) {
-			b, err := sql.ParseBool(s)
+			b, err := value.ParseBool(s)
 			return boolByte(b), err
 		}))
 	case *arrow.Int8Type:
@@ -322,19 +321,19 @@ func castFromString(cc *caster, x *bytesVec) (arrow.Array, error) {
 		return castRows(cc, x, parsed(parseFloat[float64]))
 	case *arrow.Decimal128Type:
 		return castRows(cc, x, parsed(func(s string) (decimal128.Num, error) {
-			return sql.ParseDecimal(s, to.Precision, to.Scale)
+			return value.ParseDecimal(s, to.Precision, to.Scale)
 		}))
 	case *arrow.Date32Type:
-		return castRows(cc, x, parsed(sql.ParseDate))
+		return castRows(cc, x, parsed(value.ParseDate))
 	case *arrow.Time64Type:
 		if to.Unit == arrow.Microsecond {
-			return castRows(cc, x, parsed(sql.ParseTime))
+			return castRows(cc, x, parsed(value.ParseTime))
 		}
 	case *arrow.TimestampType:
 		if to.Unit == arrow.Microsecond {
-			parse := sql.ParseTimestamp
+			parse := value.ParseTimestamp
 			if to.TimeZone != "" {
-				parse = sql.ParseTimestampTZ
+				parse = value.ParseTimestampTZ
 			}
 			return castRows(cc, x, parsed(parse))
 		}
@@ -356,12 +355,12 @@ func parsed[D any](parse func(string) (D, error)) func([]byte) (D, bool) {
 }
 
 func parseInt[D signed](s string) (D, error) {
-	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, int(unsafe.Sizeof(D(0)))*8)
+	v, err := value.ParseInt(s, int(unsafe.Sizeof(D(0)))*8)
 	return D(v), err
 }
 
 func parseFloat[D float](s string) (D, error) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), int(unsafe.Sizeof(D(0)))*8)
+	v, err := value.ParseFloat(s, int(unsafe.Sizeof(D(0)))*8)
 	return D(v), err
 }
 
@@ -374,7 +373,7 @@ func castStringToUUID(cc *caster, x *bytesVec, to arrow.ExtensionType) (arrow.Ar
 			b.AppendNull()
 			continue
 		}
-		u, err := sql.ParseUUID(unsafeString(x.at(i)))
+		u, err := value.ParseUUID(unsafeString(x.at(i)))
 		switch {
 		case err == nil:
 			b.Append(u[:])
@@ -391,7 +390,7 @@ func castStringToUUID(cc *caster, x *bytesVec, to arrow.ExtensionType) (arrow.Ar
 
 // castToString formats every valid row as text.
 func (ev *evaluator) castToString(src arrow.Array) arrow.Array {
-	format := formatterFor(src)
+	format := value.FormatterOf(src)
 	b := array.NewStringBuilder(ev.mem)
 	defer b.Release()
 	b.Reserve(ev.n)

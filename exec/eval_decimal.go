@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/lakesql/lakesql/planner"
-	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // decimalMath evaluates one decimal operation. Operands arrive at scales sa
@@ -97,11 +97,11 @@ func (m *decimalMath) div(x, y decimal128.Num) (decimal128.Num, outcome) {
 	toBig(&m.y, y)
 	// x/10^sa ÷ y/10^sb = (x · 10^(s+sb-sa) / y) / 10^s
 	if e := m.s + m.sb - m.sa; e >= 0 {
-		m.x.Mul(&m.x, sql.Pow10(e))
+		m.x.Mul(&m.x, value.Pow10(e))
 	} else {
-		m.y.Mul(&m.y, sql.Pow10(-e))
+		m.y.Mul(&m.y, value.Pow10(-e))
 	}
-	sql.RoundQuo(&m.x, &m.x, &m.y, &m.t)
+	value.RoundQuo(&m.x, &m.x, &m.y, &m.t)
 	return m.result(&m.x)
 }
 
@@ -131,7 +131,7 @@ func (m *decimalMath) fit(v decimal128.Num) (decimal128.Num, outcome) {
 }
 
 func (m *decimalMath) result(v *big.Int) (decimal128.Num, outcome) {
-	if v.CmpAbs(sql.Pow10(m.prec)) >= 0 {
+	if v.CmpAbs(value.Pow10(m.prec)) >= 0 {
 		return decimal128.Num{}, overflow
 	}
 	return decimal128.FromBigInt(v), valueOK
@@ -174,8 +174,8 @@ func toBig(z *big.Int, n decimal128.Num) *big.Int {
 func rescaleBig(z *big.Int, from, to int32, t *big.Int) {
 	switch {
 	case to > from:
-		z.Mul(z, sql.Pow10(to-from))
+		z.Mul(z, value.Pow10(to-from))
 	case to < from:
-		sql.RoundQuo(z, z, sql.Pow10(from-to), t)
+		value.RoundQuo(z, z, value.Pow10(from-to), t)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/lakesql/lakesql/planner"
-	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // Date and time kernels. Instants are microseconds since 1970-01-01 in UTC,
@@ -100,7 +100,7 @@ var truncations = map[string]func(micros int64) int64{
 // startOfMonth is midnight of the first day of month(m) of the instant's year.
 func startOfMonth(us int64, month func(time.Month) time.Month) int64 {
 	t := utcTime(us)
-	return sql.DaysFromCivil(int64(t.Year()), int64(month(t.Month())), 1) * microsPerDay
+	return value.DaysFromCivil(int64(t.Year()), int64(month(t.Month())), 1) * microsPerDay
 }
 
 func truncateTo(unit int64) func(int64) int64 {
@@ -213,10 +213,10 @@ func makeDateKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array,
 	return fixedRows(ev, c.T, ops, func(i int) (int32, outcome) {
 		year, month, day := y.at(i), m.at(i), d.at(i)
 		if year < -maxCivilYear || year > maxCivilYear || month < 1 || month > 12 ||
-			day < 1 || day > int64(sql.DaysInMonth(year, time.Month(month))) {
+			day < 1 || day > int64(value.DaysInMonth(year, time.Month(month))) {
 			return 0, overflow
 		}
-		days := sql.DaysFromCivil(year, month, day)
+		days := value.DaysFromCivil(year, month, day)
 		if days != int64(int32(days)) {
 			return 0, overflow
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/lakesql/lakesql/planner"
-	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // maxTimestampYear bounds month arithmetic well beyond TIMESTAMP's range
@@ -52,6 +52,6 @@ func addMonths(us, months int64) (int64, outcome) {
 	if year < -maxTimestampYear || year > maxTimestampYear {
 		return 0, overflow
 	}
-	day := min(d, sql.DaysInMonth(year, time.Month(month+1)))
-	return intAdd(sql.DaysFromCivil(year, month+1, int64(day))*microsPerDay, rem)
+	day := min(d, value.DaysInMonth(year, time.Month(month+1)))
+	return intAdd(value.DaysFromCivil(year, month+1, int64(day))*microsPerDay, rem)
 }

@@ -2,33 +2,16 @@ package exec
 
 import (
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/lakesql/lakesql/planner"
-	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // Session time zone conversions (planner/timezone.go). The zone is a
 // constant STRING operand, loaded once per evaluation.
-
-// zones caches loaded time zones by name.
-var zones sync.Map // string → *time.Location
-
-// zoneNamed loads a zone by its name (as *time.Location.String gives it).
-func zoneNamed(name string) (*time.Location, error) {
-	if loc, ok := zones.Load(name); ok {
-		return loc.(*time.Location), nil
-	}
-	loc, err := sql.LoadZone(name)
-	if err != nil {
-		return nil, err
-	}
-	zones.Store(name, loc)
-	return loc, nil
-}
 
 // zoneOperand reads the constant zone operand of c.
 func zoneOperand(c *planner.Call, o operand) (*time.Location, error) {
@@ -36,7 +19,7 @@ func zoneOperand(c *planner.Call, o operand) (*time.Location, error) {
 		return nil, fmt.Errorf("%s: the time zone must be a constant string", c)
 	}
 	name, _ := o.lit.Value.(string)
-	return zoneNamed(name)
+	return value.LoadZone(name)
 }
 
 func tzLocalKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
@@ -46,7 +29,7 @@ func tzLocalKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, 
 	}
 	x := fixedVec[int64](ops[0])
 	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
-		return sql.InstantToLocal(x.at(i), loc), valueOK
+		return value.InstantToLocal(x.at(i), loc), valueOK
 	}, nil)
 }
 
@@ -57,7 +40,7 @@ func tzInstantKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array
 	}
 	x := fixedVec[int64](ops[0])
 	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
-		return sql.LocalToInstant(x.at(i), loc), valueOK
+		return value.LocalToInstant(x.at(i), loc), valueOK
 	}, nil)
 }
 
@@ -69,7 +52,7 @@ func tzParseKernel(try bool) func(ev *evaluator, c *planner.Call, ops []operand)
 		}
 		s := newBytesVec(ops[0])
 		return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
-			v, err := sql.ParseTimestampTZIn(unsafeString(s.at(i)), loc)
+			v, err := value.ParseTimestampTZIn(unsafeString(s.at(i)), loc)
 			switch {
 			case err == nil:
 				return v, valueOK
@@ -90,6 +73,6 @@ func tzFormatKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array,
 	}
 	x := fixedVec[int64](ops[0])
 	return ev.stringRows(ops, func(dst []byte, i int) []byte {
-		return sql.AppendTimestampIn(dst, x.at(i), loc)
+		return value.AppendTimestampIn(dst, x.at(i), loc)
 	}), nil
 }

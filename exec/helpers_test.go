@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/value"
 )
 
 var (
@@ -131,7 +132,7 @@ func evalToString(mem memory.Allocator, e planner.Expr, batch arrow.RecordBatch)
 	}
 	vals := make([]string, arr.Len())
 	for i := range vals {
-		vals[i] = FormatValue(arr, i)
+		vals[i] = value.Format(arr, i)
 	}
 	return strings.Join(vals, "|"), nil
 }

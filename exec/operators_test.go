@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/value"
 )
 
 // closeTracker records whether its input was closed.
@@ -43,7 +44,7 @@ func drain(t *testing.T, ctx context.Context, op Operator) []string {
 		for r := 0; r < int(b.NumRows()); r++ {
 			cells := make([]string, b.NumCols())
 			for c := range cells {
-				cells[c] = FormatValue(b.Column(c), r)
+				cells[c] = value.Format(b.Column(c), r)
 			}
 			rows = append(rows, strings.Join(cells, ","))
 		}

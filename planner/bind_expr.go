@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // scope is the set of columns an expression can name: the input plan's schema.
@@ -83,7 +84,7 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 		return &ColumnRef{Index: i, Name: s.cols[i].Name, T: s.cols[i].T}, nil
 	case *sql.Literal:
 		if e.Kind == sql.LitTimestampTZ && b.loc != nil {
-			v, err := sql.ParseTimestampTZIn(e.Value, b.loc)
+			v, err := value.ParseTimestampTZIn(e.Value, b.loc)
 			if err != nil {
 				return nil, errorf(e.Pos, "%v", err)
 			}

@@ -17,6 +17,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // FileSystem is implemented by resolvers that let table functions read
@@ -349,14 +350,14 @@ func hiveType(values []*string) (t arrow.DataType, parse func(*string) *Literal)
 	}
 	isInt := func(s string) bool { _, err := strconv.ParseInt(s, 10, 64); return err == nil }
 	isDate := func(s string) bool {
-		_, err := sql.ParseDate(s)
+		_, err := value.ParseDate(s)
 		return err == nil && len(s) == len("2006-01-02") && s[4] == '-' && s[7] == '-'
 	}
 	switch {
 	case allMatch(isInt):
 		return TypeBigint, hiveParser(TypeBigint, func(s string) any { n, _ := strconv.ParseInt(s, 10, 64); return n })
 	case allMatch(isDate):
-		return TypeDate, hiveParser(TypeDate, func(s string) any { d, _ := sql.ParseDate(s); return d })
+		return TypeDate, hiveParser(TypeDate, func(s string) any { d, _ := value.ParseDate(s); return d })
 	}
 	return TypeVarchar, hiveParser(TypeVarchar, func(s string) any { return s })
 }

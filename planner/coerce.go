@@ -10,8 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
-
-	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // numericRank orders numeric types for implicit widening; 0 means not numeric.
@@ -184,7 +183,7 @@ func ConvertLiteral(v any, from, to arrow.DataType) (any, error) {
 			return int32(floorDiv(v.(int64), 86400e6)), nil
 		}
 	case arrow.STRING:
-		return FormatValue(v, from), nil
+		return value.FormatScalar(v, from), nil
 	}
 	return nil, fmt.Errorf("cannot convert %s to %s", FormatLiteral(v, from), TypeString(to))
 }
@@ -270,50 +269,42 @@ func parseLiteral(s string, t arrow.DataType) (any, error) {
 	case arrow.BINARY:
 		return []byte(s), nil
 	case arrow.BOOL:
-		switch strings.ToLower(text) {
-		case "true", "t", "1", "yes":
-			return true, nil
-		case "false", "f", "0", "no":
-			return false, nil
+		if b, err := value.ParseBool(text); err == nil {
+			return b, nil
 		}
 	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64:
-		i, err := strconv.ParseInt(text, 10, 64)
+		i, err := value.ParseInt(text, 64)
 		if err == nil && intFits(i, t) {
 			return intOfType(i, t), nil
 		}
 	case arrow.FLOAT32:
-		if f, err := strconv.ParseFloat(text, 32); err == nil {
+		if f, err := value.ParseFloat(text, 32); err == nil {
 			return float32(f), nil
 		}
 	case arrow.FLOAT64:
-		if f, err := strconv.ParseFloat(text, 64); err == nil {
+		if f, err := value.ParseFloat(text, 64); err == nil {
 			return f, nil
 		}
 	case arrow.DECIMAL128:
 		dt := t.(*arrow.Decimal128Type)
-		if n, err := decimal128.FromString(text, dt.Precision, dt.Scale); err == nil {
+		if n, err := value.ParseDecimal(text, dt.Precision, dt.Scale); err == nil {
 			return n, nil
 		}
 	case arrow.EXTENSION:
 		if _, ok := t.(*extensions.UUIDType); ok {
-			if u, err := sql.ParseUUID(text); err == nil {
+			if u, err := value.ParseUUID(text); err == nil {
 				return u[:], nil
 			}
 		}
 	case arrow.DATE32:
-		return sql.ParseDate(text)
+		return value.ParseDate(text)
 	case arrow.TIMESTAMP:
 		if t.(*arrow.TimestampType).TimeZone != "" {
-			return sql.ParseTimestampTZ(text)
+			return value.ParseTimestampTZ(text)
 		}
-		// A TIMESTAMP constant may carry an offset too; it is read as the
-		// UTC instant, as DuckDB reads TIMESTAMP '2026-01-15 10:00:00+02:00'.
-		if v, err := sql.ParseTimestampTZ(text); err == nil {
-			return v, nil
-		}
-		return sql.ParseTimestamp(text)
+		return value.ParseTimestamp(text)
 	case arrow.TIME64:
-		return sql.ParseTime(text)
+		return value.ParseTime(text)
 	}
 	return nil, fmt.Errorf("cannot convert %s to %s", strconv.Quote(s), TypeString(t))
 }
@@ -334,7 +325,7 @@ func decimalLiteral(text string) (*Literal, error) {
 		return &Literal{Value: f, T: TypeDouble}, nil
 	}
 	dt := &arrow.Decimal128Type{Precision: int32(prec), Scale: int32(scale)}
-	n, err := decimal128.FromString(text, dt.Precision, dt.Scale)
+	n, err := value.ParseDecimal(text, dt.Precision, dt.Scale)
 	if err != nil {
 		return nil, err
 	}
@@ -355,23 +346,6 @@ func integerLiteral(text string) (*Literal, error) {
 		return nil, fmt.Errorf("integer %s is out of range", text)
 	}
 	return decimalLiteral(text)
-}
-
-// FormatValue prints a constant the way query results print it.
-func FormatValue(v any, t arrow.DataType) string {
-	switch t.ID() {
-	case arrow.DATE32:
-		return sql.FormatDate(v.(int32))
-	case arrow.TIMESTAMP:
-		return sql.FormatTimestamp(v.(int64))
-	case arrow.DECIMAL128:
-		return v.(decimal128.Num).ToString(t.(*arrow.Decimal128Type).Scale)
-	case arrow.FLOAT32:
-		return strconv.FormatFloat(float64(v.(float32)), 'g', -1, 32)
-	case arrow.FLOAT64:
-		return strconv.FormatFloat(v.(float64), 'g', -1, 64)
-	}
-	return fmt.Sprint(v)
 }
 
 // floorDiv divides rounding toward negative infinity, so instants before 1970

@@ -5,8 +5,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-
-	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // Session time zones. TIMESTAMPTZ values are instants; the session zone
@@ -45,7 +44,7 @@ func timeZoneOf(ctx context.Context) *time.Location {
 		return nil
 	}
 	loc, _ := ctx.Value(timeZoneKey{}).(*time.Location)
-	if sql.IsUTC(loc) {
+	if value.IsUTC(loc) {
 		return nil
 	}
 	return loc
@@ -144,18 +143,18 @@ func convertLiteralIn(v any, from, to arrow.DataType, loc *time.Location) (any, 
 	}
 	switch {
 	case isString(from) && isTimestampTZ(to):
-		return sql.ParseTimestampTZIn(v.(string), loc)
+		return value.ParseTimestampTZIn(v.(string), loc)
 	case isTimestampTZ(from) && isString(to):
-		return string(sql.AppendTimestampIn(nil, v.(int64), loc)), nil
+		return string(value.AppendTimestampIn(nil, v.(int64), loc)), nil
 	case isTimestampTZ(from):
-		local := sql.InstantToLocal(v.(int64), loc)
+		local := value.InstantToLocal(v.(int64), loc)
 		return ConvertLiteral(local, TypeTimestamp, to)
 	case from.ID() == arrow.DATE32 || isTimestampNTZ(from):
 		w, err := ConvertLiteral(v, from, TypeTimestamp)
 		if err != nil {
 			return nil, err
 		}
-		return sql.LocalToInstant(w.(int64), loc), nil
+		return value.LocalToInstant(w.(int64), loc), nil
 	}
 	return ConvertLiteral(v, from, to)
 }

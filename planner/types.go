@@ -5,8 +5,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-
-	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // SQL types are Arrow types. These are the ones lakesql uses.
@@ -81,12 +80,12 @@ func FormatLiteral(v any, t arrow.DataType) string {
 	case *arrow.StringType:
 		return "'" + strings.ReplaceAll(v.(string), "'", "''") + "'"
 	case *arrow.Date32Type:
-		return "DATE '" + sql.FormatDate(v.(int32)) + "'"
+		return "DATE '" + value.FormatDate(v.(int32)) + "'"
 	case *arrow.TimestampType:
 		if t.TimeZone != "" {
-			return "TIMESTAMPTZ '" + sql.FormatTimestamp(v.(int64)) + "+00:00'"
+			return "TIMESTAMPTZ '" + value.FormatTimestamp(v.(int64)) + "+00:00'"
 		}
-		return "TIMESTAMP '" + sql.FormatTimestamp(v.(int64)) + "'"
+		return "TIMESTAMP '" + value.FormatTimestamp(v.(int64)) + "'"
 	}
-	return FormatValue(v, t)
+	return value.FormatScalar(v, t)
 }

@@ -14,8 +14,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
-
-	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // ScanRequest describes a scan to plan.
@@ -418,9 +417,9 @@ func literalText(v iceberg.Literal) string {
 	case iceberg.StringLiteral:
 		return "'" + strings.ReplaceAll(string(x), "'", "''") + "'"
 	case iceberg.DateLiteral:
-		return "DATE '" + sql.FormatDate(int32(x)) + "'"
+		return "DATE '" + value.FormatDate(int32(x)) + "'"
 	case iceberg.TimestampLiteral:
-		return "TIMESTAMP '" + sql.FormatTimestamp(int64(x)) + "'"
+		return "TIMESTAMP '" + value.FormatTimestamp(int64(x)) + "'"
 	}
 	return v.String()
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lakesql/lakesql/value"
 )
 
 // csvRenderer writes a header line and then RFC 4180 rows. NULL is an empty
@@ -31,8 +32,8 @@ func (c *csvRenderer) batch(rec arrow.RecordBatch) error {
 	for r := 0; r < int(rec.NumRows()); r++ {
 		for i := range c.record {
 			c.record[i] = ""
-			if col := rec.Column(i); !isNull(col, r) {
-				c.record[i] = formatValue(col, r)
+			if col := rec.Column(i); !value.IsNull(col, r) {
+				c.record[i] = value.Format(col, r)
 			}
 		}
 		if err := c.w.Write(c.record); err != nil {

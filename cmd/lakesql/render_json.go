@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/lakesql/lakesql/value"
 )
 
 // jsonRenderer writes one JSON array of objects per result, one object per
@@ -68,7 +69,7 @@ func (j *jsonRenderer) end() error {
 
 // writeJSONValue appends arr[i] as a JSON value.
 func writeJSONValue(b *strings.Builder, arr arrow.Array, i int) {
-	if isNull(arr, i) {
+	if value.IsNull(arr, i) {
 		b.WriteString("null")
 		return
 	}
@@ -77,14 +78,14 @@ func writeJSONValue(b *strings.Builder, arr arrow.Array, i int) {
 		*array.Int8, *array.Int16, *array.Int32, *array.Int64,
 		*array.Uint8, *array.Uint16, *array.Uint32, *array.Uint64,
 		*array.Decimal32, *array.Decimal64, *array.Decimal128, *array.Decimal256:
-		b.WriteString(formatValue(arr, i))
+		b.WriteString(value.Format(arr, i))
 	case *array.Float16, *array.Float32, *array.Float64:
 		writeJSONFloat(b, arr, i)
 	case *array.Dictionary:
 		writeJSONValue(b, a.Dictionary(), a.GetValueIndex(i))
 	case array.ExtensionArray:
-		if a.ExtensionType().ExtensionName() == uuidExtName {
-			b.WriteString(jsonString(formatValue(arr, i)))
+		if a.ExtensionType().ExtensionName() == "arrow.uuid" {
+			b.WriteString(jsonString(value.Format(arr, i)))
 		} else {
 			writeJSONValue(b, a.Storage(), i)
 		}
@@ -95,16 +96,16 @@ func writeJSONValue(b *strings.Builder, arr arrow.Array, i int) {
 	case *array.Struct:
 		writeJSONStruct(b, a, i)
 	default:
-		b.WriteString(jsonString(formatValue(arr, i)))
+		b.WriteString(jsonString(value.Format(arr, i)))
 	}
 }
 
 // writeJSONFloat writes a float as a number; NaN and ±Infinity have no JSON
-// number form, so they are written as the strings "NaN", "Infinity" and
-// "-Infinity" rather than dropped.
+// number form, so they are written as the strings "nan", "inf" and "-inf"
+// (their text form) rather than dropped.
 func writeJSONFloat(b *strings.Builder, arr arrow.Array, i int) {
-	switch s := formatValue(arr, i); s {
-	case "NaN", "Infinity", "-Infinity":
+	switch s := value.Format(arr, i); s {
+	case "nan", "inf", "-inf":
 		b.WriteString(jsonString(s))
 	default:
 		b.WriteString(s)
@@ -134,7 +135,7 @@ func writeJSONMap(b *strings.Builder, a *array.Map, i int) {
 		if j > start {
 			b.WriteString(",")
 		}
-		b.WriteString(jsonString(formatValue(keys, int(j))) + ":")
+		b.WriteString(jsonString(value.Format(keys, int(j))) + ":")
 		writeJSONValue(b, items, int(j))
 	}
 	b.WriteString("}")

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lakesql/lakesql/value"
 )
 
 // markdownEscaper keeps a value inside its cell: '|' would end the cell and a
@@ -44,7 +45,7 @@ func (m *markdownRenderer) batch(rec arrow.RecordBatch) error {
 	cells := make([]string, m.ncols)
 	for r := 0; r < int(rec.NumRows()); r++ {
 		for c := range cells {
-			cells[c] = markdownEscaper.Replace(formatValue(rec.Column(c), r))
+			cells[c] = markdownEscaper.Replace(value.Format(rec.Column(c), r))
 		}
 		b.WriteString(markdownRow(cells))
 	}

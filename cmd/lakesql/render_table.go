@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lakesql/lakesql/value"
 )
 
 // maxCellWidth is the widest a table cell gets; longer values are cut and end
@@ -52,7 +53,7 @@ func (t *tableRenderer) batch(rec arrow.RecordBatch) error {
 	for r := 0; r < int(rec.NumRows()); r++ {
 		row := make([]string, len(t.names))
 		for c := range row {
-			row[c] = tableCell(formatValue(rec.Column(c), r), limit)
+			row[c] = tableCell(value.Format(rec.Column(c), r), limit)
 			t.widths[c] = max(t.widths[c], cellWidth(row[c]))
 		}
 		t.rows = append(t.rows, row)

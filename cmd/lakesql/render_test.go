@@ -95,7 +95,7 @@ func TestJSONParsesWithNumbersAndNulls(t *testing.T) {
 		{0, "dec", json.Number("-0.05")},
 		{1, "dec", json.Number("12345.60")},
 		{1, "i64", json.Number("9223372036854775807")},
-		{0, "f64", "NaN"},
+		{0, "f64", "nan"},
 		{2, "b", nil},
 		{1, "ts", "1969-12-31 23:59:59.999999"},
 		{0, "u", "12345678-9abc-def0-1234-56789abcdef0"},

@@ -16,6 +16,7 @@ import (
 	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // metadataTable is one Iceberg metadata table: iceberg-go computes its rows.
@@ -211,7 +212,7 @@ func (t valueText) value(arr arrow.Array, i int) string {
 		}
 		return "[" + strings.Join(items, ", ") + "]"
 	}
-	return exec.FormatValue(arr, i)
+	return value.Format(arr, i)
 }
 
 // bounds renders a map of field id to encoded bound as {id=value, …}.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lakesql/lakesql/optimizer"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // settings are what SET changes.
@@ -45,17 +46,17 @@ func parseBool(name, value string) (bool, error) {
 // how TIMESTAMPTZ values show, read zone-less text, and their calendar
 // fields (planner/timezone.go).
 func (s *Session) Set(st *sql.Set) (*Result, error) {
-	value := strings.ToLower(strings.TrimSpace(st.Value))
+	setting := strings.ToLower(strings.TrimSpace(st.Value))
 	switch strings.ToLower(st.Name) {
 	case "pruning":
-		on, err := parseBool("pruning", value)
+		on, err := parseBool("pruning", setting)
 		if err != nil {
 			return nil, err
 		}
 		s.settings.noPruning = !on
 		return Message("OK"), nil
 	case "vacuum_retention_check", "spark.databricks.delta.retentiondurationcheck.enabled":
-		on, err := parseBool("vacuum_retention_check", value)
+		on, err := parseBool("vacuum_retention_check", setting)
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +64,7 @@ func (s *Session) Set(st *sql.Set) (*Result, error) {
 		return Message("OK"), nil
 	case "disabled_optimizers":
 		disabled := map[string]bool{}
-		for _, name := range strings.Split(value, ",") {
+		for _, name := range strings.Split(setting, ",") {
 			if name = strings.TrimSpace(name); name == "" {
 				continue
 			}
@@ -75,12 +76,12 @@ func (s *Session) Set(st *sql.Set) (*Result, error) {
 		s.settings.disabledRules = disabled
 		return Message("OK"), nil
 	case "timezone", "time zone", "spark.sql.session.timezone":
-		loc, err := sql.LoadZone(st.Value)
+		loc, err := value.LoadZone(st.Value)
 		if err != nil {
 			return nil, fmt.Errorf("SET TIME ZONE: %v", err)
 		}
 		s.settings.loc = loc
-		if sql.IsUTC(loc) {
+		if value.IsUTC(loc) {
 			s.settings.loc = nil
 		}
 		return Message("OK"), nil

@@ -12,6 +12,7 @@ import (
 	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // timeTravel points ref at the snapshot that FOR SYSTEM_VERSION / SYSTEM_TIME
@@ -92,7 +93,7 @@ func (s *Session) snapshotAsOfTime(ctx context.Context, ref *planner.TableRef, e
 	if snap := ref.Table.SnapshotAsOf(floorDiv(micros, 1000), true); snap != nil {
 		return snap, nil
 	}
-	at := sql.FormatTimestamp(micros)
+	at := value.FormatTimestamp(micros)
 	return nil, fmt.Errorf("no snapshot of %s at or before %s", ref.QualifiedName(), at)
 }
 

@@ -1,6 +1,10 @@
-package sql
+package value
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
 
 func TestParseAndFormat(t *testing.T) {
 	for _, c := range []struct {
@@ -87,10 +91,7 @@ func TestFormatTemporal(t *testing.T) {
 	if got := FormatDate(-1); got != "1969-12-31" {
 		t.Errorf("FormatDate(-1) = %s", got)
 	}
-	if tod, err := ParseTime("13:45:00.25"); err != nil || string(AppendTime(nil, tod)) != "13:45:00.25" {
+	if tod, err := ParseTime("13:45:00.25"); err != nil || FormatScalar(tod, arrow.FixedWidthTypes.Time64us) != "13:45:00.25" {
 		t.Errorf("ParseTime = %d, %v", tod, err)
-	}
-	if _, err := ParseTimestamp("2000-01-01 00:00:00+02:00"); err == nil {
-		t.Error("ParseTimestamp accepted an offset")
 	}
 }

@@ -1,17 +1,36 @@
-package sql
+package value
 
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // Session time zones. TIMESTAMPTZ values are instants (microseconds since
 // the epoch in UTC); a zone decides their wall-clock ("local") form.
 
+// zones caches loaded time zones by name: kernels and renderers load the
+// zone of every batch, and time.LoadLocation reads the zone database.
+var zones sync.Map // string → *time.Location
+
 // LoadZone reads a time zone name: UTC (also GMT, Z), an IANA name such as
 // Europe/Berlin, or a fixed offset ±HH[:MM].
 func LoadZone(name string) (*time.Location, error) {
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := loadZone(name)
+	if err != nil {
+		return nil, err
+	}
+	zones.Store(name, loc)
+	return loc, nil
+}
+
+func loadZone(name string) (*time.Location, error) {
 	n := strings.TrimSpace(name)
 	switch strings.ToLower(n) {
 	case "utc", "gmt", "z", "etc/utc", "+00", "+00:00", "-00:00", "+0000":
@@ -60,7 +79,7 @@ func LocalToInstant(micros int64, loc *time.Location) int64 {
 // ParseTimestampTZIn parses a TIMESTAMPTZ; text without a zone is a
 // wall-clock time in loc.
 func ParseTimestampTZIn(s string, loc *time.Location) (int64, error) {
-	v, zoned, err := parseTimestampZone(s, true)
+	v, zoned, err := parseTimestampZone(s, "timestamptz")
 	if err != nil || zoned || IsUTC(loc) {
 		return v, err
 	}
@@ -73,22 +92,32 @@ func AppendTimestampIn(dst []byte, micros int64, loc *time.Location) []byte {
 	if IsUTC(loc) {
 		return AppendTimestamp(dst, micros, true)
 	}
-	_, off := time.UnixMicro(micros).In(loc).Zone()
-	dst = AppendTimestamp(dst, micros+int64(off)*microsPerSecond, false)
+	return appendTimestampIn(dst, micros, arrow.Microsecond, loc)
+}
+
+// appendTimestampIn appends an instant v of unit as its wall-clock time in
+// loc followed by the offset.
+func appendTimestampIn(dst []byte, v int64, unit arrow.TimeUnit, loc *time.Location) []byte {
+	secs, nanos := splitSeconds(v, unit)
+	_, off := time.Unix(secs, 0).In(loc).Zone()
+	dst = appendDateTime(dst, secs+int64(off), nanos)
 	return formatOffset(dst, off, false)
 }
 
-// formatOffset appends ±HH, or ±HH:MM when the minutes are not zero (always
-// with minutes when full).
+// formatOffset appends ±HH, ±HH:MM when the minutes are not zero (always
+// with minutes when full), and ±HH:MM:SS for offsets in seconds.
 func formatOffset(dst []byte, secs int, full bool) []byte {
 	sign := byte('+')
 	if secs < 0 {
 		sign, secs = '-', -secs
 	}
 	dst = append(dst, sign)
-	dst = append(dst, twoDigits(int64(secs/3600))...)
-	if m := secs / 60 % 60; m != 0 || full {
-		dst = append(append(dst, ':'), twoDigits(int64(m))...)
+	dst = appendTwoDigits(dst, int64(secs/3600))
+	if m := secs / 60 % 60; m != 0 || full || secs%60 != 0 {
+		dst = appendTwoDigits(append(dst, ':'), int64(m))
+	}
+	if s := secs % 60; s != 0 {
+		dst = appendTwoDigits(append(dst, ':'), int64(s))
 	}
 	return dst
 }
