@@ -177,6 +177,7 @@ func TestExpireSnapshotsByID(t *testing.T) {
 
 func TestRemoveOrphanFiles(t *testing.T) {
 	s, _ := openTestSession(t)
+	mustExec(t, s, "SET vacuum_retention_check = false") // files here are seconds old
 	mustExec(t, s, "CREATE TABLE db.t (id BIGINT, p VARCHAR) PARTITIONED BY (p)",
 		"INSERT INTO db.t VALUES (1, 'a'), (2, 'b')",
 		"DELETE FROM db.t WHERE id = 1")
@@ -221,6 +222,7 @@ func TestRemoveOrphanFiles(t *testing.T) {
 
 func TestMaintenanceKeepsFilesOfRegisteredTables(t *testing.T) {
 	s, _ := openTestSession(t)
+	mustExec(t, s, "SET vacuum_retention_check = false") // files here are seconds old
 	mustExec(t, s, "CREATE TABLE db.t (id BIGINT)", "INSERT INTO db.t VALUES (1)")
 	tbl, err := s.Warehouse().LoadTable(context.Background(), "db", "t")
 	if err != nil {
@@ -281,6 +283,7 @@ func TestRollbackAndSetCurrentSnapshot(t *testing.T) {
 
 func TestVacuum(t *testing.T) {
 	s, _ := openTestSession(t)
+	mustExec(t, s, "SET vacuum_retention_check = false") // files here are seconds old
 	mustExec(t, s, "CREATE TABLE db.t (id BIGINT, p VARCHAR) PARTITIONED BY (p)")
 	commitEach(t, s,
 		"INSERT INTO db.t VALUES (1, 'a'), (2, 'b')",
