@@ -75,7 +75,15 @@ func (s *Session) Exec(ctx context.Context, statement string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.execStatement(s.engine.Context(ctx), stmt)
+	ctx, release := s.engine.StatementContext(s.engine.Context(ctx))
+	res, err := s.execStatement(ctx, stmt)
+	if err != nil {
+		err = s.engine.TimeoutError(ctx, err)
+		release()
+		return nil, err
+	}
+	res.Bound(ctx, release, s.engine)
+	return res, nil
 }
 
 // execStatement sends a parsed statement to the package that runs it.

@@ -20,6 +20,11 @@ type Result struct {
 	// zoned relabels TIMESTAMPTZ columns with the session time zone
 	// (showIn), nil when there are none.
 	zoned func(arrow.RecordBatch) arrow.RecordBatch
+	// stmtCtx carries the statement's deadline (statement_timeout), which
+	// Next applies to its caller's context; release frees it on Close.
+	stmtCtx context.Context
+	release context.CancelFunc
+	session *Session
 }
 
 // showIn labels the TIMESTAMPTZ columns of the result with time zone loc,
@@ -64,7 +69,17 @@ func (r *Result) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if r.rows == nil {
 		return nil, nil
 	}
+	if r.stmtCtx != nil {
+		if deadline, ok := r.stmtCtx.Deadline(); ok {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithDeadline(ctx, deadline)
+			defer cancel()
+		}
+	}
 	b, err := r.rows.Next(ctx)
+	if err != nil && r.session != nil {
+		err = r.session.TimeoutError(ctx, err)
+	}
 	if b == nil || err != nil || r.zoned == nil {
 		return b, err
 	}
@@ -73,6 +88,9 @@ func (r *Result) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // Close stops the statement and releases its resources.
 func (r *Result) Close() error {
+	if r.release != nil {
+		defer r.release()
+	}
 	if r.rows == nil {
 		return nil
 	}

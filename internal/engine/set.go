@@ -22,6 +22,9 @@ type settings struct {
 	// than an hour (SET vacuum_retention_check = false, as Delta's
 	// retentionDurationCheck).
 	noRetentionCheck bool
+	// statementTimeout stops a statement that runs longer (SET
+	// statement_timeout = '30s'); 0 for no limit.
+	statementTimeout time.Duration
 }
 
 // RetentionCheck reports whether orphan removal must refuse to delete files
@@ -62,6 +65,13 @@ func (s *Session) Set(st *sql.Set) (*Result, error) {
 		}
 		s.settings.noRetentionCheck = !on
 		return Message("OK"), nil
+	case "statement_timeout":
+		d, err := parseDuration(st.Value)
+		if err != nil {
+			return nil, err
+		}
+		s.settings.statementTimeout = d
+		return Message("OK"), nil
 	case "disabled_optimizers":
 		disabled := map[string]bool{}
 		for _, name := range strings.Split(setting, ",") {
@@ -86,5 +96,5 @@ func (s *Session) Set(st *sql.Set) (*Result, error) {
 		}
 		return Message("OK"), nil
 	}
-	return nil, fmt.Errorf("unknown setting %s (settings: pruning, timezone, disabled_optimizers, vacuum_retention_check)", st.Name)
+	return nil, fmt.Errorf("unknown setting %s (settings: pruning, timezone, statement_timeout, disabled_optimizers, vacuum_retention_check)", st.Name)
 }
