@@ -232,6 +232,11 @@ func diffResults(want, got result, ordered bool) string {
 }
 
 func diffRows(want, got [][]value, ordered bool) string {
+	return diffRowsWith(want, got, ordered, value.equal)
+}
+
+// diffRowsWith is diffRows with the cell equality a comparison allows.
+func diffRowsWith(want, got [][]value, ordered bool, equal func(a, b value) bool) string {
 	if !ordered {
 		want, got = sortedRows(want), sortedRows(got)
 	}
@@ -243,7 +248,7 @@ func diffRows(want, got [][]value, ordered bool) string {
 			return fmt.Sprintf("%d columns, want %d", len(got[i]), len(want[i]))
 		}
 		for c := range want[i] {
-			if !want[i][c].equal(got[i][c]) {
+			if !equal(want[i][c], got[i][c]) {
 				return fmt.Sprintf("row %d column %d: got %s, want %s", i+1, c+1, got[i][c], want[i][c])
 			}
 		}
