@@ -21,7 +21,7 @@ func writeTPCHResults(path, scale, duckVersion string, results []tpchResult) err
 	if tpchQuick {
 		sb.WriteString("- **A quick run**: development numbers, not the issue's SF=1 targets.\n")
 	}
-	fmt.Fprintf(&sb, "- Runs: one warm-up run per engine (its answers are compared), %d timed runs each with the engines alternating, one untimed run each for peak memory; times are medians of wall time in one process. A run longer than %v is a timeout.\n",
+	fmt.Fprintf(&sb, "- Runs: one warm-up run per engine (its answers are compared), timed runs (%d each) with the engines alternating, one untimed run each for peak memory; times are medians of wall time in one process. A run longer than %v is a timeout.\n",
 		tpchRuns, tpchTimeout)
 	fmt.Fprintf(&sb, "- Generated: %s.\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	sb.WriteString(tpchResultsTable(results))
