@@ -77,8 +77,7 @@ func TestTPCH(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.duck.Close()
-	defer e.lake.Close()
+	defer e.close()
 	queries, err := tpchQueries()
 	if err != nil {
 		t.Fatal(err)
@@ -106,43 +105,46 @@ func TestTPCH(t *testing.T) {
 // openTPCH loads every table of data into a lakesql warehouse with CTAS,
 // as a user would, and makes DuckDB see the same files under the same
 // names. Both engines then run the unqualified standard texts (USE tpch).
-func openTPCH(ctx context.Context, warehouse, data string) (*tpchEngines, error) {
+func openTPCH(ctx context.Context, warehouse, data string) (e *tpchEngines, err error) {
 	begin := time.Now()
-	lake, err := lakesql.Open(ctx, lakesql.Options{Warehouse: warehouse})
-	if err != nil {
+	e = &tpchEngines{}
+	defer func() {
+		if err != nil {
+			e.close()
+		}
+	}()
+	if e.lake, err = lakesql.Open(ctx, lakesql.Options{Warehouse: warehouse}); err != nil {
 		return nil, err
 	}
-	if err := lakeExec(ctx, lake, "CREATE NAMESPACE tpch"); err != nil {
-		lake.Close()
+	if e.duck, err = openDuck(); err != nil {
+		return nil, err
+	}
+	if err := lakeExec(ctx, e.lake, "CREATE NAMESPACE tpch"); err != nil {
 		return nil, err
 	}
 	for _, tb := range tpchTables {
 		ctas := fmt.Sprintf("CREATE TABLE tpch.%s AS SELECT * FROM read_parquet('%s')", tb.name, filepath.Join(data, tb.name+".parquet"))
-		if err := lakeExec(ctx, lake, ctas); err != nil {
-			lake.Close()
+		if err := lakeExec(ctx, e.lake, ctas); err != nil {
+			return nil, err
+		}
+		if err := duckViewOf(ctx, e.lake, e.duck, "tpch."+tb.name); err != nil {
 			return nil, err
 		}
 	}
-	duck, err := openDuck()
-	if err != nil {
-		lake.Close()
-		return nil, err
-	}
-	e := &tpchEngines{lake: lake, duck: duck}
-	for _, tb := range tpchTables {
-		if err := duckViewOf(ctx, lake, duck, "tpch."+tb.name); err != nil {
-			e.lake.Close()
-			e.duck.Close()
-			return nil, err
-		}
-	}
-	if err := errors.Join(lakeExec(ctx, lake, "USE tpch"), duckExec(ctx, duck, "USE tpch")); err != nil {
-		e.lake.Close()
-		e.duck.Close()
+	if err := errors.Join(lakeExec(ctx, e.lake, "USE tpch"), duckExec(ctx, e.duck, "USE tpch")); err != nil {
 		return nil, err
 	}
 	fmt.Printf("tpch: loaded %s into lakesql in %v\n", data, time.Since(begin).Round(time.Second))
 	return e, nil
+}
+
+func (e *tpchEngines) close() {
+	if e.lake != nil {
+		e.lake.Close()
+	}
+	if e.duck != nil {
+		e.duck.Close()
+	}
 }
 
 // tpchQuery is one of the 22 query texts in tpch/queries.
@@ -218,7 +220,7 @@ func (e *tpchEngines) runQuery(ctx context.Context, q tpchQuery, ref *referenceA
 	if err != nil {
 		res.failure = oneLine(err)
 		targets = targets[1:]
-	} else if d := diffRowsWith(duck.answer.rows, lake.answer.rows, true, tpchEqual); d != "" && res.wrong == "" {
+	} else if d := diffResultsWith(duck.answer, lake.answer, true, tpchEqual); d != "" && res.wrong == "" {
 		res.wrong = d
 	}
 	times := make([][]time.Duration, len(targets))
