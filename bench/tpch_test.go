@@ -59,6 +59,7 @@ func TestTPCH(t *testing.T) {
 	}
 	ctx := t.Context()
 	lakesql.TuneGC() // as the lakesql binary runs
+	loadBefore := loadAverage()
 	var (
 		data  string
 		err   error
@@ -96,7 +97,7 @@ func TestTPCH(t *testing.T) {
 	if err := e.duck.QueryRowContext(ctx, "SELECT version()").Scan(&duckVersion); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeTPCHResults("RESULTS-tpch.md", scale, duckVersion, results); err != nil {
+	if err := writeTPCHResults("RESULTS-tpch.md", scale, duckVersion, loadBefore, results); err != nil {
 		t.Fatal(err)
 	}
 	fmt.Print(tpchResultsTable(results))
