@@ -197,8 +197,8 @@ func (r tpchResult) verdict() string {
 
 // runQuery runs one query in both engines: one warm-up run each (whose
 // answers are compared), tpchRuns timed runs each with the engines
-// alternating, then one untimed run each for peak memory. lakesql stops
-// after its first failure; DuckDB failing is a broken harness.
+// alternating, then one untimed run each for peak memory. An engine stops
+// at its first failure; the failure is the query's verdict.
 func (e *tpchEngines) runQuery(ctx context.Context, q tpchQuery, ref *referenceAnswer) tpchResult {
 	res := tpchResult{id: q.id, median: map[string]time.Duration{}, peak: map[string]int64{}}
 	targets := []target{
@@ -217,10 +217,14 @@ func (e *tpchEngines) runQuery(ctx context.Context, q tpchQuery, ref *referenceA
 			res.wrong = "DuckDB differs from the reference: " + d
 		}
 	}
+	// A target that fails drops out of the later runs (lakesql failing its
+	// warm-up, or a timed run timing out on a busy machine); the other keeps
+	// its timings.
+	failed := make([]bool, len(targets))
 	lake, err := measure(ctx, targets[0], false)
 	if err != nil {
 		res.failure = oneLine(err)
-		targets = targets[1:]
+		failed[0] = true
 	} else if d := diffResultsWith(duck.answer, lake.answer, true, tpchEqual); d != "" && res.wrong == "" {
 		res.wrong = d
 	}
@@ -228,20 +232,27 @@ func (e *tpchEngines) runQuery(ctx context.Context, q tpchQuery, ref *referenceA
 	for round := range tpchRuns {
 		for k := range targets {
 			i := (round + k) % len(targets)
+			if failed[i] {
+				continue
+			}
 			m, err := measure(ctx, targets[i], false)
 			if err != nil {
 				res.failure = fmt.Sprintf("%s, timed run %d: %s", targets[i].engine, round+1, oneLine(err))
-				return res
+				failed[i] = true
+				continue
 			}
 			times[i] = append(times[i], m.elapsed)
 		}
 	}
 	for i, tg := range targets {
+		if failed[i] {
+			continue
+		}
 		res.median[tg.engine] = median(times[i])
 		m, err := measure(ctx, tg, true)
 		if err != nil {
 			res.failure = fmt.Sprintf("%s, memory run: %s", tg.engine, oneLine(err))
-			return res
+			continue
 		}
 		res.peak[tg.engine] = m.peak
 	}
