@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/lakesql
 WAREHOUSE ?= warehouse
 
-.PHONY: build test vet unit golden golden-rewrite demo bench clean
+.PHONY: build test vet unit golden golden-rewrite demo bench tpch clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lakesql
@@ -41,6 +41,16 @@ demo: build
 bench:
 	cd bench && BENCH_QUICK=$(BENCH_QUICK) $(if $(BENCH_QUICK),BENCH_DAYS=20 BENCH_EVENTS_PER_DAY=5000) \
 		$(GO) test -count=1 -timeout 0 -run 'Differential|Harness' -bench . -benchtime 3x ./...
+
+# tpch runs the 22 TPC-H queries in lakesql and DuckDB and rewrites
+# bench/RESULTS-tpch.md. The data is generated once into bench/.tpch-data/
+# (outside git): SF=N sets the scale factor (default 1), TPCH_QUICK=1 runs on
+# the first 10 % of SF=1's orders instead, TPCH_RUNS=N sets the timed runs
+# (default 5) and TPCH_TIMEOUT=S the seconds a run may take (default 120).
+SF ?= 1
+tpch:
+	cd bench && SF=$(SF) TPCH_QUICK=$(TPCH_QUICK) TPCH_RUNS=$(TPCH_RUNS) TPCH_TIMEOUT=$(TPCH_TIMEOUT) \
+		$(GO) test -count=1 -timeout 0 -run 'TestTPCH$$' -v .
 
 clean:
 	rm -rf bin

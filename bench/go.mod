@@ -7,6 +7,7 @@ require (
 	github.com/apache/iceberg-go v0.7.0
 	github.com/duckdb/duckdb-go/v2 v2.10506.0
 	github.com/lakesql/lakesql v0.0.0
+	github.com/pingcap/go-tpc v1.0.7
 	golang.org/x/image v0.40.0
 )
 

@@ -225,13 +225,19 @@ func sortedRows(rows [][]value) [][]value {
 // diffResults compares two results and describes the first difference, or
 // returns "" when they match. Unless ordered, rows compare as multisets.
 func diffResults(want, got result, ordered bool) string {
+	return diffResultsWith(want, got, ordered, value.equal)
+}
+
+// diffResultsWith is diffResults with the cell equality a comparison
+// allows.
+func diffResultsWith(want, got result, ordered bool, equal func(a, b value) bool) string {
 	if len(want.columns) != len(got.columns) {
 		return fmt.Sprintf("%d columns, want %d", len(got.columns), len(want.columns))
 	}
-	return diffRows(want.rows, got.rows, ordered)
+	return diffRows(want.rows, got.rows, ordered, equal)
 }
 
-func diffRows(want, got [][]value, ordered bool) string {
+func diffRows(want, got [][]value, ordered bool, equal func(a, b value) bool) string {
 	if !ordered {
 		want, got = sortedRows(want), sortedRows(got)
 	}
@@ -243,7 +249,7 @@ func diffRows(want, got [][]value, ordered bool) string {
 			return fmt.Sprintf("%d columns, want %d", len(got[i]), len(want[i]))
 		}
 		for c := range want[i] {
-			if !want[i][c].equal(got[i][c]) {
+			if !equal(want[i][c], got[i][c]) {
 				return fmt.Sprintf("row %d column %d: got %s, want %s", i+1, c+1, got[i][c], want[i][c])
 			}
 		}
