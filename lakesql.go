@@ -46,6 +46,10 @@ type Options struct {
 // a Message.
 type Result = engine.Result
 
+// ErrStatementTimeout is the kind of error of a statement stopped by SET
+// statement_timeout.
+var ErrStatementTimeout = engine.ErrStatementTimeout
+
 // Session runs statements against one warehouse. A session is not safe for
 // concurrent use; open one per goroutine.
 type Session struct {
