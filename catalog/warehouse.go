@@ -253,7 +253,7 @@ func (t tableIO) LoadTable(ctx context.Context, id table.Identifier) (*table.Tab
 }
 
 func (t tableIO) CommitTable(ctx context.Context, id table.Identifier, reqs []table.Requirement, updates []table.Update) (table.Metadata, string, error) {
-	return t.w.cat.CommitTable(ctx, id, reqs, updates)
+	return t.w.CommitTable(ctx, id, reqs, updates)
 }
 
 func (w *Warehouse) noSuchTable(ctx context.Context, ns, name string) error {

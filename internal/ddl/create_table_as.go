@@ -170,7 +170,7 @@ func createWithFiles(ctx context.Context, s *engine.Session, staged *table.Table
 			table.NewSetSnapshotRefUpdate(table.MainBranch, snap.SnapshotID, table.BranchRef, -1, -1, -1),
 		}
 	}
-	_, _, err := s.Warehouse().Catalog().CommitTable(ctx, staged.Identifier(),
+	_, _, err := s.Warehouse().CommitTable(ctx, staged.Identifier(),
 		[]table.Requirement{table.AssertCreate()}, append(createUpdates(meta), snapshot...))
 	if err != nil {
 		removeSnapshotFiles(s.Warehouse().FS(), meta.CurrentSnapshot())

@@ -185,7 +185,7 @@ func (e *expiry) apply(ctx context.Context, s *engine.Session, workers int) ([]e
 	if len(e.commit.Updates) == 0 {
 		return nil, nil
 	}
-	after, _, err := s.Warehouse().Catalog().CommitTable(ctx, e.tbl.Identifier(), e.commit.Requirements, e.commit.Updates)
+	after, _, err := s.Warehouse().CommitTable(ctx, e.tbl.Identifier(), e.commit.Requirements, e.commit.Updates)
 	if err != nil {
 		return nil, fmt.Errorf("expire snapshots of %s: %w", e.name, err)
 	}

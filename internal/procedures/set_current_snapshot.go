@@ -36,7 +36,7 @@ func setCurrentSnapshot(ctx context.Context, s *engine.Session, args map[string]
 	// fails this one instead of being undone by it.
 	reqs := []table.Requirement{table.AssertTableUUID(meta.TableUUID()), table.AssertRefSnapshotID(table.MainBranch, prev)}
 	updates := []table.Update{b.NewRetainingSnapshotRefUpdate(table.MainBranch, id, table.BranchRef)}
-	if _, _, err := s.Warehouse().Catalog().CommitTable(ctx, tbl.Identifier(), reqs, updates); err != nil {
+	if _, _, err := s.Warehouse().CommitTable(ctx, tbl.Identifier(), reqs, updates); err != nil {
 		return nil, fmt.Errorf("set current snapshot of %s: %w", name, err)
 	}
 	return bigintRow(snapshotChangeColumns, prev, &id), nil
