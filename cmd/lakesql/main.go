@@ -4,7 +4,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -168,9 +167,8 @@ func runSQL(cfg cliConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer sess.Close()
 
-	out := bufio.NewWriter(stdout)
-	defer out.Flush()
-	sh := &shell{sess: sess, format: cfg.format, out: out}
+	sh := newShell(sess, cfg.format, stdout, terminalWidth(stdout))
+	defer sh.close()
 
 	if tty, ok := terminal(stdin); ok && len(cfg.sources) == 0 {
 		return runREPL(sh, tty, stdout, stderr)
@@ -179,45 +177,56 @@ func runSQL(cfg cliConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 	// error, instead of killing the process mid-write.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	if err := runSources(ctx, sh, cfg.sources, stdin); err != nil {
-		out.Flush() // results printed so far come before the error
-		printError(stderr, err)
+	err = runSources(ctx, sh, cfg.sources, stdin)
+	if cerr := sh.close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		reportError(stderr, err)
 		return exitError
 	}
 	return exitOK
 }
 
 // runSources runs the -e/-f sources in order, or standard input if there are
-// none, stopping at the first error.
+// none, stopping at the first error or quit.
 func runSources(ctx context.Context, sh *shell, sources []sqlSource, stdin io.Reader) error {
 	if len(sources) == 0 {
-		return sh.runScript(ctx, stdin)
+		_, err := sh.runScript(ctx, stdin, "", caretScript)
+		return err
 	}
 	for _, src := range sources {
+		var quit bool
+		var err error
 		if src.file == "" {
-			if err := sh.runScript(ctx, strings.NewReader(src.text)); err != nil {
-				return err
-			}
-			continue
+			quit, err = sh.runScript(ctx, strings.NewReader(src.text), "-e", oneLine)
+		} else {
+			quit, err = sh.readFile(ctx, src.file)
 		}
-		if err := runFile(ctx, sh, src.file); err != nil {
+		if err != nil || quit {
 			return err
 		}
 	}
 	return nil
 }
 
-func runFile(ctx context.Context, sh *shell, name string) error {
-	f, err := os.Open(name)
-	if err != nil {
-		return err // *PathError already names the file
-	}
-	defer f.Close()
-	return sh.runScript(ctx, f)
-}
-
 // terminal returns r as a file if it is an interactive terminal.
 func terminal(r io.Reader) (*os.File, bool) {
 	f, ok := r.(*os.File)
 	return f, ok && readline.IsTerminal(int(f.Fd()))
+}
+
+// terminalWidth reports whether w is a terminal and, if so, its width.
+func terminalWidth(w io.Writer) func() (int, bool) {
+	f, ok := w.(*os.File)
+	if !ok || !readline.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return func() (int, bool) {
+		width, _, err := readline.GetSize(int(f.Fd()))
+		if err != nil || width <= 0 {
+			width = 80
+		}
+		return width, true
+	}
 }
