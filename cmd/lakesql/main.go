@@ -18,9 +18,6 @@ import (
 	"github.com/lakesql/lakesql"
 )
 
-// version is set at release time with -ldflags "-X main.version=…".
-var version = "dev"
-
 // Exit codes.
 const (
 	exitOK    = 0
@@ -106,7 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case err != nil:
 		return usageError(stderr, err)
 	case cfg.version:
-		fmt.Fprintf(stdout, "lakesql %s\n", version)
+		fmt.Fprintln(stdout, versionText())
 		return exitOK
 	}
 	if len(rest) > 0 {
@@ -160,11 +157,7 @@ func runSQL(cfg cliConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f, ok := stderr.(*os.File); ok && readline.IsTerminal(int(f.Fd())) {
 		opts.Progress = stderr // progress lines of long statements
 	}
-	sess, err := openSession(ctx, opts)
-	if err != nil {
-		printError(stderr, fmt.Errorf("opening warehouse %s: %w", cfg.warehouse, err))
-		return exitError
-	}
+	sess := &lazySession{opts: opts, notify: stderr}
 	defer sess.Close()
 
 	sh := newShell(sess, cfg.format, stdout, terminalWidth(stdout))
@@ -177,7 +170,7 @@ func runSQL(cfg cliConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 	// error, instead of killing the process mid-write.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	err = runSources(ctx, sh, cfg.sources, stdin)
+	err := runSources(ctx, sh, cfg.sources, stdin)
 	if cerr := sh.close(); err == nil {
 		err = cerr
 	}

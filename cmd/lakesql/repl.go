@@ -135,7 +135,7 @@ func runREPL(sh *shell, stdin *os.File, stdout, stderr io.Writer) int {
 	defer signal.Stop(interrupts)
 
 	state := &replState{sh: sh, stderr: stderr, interrupts: interrupts, executed: comp.invalidate}
-	fmt.Fprintf(stdout, "lakesql %s\nEnter \".help\" for usage hints.\n", version)
+	fmt.Fprintf(stdout, "%s\nEnter \".help\" for usage hints.\n", versionText())
 	for {
 		rl.SetPrompt(state.prompt())
 		line, err := rl.Readline()
