@@ -27,7 +27,11 @@ func newInsertRenderer(w io.Writer, o renderOptions) *insertRenderer {
 	if name == "" {
 		name = defaultInsertTable
 	}
-	return &insertRenderer{w: w, prefix: "INSERT INTO " + quoteIdent(name)}
+	parts := strings.Split(name, ".")
+	for i, p := range parts {
+		parts[i] = quoteIdent(p)
+	}
+	return &insertRenderer{w: w, prefix: "INSERT INTO " + strings.Join(parts, ".")}
 }
 
 func (ins *insertRenderer) begin(schema *arrow.Schema) error {

@@ -183,20 +183,29 @@ func (t *tableRenderer) layout(rows [][]string) (tableLayout, []int) {
 }
 
 // dropMiddle keeps columns from both ends, alternately left and right, while
-// they fit beside a "…" column.
+// they fit beside a "…" column; once one side's next column does not fit,
+// the other side goes on alone.
 func (t *tableRenderer) dropMiddle(widths []int) tableLayout {
 	left, right := []int{0}, []int{}
 	used := 1 + widths[0] + 3 + ellipsisColumn // left border, first column, "…" column
-	for i, j := 1, len(widths)-1; i <= j; {
-		next := j // take from the right first: the last column often is the measure
-		if len(right) > len(left)-1 {
+	leftDone, rightDone := false, false
+	for i, j := 1, len(widths)-1; i <= j && !(leftDone && rightDone); {
+		// The right side goes first: the last column is often the measure.
+		takeLeft := rightDone || (!leftDone && len(right) >= len(left))
+		next := j
+		if takeLeft {
 			next = i
 		}
 		if used+widths[next]+3 > t.maxWidth {
-			break
+			if takeLeft {
+				leftDone = true
+			} else {
+				rightDone = true
+			}
+			continue
 		}
 		used += widths[next] + 3
-		if next == i {
+		if takeLeft {
 			left = append(left, i)
 			i++
 		} else {
@@ -240,6 +249,9 @@ func (l tableLayout) rule(left, mid, right string) string {
 		}
 		b.WriteString(strings.Repeat("─", w+2))
 	}
+	if l.gap == len(l.widths) {
+		b.WriteString(mid + strings.Repeat("─", 3))
+	}
 	b.WriteString(right + "\n")
 	return b.String()
 }
@@ -254,16 +266,18 @@ func (l tableLayout) line(cells []string) string {
 		split[i] = strings.Split(cells[c], "\n")
 		height = max(height, len(split[i]))
 	}
+	gapCell := func(row int) string {
+		if row == 0 {
+			return " " + ellipsis + " │"
+		}
+		return "   │"
+	}
 	var b strings.Builder
 	for row := range height {
 		b.WriteString("│")
 		for i, lines := range split {
 			if i == l.gap {
-				if row == 0 {
-					b.WriteString(" " + ellipsis + " │")
-				} else {
-					b.WriteString("   │")
-				}
+				b.WriteString(gapCell(row))
 			}
 			text := ""
 			if row < len(lines) {
@@ -275,6 +289,9 @@ func (l tableLayout) line(cells []string) string {
 			} else {
 				b.WriteString(" " + text + pad + " │")
 			}
+		}
+		if l.gap == len(split) {
+			b.WriteString(gapCell(row))
 		}
 		b.WriteString("\n")
 	}

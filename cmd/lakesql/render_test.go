@@ -33,7 +33,11 @@ func render(t *testing.T, f outputFormat, batches ...arrow.RecordBatch) string {
 
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
+	checkGoldenFile(t, filepath.Join("testdata", name), got)
+}
+
+func checkGoldenFile(t *testing.T, path, got string) {
+	t.Helper()
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)

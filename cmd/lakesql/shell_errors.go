@@ -61,7 +61,10 @@ func reportError(w io.Writer, err error) {
 	msg := errorMessage(se.err)
 	m := errorPosition.FindStringSubmatchIndex(msg)
 	if m == nil {
-		printError(w, se.err)
+		if se.style == caretScript {
+			msg += fmt.Sprintf(" (%s line %d)", sourceName(se.source), se.stmt.line)
+		}
+		fmt.Fprintf(w, "Error: %s\n", msg)
 		return
 	}
 	line, _ := strconv.Atoi(msg[m[2]:m[3]])
