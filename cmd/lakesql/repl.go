@@ -110,7 +110,28 @@ func drainSignals(ch <-chan os.Signal) {
 // runREPL runs the interactive shell on a terminal until .quit or Ctrl-D.
 func runREPL(sh *shell, stdin *os.File, stdout, stderr io.Writer) int {
 	comp := newCompleter(sql.Keywords(), sh.sess)
+	// readline's defaults put os.Stdin into raw mode and measure os.Stdout;
+	// the shell's terminal is the one it was given.
+	fd := int(stdin.Fd())
+	var cooked *readline.State
 	rl, err := readline.NewEx(&readline.Config{
+		FuncIsTerminal: func() bool { return true },
+		FuncMakeRaw: func() (err error) {
+			cooked, err = readline.MakeRaw(fd)
+			return err
+		},
+		FuncExitRaw: func() error {
+			if cooked == nil {
+				return nil
+			}
+			return readline.Restore(fd, cooked)
+		},
+		FuncGetWidth: func() int {
+			if w, _, err := readline.GetSize(fd); err == nil && w > 0 {
+				return w
+			}
+			return 80
+		},
 		Prompt:                 promptFirst,
 		HistoryFile:            historyPath(),
 		HistoryLimit:           historyLimit,
