@@ -35,7 +35,8 @@ const usageText = `Usage:
 Flags:
   --warehouse DIR     warehouse folder (default $LAKESQL_WAREHOUSE, else ./warehouse)
   --catalog NAME      catalog name for three-part names (default lakesql)
-  --format FORMAT     output format: table, csv, json, markdown (default table)
+  --format MODE       output mode: table, line, list, csv, tsv, json, jsonl,
+                      markdown, html, insert (default table; .mode changes it)
   -e SQL              run SQL (';'-separated statements); may be repeated
   -f FILE             run the SQL script in FILE; may be repeated
   --version           print the version and exit
@@ -47,8 +48,11 @@ Demo flags:
   --events-per-day N  events generated per day (default 10000)
   --start DATE        first day, YYYY-MM-DD (default 2026-01-01)
 
-Statements run in order and stop at the first error, which is printed as
-"Error: <message>" on standard error with a non-zero exit status.
+Statements and dot commands (.help lists them) run in order and stop at the
+first error, which is printed as "Error: <message>" on standard error with a
+non-zero exit status; from files and standard input the offending line follows
+with a caret under the error. A warehouse folder that does not exist is an
+error unless a CREATE statement creates it.
 `
 
 func main() {

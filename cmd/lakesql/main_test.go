@@ -224,7 +224,7 @@ func TestHelpListsEveryFlagAndTheSubcommand(t *testing.T) {
 		}
 		for _, want := range []string{"--warehouse", "--catalog", "--format", "-e SQL", "-f FILE",
 			"--version", "--help", "lakesql demo", "--days", "--events-per-day", "--start",
-			"table, csv, json, markdown"} {
+			"table, line, list, csv, tsv, json, jsonl", "markdown, html, insert"} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("%s output lacks %q", arg, want)
 			}
