@@ -459,7 +459,7 @@ func (p *parser) funcCall(name string, pos Pos) Expr {
 	p.expectOp("(")
 	f := &FuncCall{Name: name, Pos: pos}
 	switch {
-	case p.tok().isOp("*") && p.peek(1).isOp(")"):
+	case p.tok().isOp("*"): // count(*); a missing ")" is then reported as such
 		p.advance()
 		f.Star = true
 	case !p.tok().isOp(")"):

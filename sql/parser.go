@@ -126,19 +126,83 @@ func (p *parser) acceptOp(op string) bool {
 func (p *parser) expectOp(op string) token {
 	t := p.tok()
 	if !p.acceptOp(op) {
-		panic(p.unexpected())
+		err := p.unexpected()
+		if open, ok := p.unclosedParen(); ok && op == ")" {
+			// Point at the parenthesis left open: that is what needs fixing.
+			err = errorAt(open, "unclosed parenthesis: %s", err.Msg)
+		}
+		panic(err)
 	}
 	return t
 }
 
-// unexpected is the error for the current token, listing what was expected there.
+// unclosedParen returns the "(" before the current token that no ")"
+// closes, in the statement, neither before nor after it; a ")" later on
+// means the current token, not the parenthesis, is what is wrong.
+func (p *parser) unclosedParen() (token, bool) {
+	depth := 0
+	for i := p.i; i < len(p.toks) && !p.toks[i].isOp(";"); i++ {
+		switch t := p.toks[i]; {
+		case t.isOp("("):
+			depth++
+		case t.isOp(")") && depth == 0:
+			return token{}, false
+		case t.isOp(")"):
+			depth--
+		}
+	}
+	depth = 0
+	for i := min(p.i, len(p.toks)) - 1; i >= 0; i-- {
+		switch t := p.toks[i]; {
+		case t.isOp(")"):
+			depth++
+		case t.isOp("(") && depth == 0:
+			return t, true
+		case t.isOp("("):
+			depth--
+		}
+	}
+	return token{}, false
+}
+
+// unexpected is the error for the current token, listing what was expected
+// there and, for a likely misspelt keyword, the keyword.
 func (p *parser) unexpected() *Error {
 	t := p.tok()
 	msg := "unexpected " + describe(t)
 	if len(p.expected) > 0 {
 		msg += ", expected " + alternatives(p.expected)
 	}
+	if kw := p.suggestKeyword(t); kw != "" {
+		msg += " (did you mean " + kw + "?)"
+	}
 	return &Error{Pos: t.pos, Msg: msg}
+}
+
+// statementWords are the keywords that start a statement.
+var statementWords = []string{"SELECT", "WITH", "VALUES", "EXPLAIN", "CREATE", "DROP", "SHOW", "USE",
+	"DESCRIBE", "INSERT", "DELETE", "CALL", "SET", "ALTER", "OPTIMIZE", "VACUUM"}
+
+// suggestKeyword returns the expected keyword an unexpected word is a typo
+// of, such as SELECT for SELEC; "" if none is close.
+func (p *parser) suggestKeyword(t token) string {
+	if t.kind != tokWord {
+		return ""
+	}
+	var candidates []string
+	for _, e := range p.expected {
+		switch {
+		case e == "statement":
+			candidates = append(candidates, statementWords...)
+		case e != "" && strings.ToUpper(e) == e && strings.Trim(e, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == "":
+			candidates = append(candidates, e)
+		}
+	}
+	kw := Closest(t.text, candidates)
+	if strings.EqualFold(kw, t.text) {
+		return ""
+	}
+	return kw
 }
 
 func errorAt(t token, format string, args ...any) *Error {

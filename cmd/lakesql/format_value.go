@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
@@ -22,4 +24,9 @@ func isNumericType(dt arrow.DataType) bool {
 		return isNumericType(dt.(*arrow.DictionaryType).ValueType)
 	}
 	return false
+}
+
+// quoteNested quotes a string as a SQL literal (INSERT mode).
+func quoteNested(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }

@@ -4,7 +4,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -18,9 +17,6 @@ import (
 
 	"github.com/lakesql/lakesql"
 )
-
-// version is set at release time with -ldflags "-X main.version=…".
-var version = "dev"
 
 // Exit codes.
 const (
@@ -39,7 +35,8 @@ const usageText = `Usage:
 Flags:
   --warehouse DIR     warehouse folder (default $LAKESQL_WAREHOUSE, else ./warehouse)
   --catalog NAME      catalog name for three-part names (default lakesql)
-  --format FORMAT     output format: table, csv, json, markdown (default table)
+  --format MODE       output mode: table, line, list, csv, tsv, json, jsonl,
+                      markdown, html, insert (default table; .mode changes it)
   -e SQL              run SQL (';'-separated statements); may be repeated
   -f FILE             run the SQL script in FILE; may be repeated
   --version           print the version and exit
@@ -51,8 +48,11 @@ Demo flags:
   --events-per-day N  events generated per day (default 10000)
   --start DATE        first day, YYYY-MM-DD (default 2026-01-01)
 
-Statements run in order and stop at the first error, which is printed as
-"Error: <message>" on standard error with a non-zero exit status.
+Statements and dot commands (.help lists them) run in order and stop at the
+first error, which is printed as "Error: <message>" on standard error with a
+non-zero exit status; from files and standard input the offending line follows
+with a caret under the error. A warehouse folder that does not exist is an
+error unless a CREATE statement creates it.
 `
 
 func main() {
@@ -107,7 +107,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case err != nil:
 		return usageError(stderr, err)
 	case cfg.version:
-		fmt.Fprintf(stdout, "lakesql %s\n", version)
+		fmt.Fprintln(stdout, versionText())
 		return exitOK
 	}
 	if len(rest) > 0 {
@@ -161,16 +161,11 @@ func runSQL(cfg cliConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f, ok := stderr.(*os.File); ok && readline.IsTerminal(int(f.Fd())) {
 		opts.Progress = stderr // progress lines of long statements
 	}
-	sess, err := openSession(ctx, opts)
-	if err != nil {
-		printError(stderr, fmt.Errorf("opening warehouse %s: %w", cfg.warehouse, err))
-		return exitError
-	}
+	sess := &lazySession{opts: opts, notify: stderr}
 	defer sess.Close()
 
-	out := bufio.NewWriter(stdout)
-	defer out.Flush()
-	sh := &shell{sess: sess, format: cfg.format, out: out}
+	sh := newShell(sess, cfg.format, stdout, terminalWidth(stdout))
+	defer sh.close()
 
 	if tty, ok := terminal(stdin); ok && len(cfg.sources) == 0 {
 		return runREPL(sh, tty, stdout, stderr)
@@ -179,45 +174,56 @@ func runSQL(cfg cliConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 	// error, instead of killing the process mid-write.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	if err := runSources(ctx, sh, cfg.sources, stdin); err != nil {
-		out.Flush() // results printed so far come before the error
-		printError(stderr, err)
+	err := runSources(ctx, sh, cfg.sources, stdin)
+	if cerr := sh.close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		reportError(stderr, err)
 		return exitError
 	}
 	return exitOK
 }
 
 // runSources runs the -e/-f sources in order, or standard input if there are
-// none, stopping at the first error.
+// none, stopping at the first error or quit.
 func runSources(ctx context.Context, sh *shell, sources []sqlSource, stdin io.Reader) error {
 	if len(sources) == 0 {
-		return sh.runScript(ctx, stdin)
+		_, err := sh.runScript(ctx, stdin, "", caretScript)
+		return err
 	}
 	for _, src := range sources {
+		var quit bool
+		var err error
 		if src.file == "" {
-			if err := sh.runScript(ctx, strings.NewReader(src.text)); err != nil {
-				return err
-			}
-			continue
+			quit, err = sh.runScript(ctx, strings.NewReader(src.text), "-e", oneLine)
+		} else {
+			quit, err = sh.readFile(ctx, src.file)
 		}
-		if err := runFile(ctx, sh, src.file); err != nil {
+		if err != nil || quit {
 			return err
 		}
 	}
 	return nil
 }
 
-func runFile(ctx context.Context, sh *shell, name string) error {
-	f, err := os.Open(name)
-	if err != nil {
-		return err // *PathError already names the file
-	}
-	defer f.Close()
-	return sh.runScript(ctx, f)
-}
-
 // terminal returns r as a file if it is an interactive terminal.
 func terminal(r io.Reader) (*os.File, bool) {
 	f, ok := r.(*os.File)
 	return f, ok && readline.IsTerminal(int(f.Fd()))
+}
+
+// terminalWidth reports whether w is a terminal and, if so, its width.
+func terminalWidth(w io.Writer) func() (int, bool) {
+	f, ok := w.(*os.File)
+	if !ok || !readline.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return func() (int, bool) {
+		width, _, err := readline.GetSize(int(f.Fd()))
+		if err != nil || width <= 0 {
+			width = 80
+		}
+		return width, true
+	}
 }

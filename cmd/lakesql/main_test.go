@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -18,9 +19,13 @@ type cliRun struct {
 	opts           lakesql.Options // what the session was opened with
 }
 
-// runCLI runs the program in-process against sess.
+// runCLI runs the program in-process against sess, in an existing empty
+// warehouse unless the test chose one.
 func runCLI(t *testing.T, sess *fakeSession, stdin string, args ...string) cliRun {
 	t.Helper()
+	if _, set := os.LookupEnv("LAKESQL_WAREHOUSE"); !set && !slices.Contains(args, "--warehouse") {
+		t.Setenv("LAKESQL_WAREHOUSE", t.TempDir())
+	}
 	var r cliRun
 	saved := openSession
 	t.Cleanup(func() { openSession = saved })
@@ -136,17 +141,37 @@ func TestExecIgnoresStdin(t *testing.T) {
 }
 
 func TestWarehouseAndCatalog(t *testing.T) {
+	t.Chdir(t.TempDir())
 	t.Setenv("LAKESQL_WAREHOUSE", "")
+	if err := os.Mkdir("warehouse", 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if r := runCLI(t, &fakeSession{}, "", "-e", "x"); r.opts.Warehouse != "./warehouse" || r.opts.Catalog != "lakesql" {
 		t.Errorf("defaults: opened %+v", r.opts)
 	}
-	t.Setenv("LAKESQL_WAREHOUSE", "/data/env")
-	if r := runCLI(t, &fakeSession{}, "", "-e", "x"); r.opts.Warehouse != "/data/env" {
+	t.Setenv("LAKESQL_WAREHOUSE", "warehouse")
+	if r := runCLI(t, &fakeSession{}, "", "-e", "x"); r.opts.Warehouse != "warehouse" {
 		t.Errorf("$LAKESQL_WAREHOUSE: opened %+v", r.opts)
 	}
-	r := runCLI(t, &fakeSession{}, "", "--warehouse", "/data/flag", "--catalog", "prod", "-e", "x")
-	if r.opts.Warehouse != "/data/flag" || r.opts.Catalog != "prod" {
+	r := runCLI(t, &fakeSession{}, "", "--warehouse", "warehouse", "--catalog", "prod", "-e", "x")
+	if r.opts.Warehouse != "warehouse" || r.opts.Catalog != "prod" {
 		t.Errorf("flags: opened %+v", r.opts)
+	}
+}
+
+func TestMissingWarehouseIsAnErrorUnlessAStatementCreates(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "typo")
+	sess := &fakeSession{}
+	r := runCLI(t, sess, "", "--warehouse", dir, "-e", "SELECT 1")
+	if r.code != exitError || r.stderr != "Error: warehouse folder "+dir+" does not exist (check --warehouse or $LAKESQL_WAREHOUSE; a CREATE statement creates it)\n" {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if len(sess.executed) > 0 || r.opts.Warehouse != "" {
+		t.Errorf("opened %+v and ran %q for a missing warehouse", r.opts, sess.executed)
+	}
+	r = runCLI(t, sess, "", "--warehouse", dir, "-e", "-- new\nCREATE NAMESPACE n; SELECT 1")
+	if r.code != exitOK || r.stderr != "Created warehouse folder "+dir+"\n" || r.opts.Warehouse != dir {
+		t.Errorf("CREATE: exit %d, stderr %q, opened %+v", r.code, r.stderr, r.opts)
 	}
 }
 
@@ -170,9 +195,24 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	saved := readBuildInfo
+	t.Cleanup(func() { readBuildInfo = saved })
+	readBuildInfo = func() *debug.BuildInfo {
+		return &debug.BuildInfo{Main: debug.Module{Version: "v0.3.1"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "0123456789abcdef0123"},
+			{Key: "vcs.time", Value: "2026-11-30T10:00:00Z"},
+			{Key: "vcs.modified", Value: "true"},
+		}}
+	}
 	r := runCLI(t, &fakeSession{}, "", "--version")
-	if r.code != exitOK || r.stdout != "lakesql "+version+"\n" {
-		t.Errorf("exit %d, stdout %q", r.code, r.stdout)
+	if want := "lakesql v0.3.1 (revision 0123456789ab, modified, 2026-11-30T10:00:00Z)\n"; r.code != exitOK || r.stdout != want {
+		t.Errorf("exit %d, stdout %q, want %q", r.code, r.stdout, want)
+	}
+	if got := formatVersion("", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}); got != "lakesql (devel)" {
+		t.Errorf("a build without VCS stamp: %q", got)
+	}
+	if got := formatVersion("v1.0.0", nil); got != "lakesql v1.0.0" {
+		t.Errorf("-X main.version: %q", got)
 	}
 }
 
@@ -184,7 +224,7 @@ func TestHelpListsEveryFlagAndTheSubcommand(t *testing.T) {
 		}
 		for _, want := range []string{"--warehouse", "--catalog", "--format", "-e SQL", "-f FILE",
 			"--version", "--help", "lakesql demo", "--days", "--events-per-day", "--start",
-			"table, csv, json, markdown"} {
+			"table, line, list, csv, tsv, json, jsonl", "markdown, html, insert"} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("%s output lacks %q", arg, want)
 			}

@@ -12,21 +12,28 @@ import (
 )
 
 // jsonRenderer writes one JSON array of objects per result, one object per
-// line so that large results stream and stay diffable. Numbers (decimals
+// line so that large results stream and stay diffable; as jsonl (newline-
+// delimited JSON) it writes the objects alone, one per line. Numbers (decimals
 // included, with all their digits) are JSON numbers, NULL is null, nested
 // values are arrays and objects, and everything else is its text form.
 type jsonRenderer struct {
-	w    io.Writer
-	keys []string // field names, already JSON-encoded
-	rows int
-	line strings.Builder // reused per row to write each row with one call
+	w     io.Writer
+	lines bool     // jsonl: no enclosing array
+	keys  []string // field names, already JSON-encoded
+	rows  int
+	line  strings.Builder // reused per row to write each row with one call
 }
 
-func newJSONRenderer(w io.Writer) *jsonRenderer { return &jsonRenderer{w: w} }
+func newJSONRenderer(w io.Writer, lines bool) *jsonRenderer {
+	return &jsonRenderer{w: w, lines: lines}
+}
 
 func (j *jsonRenderer) begin(schema *arrow.Schema) error {
 	for _, f := range schema.Fields() {
 		j.keys = append(j.keys, jsonString(f.Name))
+	}
+	if j.lines {
+		return nil
 	}
 	_, err := io.WriteString(j.w, "[")
 	return err
@@ -38,10 +45,15 @@ func (j *jsonRenderer) batch(rec arrow.RecordBatch) error {
 	}
 	for r := 0; r < int(rec.NumRows()); r++ {
 		j.line.Reset()
-		if j.rows > 0 {
-			j.line.WriteString(",")
+		switch {
+		case j.lines && j.rows > 0:
+			j.line.WriteString("\n")
+		case j.rows > 0:
+			j.line.WriteString(",\n")
+		case !j.lines:
+			j.line.WriteString("\n")
 		}
-		j.line.WriteString("\n{")
+		j.line.WriteString("{")
 		for c, key := range j.keys {
 			if c > 0 {
 				j.line.WriteString(",")
@@ -60,7 +72,12 @@ func (j *jsonRenderer) batch(rec arrow.RecordBatch) error {
 
 func (j *jsonRenderer) end() error {
 	closing := "]\n"
-	if j.rows > 0 {
+	switch {
+	case j.lines && j.rows == 0:
+		return nil
+	case j.lines:
+		closing = "\n"
+	case j.rows > 0:
 		closing = "\n]\n"
 	}
 	_, err := io.WriteString(j.w, closing)

@@ -17,10 +17,13 @@ var markdownEscaper = strings.NewReplacer("|", `\|`, "\r\n", "<br>", "\n", "<br>
 // right-aligned in the delimiter row.
 type markdownRenderer struct {
 	w     io.Writer
+	null  string
 	ncols int
 }
 
-func newMarkdownRenderer(w io.Writer) *markdownRenderer { return &markdownRenderer{w: w} }
+func newMarkdownRenderer(w io.Writer, o renderOptions) *markdownRenderer {
+	return &markdownRenderer{w: w, null: o.nullText(value.NullText)}
+}
 
 func (m *markdownRenderer) begin(schema *arrow.Schema) error {
 	m.ncols = schema.NumFields()
@@ -45,7 +48,7 @@ func (m *markdownRenderer) batch(rec arrow.RecordBatch) error {
 	cells := make([]string, m.ncols)
 	for r := 0; r < int(rec.NumRows()); r++ {
 		for c := range cells {
-			cells[c] = markdownEscaper.Replace(value.Format(rec.Column(c), r))
+			cells[c] = markdownEscaper.Replace(cell(rec.Column(c), r, m.null))
 		}
 		b.WriteString(markdownRow(cells))
 	}

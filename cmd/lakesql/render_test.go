@@ -22,7 +22,7 @@ func render(t *testing.T, f outputFormat, batches ...arrow.RecordBatch) string {
 	t.Helper()
 	var out bytes.Buffer
 	res := &fakeResult{schema: batches[0].Schema(), batches: batches}
-	if err := renderResult(context.Background(), res, f, &out); err != nil {
+	if err := renderResult(context.Background(), res, renderOptions{format: f, headers: true}, &out); err != nil {
 		t.Fatalf("rendering %s: %v", f, err)
 	}
 	if !res.closed {
@@ -33,7 +33,11 @@ func render(t *testing.T, f outputFormat, batches ...arrow.RecordBatch) string {
 
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
+	checkGoldenFile(t, filepath.Join("testdata", name), got)
+}
+
+func checkGoldenFile(t *testing.T, path, got string) {
+	t.Helper()
 	if *rewrite {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -42,7 +46,7 @@ func checkGolden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("reading golden file (run go test -update to create it): %v", err)
+		t.Fatalf("reading golden file (run go test -rewrite to create it): %v", err)
 	}
 	if got != string(want) {
 		t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
@@ -124,14 +128,20 @@ func TestRenderStreamsBatchesAndReleasesThem(t *testing.T) {
 func TestRenderEmptyResult(t *testing.T) {
 	want := map[outputFormat]string{
 		formatTable:    "┌───┐\n│ n │\n├───┤\n└───┘\n(0 rows)\n",
+		formatLine:     "",
+		formatListMode: "n\n",
 		formatCSV:      "n\n",
+		formatTSV:      "n\n",
 		formatJSON:     "[]\n",
+		formatJSONL:    "",
 		formatMarkdown: "| n |\n| ---: |\n",
+		formatHTML:     "<table>\n<tr><th>n</th></tr>\n</table>\n",
+		formatInsert:   "",
 	}
 	for _, f := range outputFormats {
 		var out bytes.Buffer
 		res := &fakeResult{schema: arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)}
-		if err := renderResult(context.Background(), res, f, &out); err != nil {
+		if err := renderResult(context.Background(), res, renderOptions{format: f, headers: true}, &out); err != nil {
 			t.Fatal(err)
 		}
 		if out.String() != want[f] {
@@ -143,11 +153,11 @@ func TestRenderEmptyResult(t *testing.T) {
 func TestRenderMessageOnlyInHumanFormats(t *testing.T) {
 	for _, f := range outputFormats {
 		var out bytes.Buffer
-		if err := renderResult(context.Background(), &fakeResult{message: "OK"}, f, &out); err != nil {
+		if err := renderResult(context.Background(), &fakeResult{message: "OK"}, renderOptions{format: f}, &out); err != nil {
 			t.Fatal(err)
 		}
 		want := ""
-		if f == formatTable || f == formatMarkdown {
+		if f == formatTable || f == formatLine || f == formatListMode || f == formatMarkdown {
 			want = "OK\n"
 		}
 		if out.String() != want {
@@ -161,7 +171,7 @@ func TestRenderStreamErrorIsReturnedAndResultClosed(t *testing.T) {
 	res := &fakeResult{err: errors.New("disk on fire")}
 	b := intBatch(t, mem, "n", "[1]")
 	res.schema, res.batches = b.Schema(), []arrow.RecordBatch{b}
-	err := renderResult(context.Background(), res, formatCSV, &bytes.Buffer{})
+	err := renderResult(context.Background(), res, renderOptions{format: formatCSV}, &bytes.Buffer{})
 	if err == nil || err.Error() != "disk on fire" {
 		t.Errorf("got error %v, want disk on fire", err)
 	}
@@ -170,26 +180,21 @@ func TestRenderStreamErrorIsReturnedAndResultClosed(t *testing.T) {
 	}
 }
 
-func TestTableTruncatesWideCells(t *testing.T) {
-	long := strings.Repeat("x", 100)
-	got := tableCell(long, maxCellWidth)
-	if want := strings.Repeat("x", 79) + "…"; got != want {
-		t.Errorf("tableCell(100 x) = %q, want %q", got, want)
+func TestTableCellsEscapeAndCut(t *testing.T) {
+	if got := cut(strings.Repeat("x", 100), 80); got != strings.Repeat("x", 79)+"…" {
+		t.Errorf("cut(100 x, 80) = %q", got)
 	}
-	if got := tableCell(strings.Repeat("é", 80), maxCellWidth); got != strings.Repeat("é", 80) {
+	if got := cut(strings.Repeat("é", 80), 80); got != strings.Repeat("é", 80) {
 		t.Errorf("an 80-rune cell was changed to %q", got)
 	}
-	if got := tableCell("a\nb\tc", maxCellWidth); got != "a\n"+`b\tc` {
+	if got := tableCell("a\nb\tc"); got != "a\n"+`b\tc` {
 		t.Errorf("tab not escaped or newline not kept: %q", got)
-	}
-	if got := tableCell(long, 0); got != long {
-		t.Errorf("a cell without a limit was cut to %q", got)
 	}
 }
 
 func TestTableDrawsMultiLineCells(t *testing.T) {
-	tr := &tableRenderer{widths: []int{3, 1}, numeric: []bool{false, false}}
-	got := tr.line([]string{"ab\ncde", "x"})
+	l := tableLayout{cols: []int{0, 1}, widths: []int{3, 1}, numeric: []bool{false, false}, gap: -1}
+	got := l.line([]string{"ab\ncde", "x"})
 	want := "│ ab  │ x │\n│ cde │   │\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
@@ -202,7 +207,7 @@ func TestParseFormat(t *testing.T) {
 			t.Errorf("parseFormat(%q) = %q, %v", f, got, err)
 		}
 	}
-	if _, err := parseFormat("xml"); err == nil || !strings.Contains(err.Error(), "table, csv, json, markdown") {
+	if _, err := parseFormat("xml"); err == nil || !strings.Contains(err.Error(), "table, line, list, csv, tsv, json, jsonl, markdown, html, insert") {
 		t.Errorf("parseFormat(xml) error = %v, want the list of formats", err)
 	}
 }

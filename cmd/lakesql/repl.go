@@ -21,49 +21,6 @@ const (
 	historyLimit       = 10000
 )
 
-const replHelp = `Enter SQL statements terminated by ';'. A statement may span several lines.
-Dot commands (at the start of a line):
-  .help              show this help
-  .tables            list the tables of the warehouse
-  .schema TABLE      describe TABLE
-  .mode FORMAT       set the output format: table, csv, json, markdown
-  .timer on|off      print the run time after each statement
-  .quit, .exit       leave the shell (Ctrl-D too)
-Ctrl-C cancels the running statement, or clears the current input.
-`
-
-// statementBuffer accumulates input lines until they hold complete
-// statements. It is the REPL's and the script runner's line logic, kept free
-// of terminal I/O so it can be tested directly.
-type statementBuffer struct {
-	pending string
-}
-
-// add appends one input line (without its newline) and returns the
-// statements it completes, in order.
-func (b *statementBuffer) add(line string) []string {
-	b.pending += line + "\n"
-	stmts, rest := sql.Split(b.pending)
-	if strings.TrimSpace(rest) == "" {
-		rest = ""
-	}
-	b.pending = rest
-	return stmts
-}
-
-// empty reports whether no statement is partially typed.
-func (b *statementBuffer) empty() bool { return b.pending == "" }
-
-// reset drops the partially typed statement.
-func (b *statementBuffer) reset() { b.pending = "" }
-
-// flush returns the unterminated tail, for the end of a script, and resets.
-func (b *statementBuffer) flush() string {
-	s := strings.TrimSpace(b.pending)
-	b.pending = ""
-	return s
-}
-
 // replState is the terminal-independent part of the REPL: it consumes input
 // lines and runs what they complete.
 type replState struct {
@@ -95,18 +52,18 @@ func (r *replState) interrupt() {
 // handleLine processes one input line. It returns the history entry the line
 // completes ("" while a statement is still open) and whether to quit.
 func (r *replState) handleLine(line string) (historyEntry string, quit bool) {
-	if r.buf.empty() && strings.HasPrefix(strings.TrimSpace(line), ".") {
-		quit, err := r.dotCommand(strings.TrimSpace(line))
+	if r.buf.empty() && isShellCommand(line) {
+		quit, err := r.sh.shellCommand(context.Background(), line)
 		if err != nil {
-			printError(r.stderr, err)
+			reportError(r.stderr, err)
 		}
 		return strings.TrimSpace(line), quit
 	}
 	r.lines = append(r.lines, line)
 	stmts := r.buf.add(line)
 	for _, stmt := range stmts {
-		if err := r.runStatement(stmt); err != nil {
-			printError(r.stderr, err)
+		if err := r.runStatement(stmt.text); err != nil {
+			reportError(r.stderr, &statementError{err: err, stmt: stmt, style: caretREPL})
 		}
 	}
 	if len(stmts) > 0 && r.executed != nil {
@@ -150,72 +107,31 @@ func drainSignals(ch <-chan os.Signal) {
 	}
 }
 
-// dotCommand runs a shell command such as ".mode csv".
-func (r *replState) dotCommand(line string) (quit bool, err error) {
-	fields := strings.Fields(line)
-	name, args := fields[0], fields[1:]
-	switch name {
-	case ".quit", ".exit":
-		return true, nil
-	case ".help":
-		_, err = io.WriteString(r.sh.out, replHelp)
-	case ".tables":
-		err = r.printTables()
-	case ".schema":
-		if len(args) != 1 {
-			return false, errors.New("usage: .schema TABLE")
-		}
-		err = r.runStatement("DESCRIBE " + args[0])
-	case ".mode":
-		err = r.setMode(args)
-	case ".timer":
-		err = r.setTimer(args)
-	default:
-		return false, fmt.Errorf("unknown command %s (enter .help for the list)", name)
-	}
-	if ferr := r.sh.out.Flush(); err == nil {
-		err = ferr
-	}
-	return false, err
-}
-
-func (r *replState) printTables() error {
-	for _, name := range r.sh.sess.TableNames(context.Background()) {
-		if _, err := fmt.Fprintln(r.sh.out, name); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (r *replState) setMode(args []string) error {
-	if len(args) == 0 {
-		_, err := fmt.Fprintf(r.sh.out, "current output format: %s\n", r.sh.format)
-		return err
-	}
-	if len(args) > 1 {
-		return errors.New("usage: .mode FORMAT")
-	}
-	f, err := parseFormat(args[0])
-	if err != nil {
-		return err
-	}
-	r.sh.format = f
-	return nil
-}
-
-func (r *replState) setTimer(args []string) error {
-	if len(args) != 1 || (args[0] != "on" && args[0] != "off") {
-		return errors.New("usage: .timer on|off")
-	}
-	r.sh.timer = args[0] == "on"
-	return nil
-}
-
 // runREPL runs the interactive shell on a terminal until .quit or Ctrl-D.
 func runREPL(sh *shell, stdin *os.File, stdout, stderr io.Writer) int {
 	comp := newCompleter(sql.Keywords(), sh.sess)
+	// readline's defaults put os.Stdin into raw mode and measure os.Stdout;
+	// the shell's terminal is the one it was given.
+	fd := int(stdin.Fd())
+	var cooked *readline.State
 	rl, err := readline.NewEx(&readline.Config{
+		FuncIsTerminal: func() bool { return true },
+		FuncMakeRaw: func() (err error) {
+			cooked, err = readline.MakeRaw(fd)
+			return err
+		},
+		FuncExitRaw: func() error {
+			if cooked == nil {
+				return nil
+			}
+			return readline.Restore(fd, cooked)
+		},
+		FuncGetWidth: func() int {
+			if w, _, err := readline.GetSize(fd); err == nil && w > 0 {
+				return w
+			}
+			return 80
+		},
 		Prompt:                 promptFirst,
 		HistoryFile:            historyPath(),
 		HistoryLimit:           historyLimit,
@@ -240,7 +156,7 @@ func runREPL(sh *shell, stdin *os.File, stdout, stderr io.Writer) int {
 	defer signal.Stop(interrupts)
 
 	state := &replState{sh: sh, stderr: stderr, interrupts: interrupts, executed: comp.invalidate}
-	fmt.Fprintf(stdout, "lakesql %s\nEnter \".help\" for usage hints.\n", version)
+	fmt.Fprintf(stdout, "%s\nEnter \".help\" for usage hints.\n", versionText())
 	for {
 		rl.SetPrompt(state.prompt())
 		line, err := rl.Readline()

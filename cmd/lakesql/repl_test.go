@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"os"
 	"regexp"
@@ -27,7 +26,10 @@ func TestStatementBuffer(t *testing.T) {
 		{";", nil, true},
 	}
 	for i, s := range steps {
-		got := b.add(s.line)
+		var got []string
+		for _, stmt := range b.add(s.line) {
+			got = append(got, stmt.text)
+		}
 		if !slices.Equal(got, s.stmts) {
 			t.Errorf("step %d add(%q) = %q, want %q", i, s.line, got, s.stmts)
 		}
@@ -36,8 +38,8 @@ func TestStatementBuffer(t *testing.T) {
 		}
 	}
 	b.add("SELECT 4")
-	if got := b.flush(); got != "SELECT 4" || !b.empty() {
-		t.Errorf("flush() = %q, empty %v", got, b.empty())
+	if got, ok := b.flush(); !ok || got.text != "SELECT 4" || !b.empty() {
+		t.Errorf("flush() = %q, empty %v", got.text, b.empty())
 	}
 	b.add("SELECT 5")
 	b.reset()
@@ -50,7 +52,7 @@ func TestStatementBuffer(t *testing.T) {
 // returned buffers.
 func newTestREPL(sess *fakeSession) (*replState, *bytes.Buffer, *bytes.Buffer) {
 	var stdout, stderr bytes.Buffer
-	sh := &shell{sess: sess, format: formatTable, out: bufio.NewWriter(&stdout)}
+	sh := newShell(sess, formatTable, &stdout, nil)
 	return &replState{sh: sh, stderr: &stderr}, &stdout, &stderr
 }
 
@@ -156,12 +158,11 @@ func TestREPLDotCommands(t *testing.T) {
 	}{
 		{".tables", "web.events\nweb.users\n", ""},
 		{".schema web.events", "OK\n", ""},
-		{".mode", "current output format: table\n", ""},
+		{".mode", "current output mode: table\n", ""},
 		{".mode csv", "", ""},
 		{"SELECT n;", "n\n7\n", ""},
-		{".mode xml", "", "Error: unknown format \"xml\" (want table, csv, json, markdown)\n"},
+		{".mode xml", "", "Error: unknown format \"xml\" (want table, line, list, csv, tsv, json, jsonl, markdown, html, insert)\n"},
 		{".timer maybe", "", "Error: usage: .timer on|off\n"},
-		{".schema", "", "Error: usage: .schema TABLE\n"},
 		{".frobnicate", "", "Error: unknown command .frobnicate (enter .help for the list)\n"},
 		{".mode table", "", ""},
 		{".timer on", "", ""},
@@ -181,15 +182,15 @@ func TestREPLDotCommands(t *testing.T) {
 	if !regexp.MustCompile(`^OK\nRun Time: \d+\.\d{3}s\n$`).MatchString(stdout.String()) {
 		t.Errorf("with .timer on: stdout %q", stdout.String())
 	}
-	if !slices.Contains(sess.executed, "DESCRIBE web.events") {
-		t.Errorf(".schema did not run DESCRIBE: %q", sess.executed)
+	if !slices.Contains(sess.executed, "SHOW CREATE TABLE web.events") {
+		t.Errorf(".schema did not run SHOW CREATE TABLE: %q", sess.executed)
 	}
 	stdout.Reset()
 	r.handleLine(".help")
-	if !strings.Contains(stdout.String(), ".schema TABLE") {
+	if !strings.Contains(stdout.String(), ".schema [TABLE]") {
 		t.Errorf(".help printed %q", stdout.String())
 	}
-	for _, cmd := range []string{".quit", "  .exit"} {
+	for _, cmd := range []string{".quit", "  .exit", "exit", "QUIT;"} {
 		if _, quit := r.handleLine(cmd); !quit {
 			t.Errorf("%s did not quit", cmd)
 		}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
+)
+
+// defaultInsertTable is the table name of ".mode insert" without one.
+const defaultInsertTable = "tbl"
+
+// insertRenderer writes one INSERT statement per row, so a result can be
+// loaded into another table or database. Numbers and booleans are bare,
+// NULL is NULL, everything else is a quoted string literal of its text form.
+type insertRenderer struct {
+	w      io.Writer
+	prefix string // INSERT INTO t(a, b) VALUES (
+	ncols  int
+}
+
+func newInsertRenderer(w io.Writer, o renderOptions) *insertRenderer {
+	name := o.insertTable
+	if name == "" {
+		name = defaultInsertTable
+	}
+	parts := strings.Split(name, ".")
+	for i, p := range parts {
+		parts[i] = quoteIdent(p)
+	}
+	return &insertRenderer{w: w, prefix: "INSERT INTO " + strings.Join(parts, ".")}
+}
+
+func (ins *insertRenderer) begin(schema *arrow.Schema) error {
+	ins.ncols = schema.NumFields()
+	names := make([]string, ins.ncols)
+	for i, f := range schema.Fields() {
+		names[i] = quoteIdent(f.Name)
+	}
+	ins.prefix += "(" + strings.Join(names, ", ") + ") VALUES ("
+	return nil
+}
+
+func (ins *insertRenderer) batch(rec arrow.RecordBatch) error {
+	if err := checkColumns(ins.ncols, rec); err != nil {
+		return err
+	}
+	var b strings.Builder
+	for r := 0; r < int(rec.NumRows()); r++ {
+		b.WriteString(ins.prefix)
+		for c := 0; c < ins.ncols; c++ {
+			if c > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(sqlLiteral(rec.Column(c), r))
+		}
+		b.WriteString(");\n")
+	}
+	_, err := io.WriteString(ins.w, b.String())
+	return err
+}
+
+func (ins *insertRenderer) end() error { return nil }
+
+// sqlLiteral is arr[i] as a SQL literal.
+func sqlLiteral(arr arrow.Array, i int) string {
+	if value.IsNull(arr, i) {
+		return "NULL"
+	}
+	s := value.Format(arr, i)
+	if arr.DataType().ID() == arrow.BOOL || (isNumericType(arr.DataType()) && !isNonFinite(s)) {
+		return s
+	}
+	return quoteNested(s)
+}
+
+func isNonFinite(s string) bool { return s == "NaN" || s == "Infinity" || s == "-Infinity" }
+
+// quoteIdent double-quotes a name unless it is a plain lower-case
+// identifier that is not a keyword.
+func quoteIdent(name string) string {
+	plain := name != "" && !slices.Contains(sql.Keywords(), strings.ToUpper(name))
+	for i, c := range name {
+		if !(c == '_' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			plain = false
+		}
+	}
+	if plain {
+		return name
+	}
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// initBudget bounds what the package initialisers of the lakesql binary may
+// allocate. Every `lakesql -e` pays for them before any work; upstream
+// iceberg-go alone allocated 33 MB there (see third_party/iceberg-go).
+const initBudget = 4 << 20
+
+// TestPackageInitialisersStayCheap runs this test binary, which links the
+// same packages as lakesql, with GODEBUG=inittrace=1 and sums the bytes the
+// initialisers allocate. Allocation, unlike time, does not depend on the
+// machine's load.
+func TestPackageInitialisersStayCheap(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	total, worst, worstBytes := 0, "", 0
+	for _, line := range strings.Split(string(out), "\n") {
+		// init github.com/x/y @12 ms, 1.5 ms clock, 1234 bytes, 5 allocs
+		f := strings.Fields(line)
+		if len(f) < 10 || f[0] != "init" || f[8] != "bytes," {
+			continue
+		}
+		n, err := strconv.Atoi(f[7])
+		if err != nil {
+			t.Fatalf("unexpected inittrace line %q", line)
+		}
+		total += n
+		if n > worstBytes {
+			worst, worstBytes = f[1], n
+		}
+	}
+	if total == 0 {
+		t.Fatalf("no inittrace output: %s", out)
+	}
+	if total > initBudget {
+		t.Errorf("package initialisers allocate %d bytes, budget %d; the largest is %s with %d bytes", total, initBudget, worst, worstBytes)
+	}
+}
