@@ -1,7 +1,6 @@
 package lakesql_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -174,10 +173,7 @@ func TestRemoveOrphanFiles(t *testing.T) {
 func TestMaintenanceKeepsFilesOfRegisteredTables(t *testing.T) {
 	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
 	testutil.Exec(t, s, "CREATE TABLE db.t (id BIGINT)", "INSERT INTO db.t VALUES (1)")
-	tbl, err := s.Warehouse().LoadTable(context.Background(), "db", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := testutil.Table(t, s, "db", "t")
 	testutil.Exec(t, s, fmt.Sprintf("CALL system.register_table('db.r', '%s')", tbl.MetadataLocation()))
 	ageFiles(t, s)
 	before := testutil.FilesBelow(t, tableFolder(s))

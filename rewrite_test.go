@@ -2,7 +2,6 @@ package lakesql_test
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -191,25 +190,5 @@ func TestOptimize(t *testing.T) {
 	}
 	if after := testutil.Rows(t, s, "SELECT * FROM db.events"); !slices.Equal(after, before) {
 		t.Fatalf("rows changed")
-	}
-}
-
-func TestRewriteDataFilesArgumentErrors(t *testing.T) {
-	s, _ := openRewriteTable(t, 1)
-	for call, want := range map[string]string{
-		"CALL system.rewrite_data_files(table => 'db.events', options => map('min-input-file', '2'))":  `unknown rewrite_data_files option "min-input-file"`,
-		"CALL system.rewrite_data_files(table => 'db.events', options => map('min-input-files', 'x'))": `option min-input-files="x" is not an integer`,
-		"CALL system.rewrite_data_files(table => 'db.events', strategy => 'zip')":                      `unknown strategy "zip"`,
-		"CALL system.rewrite_data_files(table => 'db.events', strategy => 'sort')":                     "strategy sort needs a sort_order argument",
-		"CALL system.rewrite_data_files(table => 'db.events', sort_order => 'nope')":                   "sort_order: unknown column nope",
-		"CALL system.rewrite_data_files(table => 'db.events', where => 'id +')":                        "is not a predicate",
-		"CALL system.rewrite_data_files(table => 'db.events', options => map('output-spec-id', '7'))":  "output-spec-id 7 is not a partition spec of db.events",
-		"CALL system.rewrite_data_files(table => 'db.events', options => map('rewrite-all'))":          "map(…) takes keys and values in pairs",
-		"CALL system.rewrite_data_files(table => 'db.events', sort_order => 'zorder(id), kind')":       "zorder(…) cannot be combined",
-	} {
-		_, err := s.Exec(context.Background(), call)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: error %v, want %q", call, err, want)
-		}
 	}
 }

@@ -22,10 +22,7 @@ func commitEach(t *testing.T, s *lakesql.Session, statements ...string) []table.
 		time.Sleep(3 * time.Millisecond)
 		testutil.Exec(t, s, st)
 	}
-	tbl, err := s.Warehouse().LoadTable(context.Background(), "db", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := testutil.Table(t, s, "db", "t")
 	snaps := tbl.Metadata().Snapshots()
 	slices.SortFunc(snaps, func(a, b table.Snapshot) int { return int(a.SequenceNumber - b.SequenceNumber) })
 	return snaps
@@ -156,24 +153,5 @@ func TestTimeTravelReadsWithTheSnapshotSchema(t *testing.T) {
 	}
 	if _, err := s.Exec(context.Background(), fmt.Sprintf("SELECT n FROM db.t VERSION AS OF %d", first)); err == nil {
 		t.Errorf("column n, added after snapshot %d, resolved in it", first)
-	}
-}
-
-func TestTimeTravelErrors(t *testing.T) {
-	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
-	threeAppends(t, s)
-	for q, want := range map[string]string{
-		"SELECT * FROM db.t VERSION AS OF 42":          "table db.t has no snapshot 42 (list them with SELECT snapshot_id, committed_at FROM db.t.snapshots)",
-		"SELECT * FROM db.t VERSION AS OF 'nope'":      `table db.t has no branch or tag "nope" (list them with SELECT name FROM db.t.refs)`,
-		"SELECT * FROM db.t VERSION AS OF 1.5":         "VERSION AS OF needs a snapshot id or a branch or tag name, got DECIMAL(2,1)",
-		"SELECT * FROM db.t TIMESTAMP AS OF 12":        "TIMESTAMP AS OF needs a timestamp, got INT",
-		"SELECT * FROM db.t TIMESTAMP AS OF 'soon'":    "TIMESTAMP AS OF: cannot cast 'soon' to TIMESTAMPTZ",
-		"SELECT * FROM db.t VERSION AS OF NULL":        "VERSION AS OF needs a snapshot id or a branch or tag name, got NULL",
-		"SELECT * FROM db.t.snapshots VERSION AS OF 1": "time travel on metadata table db.t.snapshots is not supported",
-	} {
-		_, err := s.Exec(context.Background(), q)
-		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: got error %v, want one line containing %q", q, err, want)
-		}
 	}
 }
