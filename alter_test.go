@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/iceberg-go"
+
 	"github.com/lakesql/lakesql/internal/testutil"
 )
 

@@ -241,9 +241,7 @@ func TestInsertOverwrite(t *testing.T) {
 	// A failure leaves the table and its data folder as they were.
 	dataDir := filepath.Join(s.Warehouse().Dir(), "db", "t", "data")
 	before := testutil.FilesBelow(t, dataDir)
-	if _, err := s.Exec(context.Background(), "INSERT OVERWRITE db.t SELECT CAST(region AS INT), region FROM db.t"); err == nil {
-		t.Fatal("want an error")
-	}
+	testutil.Error(t, s, "INSERT OVERWRITE db.t SELECT CAST(region AS INT), region FROM db.t")
 	if after := testutil.FilesBelow(t, dataDir); !slices.Equal(before, after) {
 		t.Fatalf("data files before %v, after %v", before, after)
 	}
