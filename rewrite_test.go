@@ -1,11 +1,9 @@
 package lakesql_test
 
 import (
-	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -27,14 +25,6 @@ func openRewriteTable(t *testing.T, days int) (*lakesql.Session, string) {
 	return s, dir
 }
 
-// fileSpecs lists the spec id of every live data file, sorted.
-func fileSpecs(t *testing.T, s *lakesql.Session) []string {
-	t.Helper()
-	rows := testutil.Rows(t, s, "SELECT spec_id FROM db.events.files")
-	slices.Sort(rows)
-	return rows
-}
-
 // The tutorial: unpartitioned files are rewritten under the new day(ts) spec.
 func TestRewriteDataFilesToNewSpec(t *testing.T) {
 	s, dir := openRewriteTable(t, 4)
@@ -45,7 +35,7 @@ func TestRewriteDataFilesToNewSpec(t *testing.T) {
 	if !strings.HasPrefix(got[0], "4|4|") || !strings.HasSuffix(got[0], "|0") {
 		t.Fatalf("result %v, want 4 files rewritten into 4, none failed", got)
 	}
-	if specs := fileSpecs(t, s); !slices.Equal(specs, []string{"1", "1", "1", "1"}) {
+	if specs := testutil.Rows(t, s, "SELECT spec_id FROM db.events.files"); !slices.Equal(specs, []string{"1", "1", "1", "1"}) {
 		t.Fatalf("spec ids after rewrite: %v", specs)
 	}
 	if after := testutil.Rows(t, s, "SELECT * FROM db.events"); !slices.Equal(after, before) {
@@ -61,73 +51,6 @@ func TestRewriteDataFilesToNewSpec(t *testing.T) {
 	if got := testutil.IcebergGoRows(t, dir, "db", "events"); !slices.Equal(got, before) {
 		t.Fatalf("iceberg-go reads other rows than lakesql: %s", testutil.DiffRows(got, before))
 	}
-}
-
-// Without rewrite-all, small files are compacted only once a partition has
-// min-input-files of them.
-func TestRewriteDataFilesCompactsSmallFiles(t *testing.T) {
-	s, _ := openRewriteTable(t, 4)
-	before := testutil.Rows(t, s, "SELECT * FROM db.events")
-	got := testutil.Rows(t, s, "CALL system.rewrite_data_files('db.events')")
-	if got[0] != "0|0|0|0" {
-		t.Fatalf("4 small files are fewer than min-input-files 5, yet: %v", got)
-	}
-	got = testutil.Rows(t, s, "CALL system.rewrite_data_files(table => 'db.events', options => map('min-input-files', 4))")
-	if !strings.HasPrefix(got[0], "4|1|") {
-		t.Fatalf("result %v, want 4 files compacted into 1", got)
-	}
-	if n := len(fileSpecs(t, s)); n != 1 {
-		t.Fatalf("%d files after compaction, want 1", n)
-	}
-	if after := testutil.Rows(t, s, "SELECT * FROM db.events"); !slices.Equal(after, before) {
-		t.Fatalf("rows changed:\n%v\n%v", after, before)
-	}
-	ops := testutil.RowsInOrder(t, s, "SELECT operation FROM db.events.snapshots ORDER BY committed_at")
-	if ops[len(ops)-1] != "replace" {
-		t.Fatalf("last snapshot operations %v, want replace", ops)
-	}
-}
-
-// where selects only the files that may hold matching rows.
-func TestRewriteDataFilesWhere(t *testing.T) {
-	s, _ := openRewriteTable(t, 4)
-	testutil.Exec(t, s, "ALTER TABLE db.events ADD PARTITION FIELD day(ts)")
-	got := testutil.Rows(t, s, `CALL system.rewrite_data_files(table => 'db.events', where => 'ts >= ''2026-01-03''')`)
-	if !strings.HasPrefix(got[0], "2|2|") {
-		t.Fatalf("result %v, want the 2 files of Jan 3-4 rewritten", got)
-	}
-	if specs := fileSpecs(t, s); !slices.Equal(specs, []string{"0", "0", "1", "1"}) {
-		t.Fatalf("spec ids: %v", specs)
-	}
-}
-
-// The sort strategy writes each file in order.
-func TestRewriteDataFilesSort(t *testing.T) {
-	for _, order := range []string{"id DESC", "zorder(id, ts)"} {
-		t.Run(order, func(t *testing.T) {
-			s, _ := openRewriteTable(t, 5)
-			testutil.Exec(t, s, fmt.Sprintf(`CALL system.rewrite_data_files(table => 'db.events', strategy => 'sort', sort_order => '%s', options => map('rewrite-all', 'true'))`, order))
-			// One file now: reading it yields its rows in file order.
-			ids := testutil.RowsInOrder(t, s, "SELECT id FROM db.events")
-			// ts grows with id, so the z-order is id order too.
-			want := slices.Clone(ids)
-			slices.SortFunc(want, func(a, b string) int { return cmp.Compare(atoi(t, a), atoi(t, b)) })
-			if order == "id DESC" {
-				slices.Reverse(want)
-			}
-			if !slices.Equal(ids, want) {
-				t.Fatalf("file order %v, want %v", ids, want)
-			}
-		})
-	}
-}
-
-func atoi(t *testing.T, s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // An INSERT committed while the rewrite runs is kept, not duplicated.
@@ -151,7 +74,7 @@ func TestRewriteDataFilesKeepsConcurrentInsert(t *testing.T) {
 	if rows := testutil.Rows(t, s, "SELECT * FROM db.events"); !slices.Equal(rows, want) {
 		t.Fatalf("rows\n%v\nwant\n%v", rows, want)
 	}
-	if n := len(fileSpecs(t, s)); n != 2 {
+	if n := len(testutil.Rows(t, s, "SELECT spec_id FROM db.events.files")); n != 2 {
 		t.Fatalf("%d files, want the rewritten one and the inserted one", n)
 	}
 }
@@ -178,17 +101,5 @@ func TestRewriteDataFilesConflictLeavesTableUnchanged(t *testing.T) {
 	left := testutil.FilesBelow(t, filepath.Join(dir, "db", "events", "data"))
 	if len(left) != len(files)-1 || slices.ContainsFunc(left, func(f string) bool { return !slices.Contains(files, f) }) {
 		t.Fatalf("data files after the failed rewrite\n%v\nwant those before its commit but its output\n%v", left, files)
-	}
-}
-
-func TestOptimize(t *testing.T) {
-	s, _ := openRewriteTable(t, 3)
-	before := testutil.Rows(t, s, "SELECT * FROM db.events")
-	got := testutil.Rows(t, s, "OPTIMIZE db.events ZORDER BY (ts, kind)")
-	if !strings.Contains(got[0], "|1|3|") {
-		t.Fatalf("OPTIMIZE result %v, want 1 file added and 3 removed", got)
-	}
-	if after := testutil.Rows(t, s, "SELECT * FROM db.events"); !slices.Equal(after, before) {
-		t.Fatalf("rows changed")
 	}
 }
