@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -61,10 +60,8 @@ func TestTimeTravelByVersion(t *testing.T) {
 			}
 		}
 	}
-	plan := strings.Join(testutil.Rows(t, s, fmt.Sprintf("EXPLAIN SELECT id FROM db.t VERSION AS OF %d", snaps[0].SnapshotID)), "\n")
-	if !strings.Contains(plan, fmt.Sprintf("snapshot=%d", snaps[0].SnapshotID)) {
-		t.Errorf("EXPLAIN does not show the traveled snapshot:\n%s", plan)
-	}
+	plan := testutil.Explain(t, s, fmt.Sprintf("SELECT id FROM db.t VERSION AS OF %d", snaps[0].SnapshotID))
+	testutil.WantContains(t, plan, fmt.Sprintf("snapshot=%d", snaps[0].SnapshotID))
 }
 
 func TestTimeTravelByBranchAndTag(t *testing.T) {

@@ -124,12 +124,12 @@ func WantRows(t testing.TB, s *lakesql.Session, query string, want ...string) {
 	got := Rows(t, s, query)
 	want = slices.Sorted(slices.Values(want))
 	if !slices.Equal(got, want) {
-		t.Fatalf("%s\ngot\n%s\nwant\n%s", query, ShowRows(got), ShowRows(want))
+		t.Fatalf("%s\ngot\n%s\nwant\n%s", query, showRows(got), showRows(want))
 	}
 }
 
-// ShowRows prints rows for a failure message, one a line.
-func ShowRows(rows []string) string {
+// showRows prints rows for a failure message, one a line.
+func showRows(rows []string) string {
 	if len(rows) == 0 {
 		return "(no rows)"
 	}
