@@ -127,7 +127,7 @@ func TestExpireSnapshotsByID(t *testing.T) {
 }
 
 func TestRemoveOrphanFiles(t *testing.T) {
-	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db", "SET vacuum_retention_check = false")
 	testutil.Exec(t, s, "CREATE TABLE db.t (id BIGINT, p VARCHAR) PARTITIONED BY (p)",
 		"INSERT INTO db.t VALUES (1, 'a'), (2, 'b')",
 		"DELETE FROM db.t WHERE id = 1")
@@ -171,7 +171,7 @@ func TestRemoveOrphanFiles(t *testing.T) {
 }
 
 func TestMaintenanceKeepsFilesOfRegisteredTables(t *testing.T) {
-	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db", "SET vacuum_retention_check = false")
 	testutil.Exec(t, s, "CREATE TABLE db.t (id BIGINT)", "INSERT INTO db.t VALUES (1)")
 	tbl := testutil.Table(t, s, "db", "t")
 	testutil.Exec(t, s, fmt.Sprintf("CALL system.register_table('db.r', '%s')", tbl.MetadataLocation()))
@@ -228,7 +228,7 @@ func TestRollbackAndSetCurrentSnapshot(t *testing.T) {
 }
 
 func TestVacuum(t *testing.T) {
-	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db", "SET vacuum_retention_check = false")
 	testutil.Exec(t, s, "CREATE TABLE db.t (id BIGINT, p VARCHAR) PARTITIONED BY (p)")
 	commitEach(t, s,
 		"INSERT INTO db.t VALUES (1, 'a'), (2, 'b')",
