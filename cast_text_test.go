@@ -1,10 +1,11 @@
-package lakesql
+package lakesql_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/lakesql/lakesql/internal/testutil"
 )
 
 // TestCastTextFoldedMatchesColumn checks that CAST to STRING of a constant,
@@ -13,8 +14,8 @@ import (
 // value. It once gave 1 for CAST(CAST(1 AS DOUBLE) AS STRING) and 1.0 for a
 // column holding 1.0.
 func TestCastTextFoldedMatchesColumn(t *testing.T) {
-	s := newDMLSession(t)
-	dmlMessage(t, s, "CREATE NAMESPACE db")
+	s, _ := testutil.Open(t)
+	testutil.Exec(t, s, "CREATE NAMESPACE db")
 	cases := []struct {
 		typ, expr, want string
 	}{
@@ -38,26 +39,23 @@ func TestCastTextFoldedMatchesColumn(t *testing.T) {
 	}
 	for i, c := range cases {
 		table := fmt.Sprintf("db.t%d", i)
-		dmlMessage(t, s, fmt.Sprintf("CREATE TABLE %s (v %s)", table, c.typ))
-		dmlMessage(t, s, fmt.Sprintf("INSERT INTO %s VALUES (%s)", table, c.expr))
+		testutil.Exec(t, s, fmt.Sprintf("CREATE TABLE %s (v %s)", table, c.typ))
+		testutil.Exec(t, s, fmt.Sprintf("INSERT INTO %s VALUES (%s)", table, c.expr))
 		folded := fmt.Sprintf("SELECT CAST(%s AS STRING)", c.expr)
 		// The projection (before its alias) must be a constant.
-		plan := explainText(t, s, folded)
+		plan := testutil.Explain(t, s, folded)
 		if expr, _, _ := strings.Cut(plan, " AS "); strings.Contains(expr, "CAST") {
 			t.Fatalf("%s is not folded at plan time:\n%s", folded, plan)
 		}
 		column := fmt.Sprintf("SELECT CAST(v AS STRING) FROM %s", table)
-		wantRows(t, s, folded, c.want)
-		wantRows(t, s, column, c.want)
+		testutil.WantRows(t, s, folded, c.want)
+		testutil.WantRows(t, s, column, c.want)
 	}
 
 	// In a session time zone, TIMESTAMPTZ prints its wall clock and offset.
-	dmlMessage(t, s, "SET TIME ZONE 'America/New_York'")
-	dmlMessage(t, s, "CREATE TABLE db.tz (v TIMESTAMPTZ)")
-	dmlMessage(t, s, "INSERT INTO db.tz VALUES (TIMESTAMPTZ '2024-01-15 12:00:00+00')")
-	wantRows(t, s, "SELECT CAST(TIMESTAMPTZ '2024-01-15 12:00:00+00' AS STRING)", "2024-01-15 07:00:00-05")
-	wantRows(t, s, "SELECT CAST(v AS STRING) FROM db.tz", "2024-01-15 07:00:00-05")
-	if _, err := s.Exec(context.Background(), "SET TIME ZONE 'UTC'"); err != nil {
-		t.Fatal(err)
-	}
+	testutil.Exec(t, s, "SET TIME ZONE 'America/New_York'")
+	testutil.Exec(t, s, "CREATE TABLE db.tz (v TIMESTAMPTZ)")
+	testutil.Exec(t, s, "INSERT INTO db.tz VALUES (TIMESTAMPTZ '2024-01-15 12:00:00+00')")
+	testutil.WantRows(t, s, "SELECT CAST(TIMESTAMPTZ '2024-01-15 12:00:00+00' AS STRING)", "2024-01-15 07:00:00-05")
+	testutil.WantRows(t, s, "SELECT CAST(v AS STRING) FROM db.tz", "2024-01-15 07:00:00-05")
 }

@@ -21,8 +21,8 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/lakesql/lakesql"
-	"github.com/lakesql/lakesql/value"
 	"github.com/lakesql/lakesql/storage"
+	"github.com/lakesql/lakesql/value"
 )
 
 // cell renders row i of a column: the one place that decides how values
