@@ -1,203 +1,39 @@
-package lakesql
+package lakesql_test
 
 import (
 	"context"
-	"iter"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apache/iceberg-go"
-	"github.com/apache/iceberg-go/catalog/hadoop"
-	"github.com/apache/iceberg-go/table"
+
+	"github.com/lakesql/lakesql/internal/testutil"
 )
 
-func loadTestTable(t *testing.T, s *Session, name string) *table.Table {
-	t.Helper()
-	tbl, err := s.Warehouse().LoadTable(context.Background(), "db", name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tbl
-}
-
-// explainText runs EXPLAIN and returns its lines in plan order.
-func explainText(t *testing.T, s *Session, query string) string {
-	t.Helper()
-	ctx := context.Background()
-	res, err := s.Exec(ctx, "EXPLAIN "+query)
-	if err != nil {
-		t.Fatalf("EXPLAIN %s: %v", query, err)
-	}
-	defer res.Close()
-	var lines []string
-	for {
-		batch, err := res.Next(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if batch == nil {
-			break
-		}
-		for i := range int(batch.NumRows()) {
-			lines = append(lines, batch.Column(0).ValueStr(i))
-		}
-		batch.Release()
-	}
-	return strings.Join(lines, "\n")
-}
-
-func wantRows(t *testing.T, s *Session, query string, want ...string) {
-	t.Helper()
-	got := queryRows(t, s, query)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Fatalf("%s\ngot\n%s\nwant\n%s", query, strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
-func wantContains(t *testing.T, text string, parts ...string) {
-	t.Helper()
-	for _, p := range parts {
-		if !strings.Contains(text, p) {
-			t.Fatalf("want %q in\n%s", p, text)
-		}
-	}
-}
-
-// TestAlterAddPartitionFieldTutorial follows the user's tutorial: an
-// unpartitioned table gains day(ts); old files keep spec 0 and stay readable,
-// new files are written under spec 1, and a one-day filter prunes only what
-// each spec allows.
-func TestAlterAddPartitionFieldTutorial(t *testing.T) {
-	s, _ := openTestSession(t)
-	mustExec(t, s,
-		"CREATE TABLE db.events (id BIGINT, event_time TIMESTAMP, event_type STRING)",
-		`INSERT INTO db.events VALUES (1, '2026-01-01 09:00:00', 'view'), (2, '2026-01-02 10:00:00', 'search')`,
-		"ALTER TABLE db.events ADD PARTITION FIELD day(event_time)",
-		`INSERT INTO db.events VALUES (3, '2026-01-01 12:00:00', 'purchase'), (4, '2026-01-02 13:00:00', 'view'),
-			(5, '2026-01-03 14:00:00', 'view')`,
-	)
-	tbl := loadTestTable(t, s, "events")
-	spec := tbl.Spec()
-	if spec.ID() != 1 || spec.NumFields() != 1 || spec.Field(0).Name != "event_time_day" {
-		t.Fatalf("current spec = %v, want spec 1 [event_time_day]", spec)
-	}
-	wantRows(t, s, "SELECT id, event_type FROM db.events",
-		"1|view", "2|search", "3|purchase", "4|view", "5|view")
-
-	oneDay := `SELECT event_type, count(*) AS n FROM db.events
-		WHERE event_time >= TIMESTAMP '2026-01-01 00:00:00' AND event_time < TIMESTAMP '2026-01-02 00:00:00'
-		GROUP BY event_type`
-	wantRows(t, s, oneDay, "purchase|1", "view|1")
-	wantContains(t, explainText(t, s, oneDay),
-		"spec 0 (unpartitioned): none; manifests 1/1, files 1/1",
-		"spec 1 [day(event_time)]: day(event_time) >= 2026-01-01 AND day(event_time) <= 2026-01-01; manifests 1/1, files 1/3")
-
-	mustExec(t, s, "ALTER TABLE db.events ADD PARTITION FIELD event_type")
-	describe := strings.Join(queryRows(t, s, "DESCRIBE db.events"), "\n")
-	wantContains(t, describe, "# partition|day(event_time)||event_time_day", "# partition|event_type||event_type")
-}
-
-// TestAlterIdentityPartitionOnDate partitions a derived table by its DATE
-// column, as the tutorial does for the daily summaries.
-func TestAlterIdentityPartitionOnDate(t *testing.T) {
-	s, _ := openTestSession(t)
-	mustExec(t, s,
-		"CREATE TABLE db.daily (event_date DATE, views BIGINT)",
-		"ALTER TABLE db.daily ADD PARTITION FIELD event_date",
-		"INSERT INTO db.daily VALUES ('2026-01-01', 10), ('2026-01-02', 20), ('2026-01-03', 30)",
-	)
-	q := "SELECT views FROM db.daily WHERE event_date = DATE '2026-01-02'"
-	wantRows(t, s, q, "20")
-	wantContains(t, explainText(t, s, q), "spec 1 [event_date]: event_date = 2026-01-02; manifests 1/1, files 1/3")
-}
-
-// TestAlterReplaceAndDropPartitionField evolves day → hour → unpartitioned and
-// checks every file is still read under its own spec.
-func TestAlterReplaceAndDropPartitionField(t *testing.T) {
-	s, _ := openTestSession(t)
-	mustExec(t, s,
-		"CREATE TABLE db.t (id BIGINT, ts TIMESTAMP) PARTITIONED BY (day(ts))",
-		"INSERT INTO db.t VALUES (1, '2026-01-01 09:00:00')",
-		"ALTER TABLE db.t REPLACE PARTITION FIELD ts_day WITH hour(ts) AS hr",
-		"INSERT INTO db.t VALUES (2, '2026-01-01 10:00:00')",
-		"ALTER TABLE db.t ADD PARTITION FIELD bucket(4, id)",
-	)
-	tbl := loadTestTable(t, s, "t")
-	spec := tbl.Spec()
-	if names := partitionNames(spec.Fields()); !slices.Equal(names, []string{"hr", "id_bucket_4"}) {
-		t.Fatalf("partition fields %v, want [hr id_bucket_4]", names)
-	}
-	mustExec(t, s,
-		"ALTER TABLE db.t DROP PARTITION FIELD bucket(4, id)",
-		"ALTER TABLE db.t DROP PARTITION FIELD hr",
-		"INSERT INTO db.t VALUES (3, '2026-01-01 11:00:00')",
-	)
-	tbl = loadTestTable(t, s, "t")
-	if spec := tbl.Spec(); spec.NumFields() != 0 {
-		t.Fatalf("current spec %v, want unpartitioned", spec)
-	}
-	wantRows(t, s, "SELECT id FROM db.t WHERE ts >= '2026-01-01 10:00:00'", "2", "3")
-	wantContains(t, explainText(t, s, "SELECT id FROM db.t WHERE ts >= '2026-01-01 10:00:00'"),
-		"spec 0 [day(ts)]", "spec 1 [hour(ts)]")
-	// Files under spec 0 are still planned through day(ts).
-	_, err := s.Exec(context.Background(), "ALTER TABLE db.t DROP COLUMN ts")
-	if err == nil || !strings.Contains(err.Error(), "partition field ts_day of the table's earlier partition spec 0 uses it") {
-		t.Fatalf("DROP COLUMN ts: %v", err)
-	}
-}
-
-func partitionNames(fields iter.Seq2[int, iceberg.PartitionField]) []string {
-	var names []string
-	for _, f := range fields {
-		names = append(names, f.Name)
-	}
-	return names
-}
-
-// TestAlterSchemaEvolutionReads checks that reads follow field ids: added
-// columns read NULL in old files, renamed columns keep their data, widened
-// columns read old files promoted, and a dropped then re-added name is a new
-// column.
-func TestAlterSchemaEvolutionReads(t *testing.T) {
-	s, _ := openTestSession(t)
-	mustExec(t, s,
-		"CREATE TABLE db.t (id INT, price FLOAT, amount DECIMAL(9,2), name STRING, gone STRING)",
-		"INSERT INTO db.t VALUES (1, 1.5, 10.25, 'a', 'x'), (2, 2.5, 20.50, 'b', 'y')",
-		"ALTER TABLE db.t ADD COLUMNS (note STRING COMMENT 'added later', qty INT)",
+// TestAlterRenameKeepsNameMapping checks that the name mapping (for files
+// without field ids) follows a rename. The reads after schema evolution are
+// in testdata/queries/ddl/alter_partition_evolution.test.
+func TestAlterRenameKeepsNameMapping(t *testing.T) {
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db",
+		"CREATE TABLE db.t (id INT, name STRING)",
+		"INSERT INTO db.t VALUES (1, 'a')",
 		"ALTER TABLE db.t RENAME COLUMN name TO label",
-		"ALTER TABLE db.t ALTER COLUMN id TYPE BIGINT",
-		"ALTER TABLE db.t ALTER COLUMN price TYPE DOUBLE",
-		"ALTER TABLE db.t ALTER COLUMN amount TYPE DECIMAL(12,2)",
-		"ALTER TABLE db.t DROP COLUMN gone",
-		"ALTER TABLE db.t ADD COLUMN gone STRING",
-		"INSERT INTO db.t VALUES (3000000000, 3.25, 1234567890.12, 'c', 'n', 7, 'z')",
 	)
-	wantRows(t, s, "SELECT * FROM db.t",
-		"1|1.5|10.25|a|NULL|NULL|NULL",
-		"2|2.5|20.50|b|NULL|NULL|NULL",
-		"3000000000|3.25|1234567890.12|c|n|7|z")
-	wantRows(t, s, "SELECT label FROM db.t WHERE id = 1", "a")
-	wantRows(t, s, "SELECT id FROM db.t WHERE label = 'b' AND note IS NULL", "2")
-	wantRows(t, s, "SELECT id FROM db.t WHERE price > 2", "2", "3000000000")
-	// The name mapping (for files without field ids) follows the rename.
-	mapping := loadTestTable(t, s, "t").NameMapping()
+	mapping := testutil.Table(t, s, "db", "t").NameMapping()
 	if !slices.ContainsFunc(mapping, func(f iceberg.MappedField) bool {
 		return slices.Contains(f.Names, "label") && slices.Contains(f.Names, "name")
 	}) {
 		t.Fatalf("name mapping %v, want label mapped with its old name", mapping)
 	}
-	describe := strings.Join(queryRows(t, s, "DESCRIBE db.t"), "\n")
-	wantContains(t, describe, "id|BIGINT|YES|", "price|DOUBLE|YES|", "amount|DECIMAL(12,2)|YES|", "note|STRING|YES|added later")
 }
 
 // TestIcebergGoReadsEvolvedTable reads a table after partition and schema
 // evolution with iceberg-go's own scanner: the metadata lakesql commits must
 // mean the same to another implementation.
 func TestIcebergGoReadsEvolvedTable(t *testing.T) {
-	s, dir := openTestSession(t)
-	mustExec(t, s,
+	s, dir := testutil.Open(t, "CREATE NAMESPACE db")
+	testutil.Exec(t, s,
 		"CREATE TABLE db.t (id INT, ts TIMESTAMP, name STRING)",
 		"INSERT INTO db.t VALUES (1, '2026-01-01 09:00:00', 'a')",
 		"ALTER TABLE db.t ADD PARTITION FIELD day(ts)",
@@ -206,21 +42,8 @@ func TestIcebergGoReadsEvolvedTable(t *testing.T) {
 		"ALTER TABLE db.t ALTER COLUMN id TYPE BIGINT",
 		"INSERT INTO db.t VALUES (2, '2026-01-02 10:00:00', 'b', 'new')",
 	)
-	want := queryRows(t, s, "SELECT * FROM db.t")
-	cat, err := hadoop.NewCatalog("other", dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := cat.LoadTable(context.Background(), table.Identifier{"db", "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	arrowTable, err := tbl.Scan().ToArrowTable(context.Background())
-	if err != nil {
-		t.Fatalf("iceberg-go scan: %v", err)
-	}
-	defer arrowTable.Release()
-	got := tableRows(arrowTable)
+	want := testutil.Rows(t, s, "SELECT * FROM db.t")
+	got := testutil.IcebergGoRows(t, dir, "db", "t")
 	if !slices.Equal(got, want) || len(got) != 2 {
 		t.Fatalf("iceberg-go read\n%s\nlakesql read\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -229,8 +52,8 @@ func TestIcebergGoReadsEvolvedTable(t *testing.T) {
 // TestAlterErrorsLeaveTableUnchanged runs failing ALTERs and checks each
 // message and that no metadata version was written.
 func TestAlterErrorsLeaveTableUnchanged(t *testing.T) {
-	s, _ := openTestSession(t)
-	mustExec(t, s,
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
+	testutil.Exec(t, s,
 		"CREATE TABLE db.t (id INT, ts TIMESTAMP, s STRING, d DECIMAL(10,2)) PARTITIONED BY (day(ts))",
 		"INSERT INTO db.t VALUES (1, '2026-01-01 00:00:00', 'a', 1.00)",
 		"ALTER TABLE db.t WRITE ORDERED BY s",
@@ -266,7 +89,7 @@ func TestAlterErrorsLeaveTableUnchanged(t *testing.T) {
 		{"ALTER TABLE db.t RENAME TO db.u", "RENAME TO is not supported"},
 		{"ALTER TABLE db.nope ADD COLUMN x INT", "table db.nope does not exist"},
 	}
-	before := loadTestTable(t, s, "t").MetadataLocation()
+	before := testutil.Table(t, s, "db", "t").MetadataLocation()
 	for _, c := range cases {
 		_, err := s.Exec(context.Background(), c.stmt)
 		if err == nil {
@@ -276,7 +99,7 @@ func TestAlterErrorsLeaveTableUnchanged(t *testing.T) {
 		if !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %q, want one line containing %q", c.stmt, err, c.want)
 		}
-		if after := loadTestTable(t, s, "t").MetadataLocation(); after != before {
+		if after := testutil.Table(t, s, "db", "t").MetadataLocation(); after != before {
 			t.Fatalf("%s: metadata changed from %s to %s", c.stmt, before, after)
 		}
 	}
@@ -285,10 +108,10 @@ func TestAlterErrorsLeaveTableUnchanged(t *testing.T) {
 // TestAlterNoOpsCommitNothing checks that statements that change nothing do
 // not write a metadata version.
 func TestAlterNoOpsCommitNothing(t *testing.T) {
-	s, _ := openTestSession(t)
-	mustExec(t, s, "CREATE TABLE db.t (id INT) TBLPROPERTIES ('owner' = 'me')")
-	before := loadTestTable(t, s, "t").MetadataLocation()
-	mustExec(t, s,
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
+	testutil.Exec(t, s, "CREATE TABLE db.t (id INT) TBLPROPERTIES ('owner' = 'me')")
+	before := testutil.Table(t, s, "db", "t").MetadataLocation()
+	testutil.Exec(t, s,
 		"ALTER TABLE db.t SET TBLPROPERTIES ('owner' = 'me')",
 		"ALTER TABLE db.t UNSET TBLPROPERTIES ('missing')",
 		"ALTER TABLE db.t UNSET TBLPROPERTIES IF EXISTS ('missing')",
@@ -296,23 +119,23 @@ func TestAlterNoOpsCommitNothing(t *testing.T) {
 		"ALTER TABLE db.t ALTER COLUMN id TYPE INT",
 		"ALTER TABLE db.t RENAME COLUMN id TO id",
 	)
-	if after := loadTestTable(t, s, "t").MetadataLocation(); after != before {
+	if after := testutil.Table(t, s, "db", "t").MetadataLocation(); after != before {
 		t.Fatalf("no-op ALTERs wrote metadata %s (was %s)", after, before)
 	}
 	// Changing only the case of a name is a rename.
-	mustExec(t, s, `ALTER TABLE db.t RENAME COLUMN id TO "ID"`, "INSERT INTO db.t VALUES (7)")
-	wantRows(t, s, `SELECT "ID" FROM db.t`, "7")
+	testutil.Exec(t, s, `ALTER TABLE db.t RENAME COLUMN id TO "ID"`, "INSERT INTO db.t VALUES (7)")
+	testutil.WantRows(t, s, `SELECT "ID" FROM db.t`, "7")
 }
 
 // TestAlterWriteOrderAndProperties checks the sort order and properties an
 // ALTER commits.
 func TestAlterWriteOrderAndProperties(t *testing.T) {
-	s, _ := openTestSession(t)
-	mustExec(t, s,
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
+	testutil.Exec(t, s,
 		"CREATE TABLE db.t (id BIGINT, ts TIMESTAMP, s STRING)",
 		"ALTER TABLE db.t WRITE ORDERED BY id DESC NULLS FIRST, days(ts), bucket(8, s) NULLS LAST",
 	)
-	tbl := loadTestTable(t, s, "t")
+	tbl := testutil.Table(t, s, "db", "t")
 	order := tbl.SortOrder()
 	var fields []string
 	for _, f := range order.Fields() {
@@ -324,12 +147,12 @@ func TestAlterWriteOrderAndProperties(t *testing.T) {
 	if got := tbl.Properties()["write.distribution-mode"]; got != "range" {
 		t.Fatalf("write.distribution-mode = %q, want range", got)
 	}
-	mustExec(t, s,
+	testutil.Exec(t, s,
 		"ALTER TABLE db.t WRITE UNORDERED",
 		"ALTER TABLE db.t SET TBLPROPERTIES ('owner' = 'data', 'write.parquet.row-group-size-rows' = '1000')",
 		"ALTER TABLE db.t UNSET TBLPROPERTIES ('owner')",
 	)
-	tbl = loadTestTable(t, s, "t")
+	tbl = testutil.Table(t, s, "db", "t")
 	if !tbl.SortOrder().IsUnsorted() {
 		t.Fatalf("sort order %v, want unsorted", tbl.SortOrder())
 	}
@@ -337,8 +160,8 @@ func TestAlterWriteOrderAndProperties(t *testing.T) {
 	if props["write.distribution-mode"] != "none" || props["write.parquet.row-group-size-rows"] != "1000" || props["owner"] != "" {
 		t.Fatalf("properties %v", props)
 	}
-	mustExec(t, s, "ALTER TABLE db.t WRITE LOCALLY ORDERED BY s")
-	if got := loadTestTable(t, s, "t").Properties()["write.distribution-mode"]; got != "none" {
+	testutil.Exec(t, s, "ALTER TABLE db.t WRITE LOCALLY ORDERED BY s")
+	if got := testutil.Table(t, s, "db", "t").Properties()["write.distribution-mode"]; got != "none" {
 		t.Fatalf("LOCALLY ORDERED changed write.distribution-mode to %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package lakesql
+package lakesql_test
 
 import (
 	"bytes"
@@ -13,6 +13,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/testutil"
 )
 
 // conflictError matches the one-line error a writer may fail with when
@@ -90,17 +93,14 @@ func TestRewriteAndInsertFromTwoProcesses(t *testing.T) {
 
 	// A table of many small files: one INSERT each.
 	dir := filepath.Join(tmp, "warehouse")
-	s, err := Open(context.Background(), Options{Warehouse: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, s, "CREATE NAMESPACE db", "CREATE TABLE db.t (id BIGINT, src STRING, n INT)")
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: dir})
+	testutil.Exec(t, s, "CREATE NAMESPACE db", "CREATE TABLE db.t (id BIGINT, src STRING, n INT)")
 	const setupInserts = 8
 	for i := range setupInserts {
-		mustExec(t, s, fmt.Sprintf("INSERT INTO db.t VALUES (%d, 'setup', %d), (%d, 'setup', %d), (%d, 'setup', %d)",
+		testutil.Exec(t, s, fmt.Sprintf("INSERT INTO db.t VALUES (%d, 'setup', %d), (%d, 'setup', %d), (%d, 'setup', %d)",
 			3*i, i, 3*i+1, i, 3*i+2, i))
 	}
-	original := queryRows(t, s, "SELECT * FROM db.t")
+	original := testutil.Rows(t, s, "SELECT * FROM db.t")
 	s.Close()
 	if len(original) != 3*setupInserts {
 		t.Fatalf("setup: %d rows, want %d", len(original), 3*setupInserts)
@@ -173,12 +173,8 @@ func TestRewriteAndInsertFromTwoProcesses(t *testing.T) {
 		counts["insert"]["ok"], counts["insert"]["conflict"], counts["insert"]["failed"])
 	slices.Sort(want)
 
-	s, err = Open(context.Background(), Options{Warehouse: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	got := queryRows(t, s, "SELECT * FROM db.t")
+	s = testutil.OpenWith(t, lakesql.Options{Warehouse: dir})
+	got := testutil.Rows(t, s, "SELECT * FROM db.t")
 	// An INSERT that failed otherwise (reported above) may or may not have
 	// committed: its rows are checked for duplicates only.
 	withoutUnknown := slices.DeleteFunc(slices.Clone(got), func(r string) bool { return slices.Contains(unknown, r) })
@@ -196,14 +192,14 @@ func TestRewriteAndInsertFromTwoProcesses(t *testing.T) {
 		t.Logf("row %s of a failed INSERT: in the table %v", r, slices.Contains(got, r))
 	}
 	if !slices.Equal(withoutUnknown, want) {
-		t.Errorf("lakesql reads, after the concurrent writes: %s", diffRows(withoutUnknown, want))
+		t.Errorf("lakesql reads, after the concurrent writes: %s", testutil.DiffRows(withoutUnknown, want))
 	}
-	view := readWithIcebergGo(t, dir, "db", "t", 0)
-	if !slices.Equal(view.rows, got) {
-		t.Errorf("iceberg-go reads other rows than lakesql: %s", diffRows(view.rows, got))
+	view := testutil.IcebergGo(t, dir, "db", "t", 0)
+	if !slices.Equal(view.Rows, got) {
+		t.Errorf("iceberg-go reads other rows than lakesql: %s", testutil.DiffRows(view.Rows, got))
 	}
 	if counts["rewrite"]["ok"] > 0 {
-		ops := queryRowsInOrder(t, s, "SELECT operation FROM db.t.snapshots ORDER BY committed_at")
+		ops := testutil.RowsInOrder(t, s, "SELECT operation FROM db.t.snapshots ORDER BY committed_at")
 		if !slices.Contains(ops, "replace") {
 			t.Errorf("%d rewrites exited 0 but no replace snapshot was committed: %v", counts["rewrite"]["ok"], ops)
 		}

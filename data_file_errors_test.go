@@ -1,36 +1,22 @@
-package lakesql
+package lakesql_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-)
 
-// dataFiles lists the Parquet files under a table folder.
-func dataFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "db", "t", "data", "*.parquet"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no data files in %s (%v)", dir, err)
-	}
-	return files
-}
+	"github.com/lakesql/lakesql/internal/testutil"
+)
 
 // TestMissingAndTruncatedDataFiles checks that a broken table fails with a
 // one-line error naming the file, and that the session keeps working.
 func TestMissingAndTruncatedDataFiles(t *testing.T) {
 	for _, damage := range []string{"missing", "truncated"} {
 		t.Run(damage, func(t *testing.T) {
-			dir := t.TempDir()
-			s, err := Open(context.Background(), Options{Warehouse: dir})
-			if err != nil {
-				t.Fatal(err)
-			}
-			mustExec(t, s, "CREATE NAMESPACE db", "CREATE TABLE db.t (a INT, b STRING)",
+			s, _ := testutil.Open(t, "CREATE NAMESPACE db", "CREATE TABLE db.t (a INT, b STRING)",
 				"INSERT INTO db.t VALUES (1, 'x'), (2, 'y')")
-			file := dataFiles(t, dir)[0]
+			file := testutil.LiveFiles(t, s, "db", "t")[0]
+			var err error
 			if damage == "missing" {
 				err = os.Remove(file)
 			} else {
@@ -39,18 +25,8 @@ func TestMissingAndTruncatedDataFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := s.Exec(context.Background(), "SELECT * FROM db.t")
-			if err == nil {
-				_, err = res.Next(context.Background())
-				res.Close()
-			}
-			if err == nil {
-				t.Fatal("no error reading a damaged table")
-			}
-			if msg := err.Error(); !strings.Contains(msg, file) || strings.Contains(msg, "\n") {
-				t.Fatalf("error %q should be one line naming %s", msg, file)
-			}
-			if rows := queryRows(t, s, "SELECT 1"); len(rows) != 1 {
+			testutil.WantError(t, s, "SELECT * FROM db.t", file)
+			if rows := testutil.Rows(t, s, "SELECT 1"); len(rows) != 1 {
 				t.Fatalf("session broken after the error: %v", rows)
 			}
 		})
@@ -60,12 +36,7 @@ func TestMissingAndTruncatedDataFiles(t *testing.T) {
 // TestTargetFileSizeRollsFiles checks that write.target-file-size-bytes
 // splits one INSERT into several files, all in one snapshot.
 func TestTargetFileSizeRollsFiles(t *testing.T) {
-	dir := t.TempDir()
-	s, err := Open(context.Background(), Options{Warehouse: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, s, "CREATE NAMESPACE db",
+	s, dir := testutil.Open(t, "CREATE NAMESPACE db",
 		"CREATE TABLE db.src (a INT)",
 		"INSERT INTO db.src VALUES (1), (2), (3)",
 		"INSERT INTO db.src VALUES (4), (5)",
@@ -73,17 +44,11 @@ func TestTargetFileSizeRollsFiles(t *testing.T) {
 		"CREATE TABLE db.t (a INT) TBLPROPERTIES ('write.target-file-size-bytes' = '1')",
 		"INSERT INTO db.t SELECT a FROM db.src",
 	)
-	if n := len(dataFiles(t, dir)); n != 3 {
-		t.Fatalf("got %d files, want one per input batch (3)", n)
+	if files := testutil.FilesBelow(t, filepath.Join(dir, "db", "t", "data")); len(files) != 3 {
+		t.Fatalf("got files %v, want one per input batch (3)", files)
 	}
-	if rows := queryRows(t, s, "SELECT a FROM db.t"); len(rows) != 6 {
-		t.Fatalf("got %v", rows)
-	}
-	tbl, err := s.Warehouse().LoadTable(context.Background(), "db", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(tbl.Metadata().Snapshots()); n != 1 {
+	testutil.WantRows(t, s, "SELECT a FROM db.t", "1", "2", "3", "4", "5", "6")
+	if n := len(testutil.Table(t, s, "db", "t").Metadata().Snapshots()); n != 1 {
 		t.Fatalf("INSERT made %d snapshots, want 1", n)
 	}
 }

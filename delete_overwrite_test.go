@@ -1,4 +1,4 @@
-package lakesql
+package lakesql_test
 
 import (
 	"context"
@@ -14,102 +14,47 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql"
 	"github.com/lakesql/lakesql/internal/dml"
+	"github.com/lakesql/lakesql/internal/testutil"
 	"github.com/lakesql/lakesql/storage"
 )
 
-func newDMLSession(t *testing.T) *Session {
-	t.Helper()
-	s, err := Open(context.Background(), Options{Warehouse: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// dmlMessage runs a statement and returns its message.
-func dmlMessage(t *testing.T, s *Session, statement string) string {
-	t.Helper()
-	res, err := s.Exec(context.Background(), statement)
-	if err != nil {
-		t.Fatalf("%s: %v", statement, err)
-	}
-	defer res.Close()
-	return res.Message
-}
-
-func dmlTable(t *testing.T, s *Session, ns, name string) *table.Table {
-	t.Helper()
-	tbl, err := s.Warehouse().LoadTable(context.Background(), ns, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tbl
-}
-
-// dmlLiveFiles lists the paths of a table's live data files, sorted.
-func dmlLiveFiles(t *testing.T, s *Session, ns, name string) []string {
-	t.Helper()
-	tbl := dmlTable(t, s, ns, name)
-	plan, err := storage.PlanScan(context.Background(), s.Warehouse().FS(), storage.ScanRequest{Metadata: tbl.Metadata(), Snapshot: tbl.CurrentSnapshot(), Schema: tbl.Schema()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var paths []string
-	for _, df := range plan.Files {
-		paths = append(paths, df.FilePath())
-	}
-	slices.Sort(paths)
-	return paths
-}
-
-func dmlCheckRows(t *testing.T, s *Session, query string, want ...string) {
-	t.Helper()
-	got := queryRows(t, s, query)
-	slices.Sort(got)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Fatalf("%s:\n got %q\nwant %q", query, got, want)
-	}
-}
-
 func TestDeleteByPartitionDropsFilesWithoutRewrite(t *testing.T) {
-	s := newDMLSession(t)
-	mustExec(t, s,
+	s, _ := testutil.Open(t,
 		"CREATE NAMESPACE db",
 		"CREATE TABLE db.t (id INT, region STRING) PARTITIONED BY (region)",
 		"INSERT INTO db.t VALUES (1, 'eu'), (2, 'eu'), (3, 'us'), (4, 'asia')",
 	)
-	before := dmlLiveFiles(t, s, "db", "t")
-	if msg := dmlMessage(t, s, "DELETE FROM db.t WHERE region IN ('eu', 'asia')"); msg != "3 rows deleted" {
+	before := testutil.LiveFiles(t, s, "db", "t")
+	if msg := testutil.Message(t, s, "DELETE FROM db.t WHERE region IN ('eu', 'asia')"); msg != "3 rows deleted" {
 		t.Fatalf("message %q", msg)
 	}
-	after := dmlLiveFiles(t, s, "db", "t")
+	after := testutil.LiveFiles(t, s, "db", "t")
 	if len(before) != 3 || len(after) != 1 || !slices.Contains(before, after[0]) || !strings.Contains(after[0], "region=us") {
 		t.Fatalf("files before %v, after %v: want the us file kept as it was", before, after)
 	}
-	snap := dmlTable(t, s, "db", "t").CurrentSnapshot()
+	snap := testutil.Table(t, s, "db", "t").CurrentSnapshot()
 	if snap.Summary.Operation != table.OpOverwrite || snap.Summary.Properties["added-data-files"] != "" {
 		t.Fatalf("snapshot %v: want an overwrite adding no file", snap.Summary)
 	}
-	dmlCheckRows(t, s, "SELECT id FROM db.t", "3")
+	testutil.WantRows(t, s, "SELECT id FROM db.t", "3")
 }
 
 func TestDeleteRowLevelRewritesOnlyMatchingFiles(t *testing.T) {
-	s := newDMLSession(t)
-	mustExec(t, s,
+	s, _ := testutil.Open(t,
 		"CREATE NAMESPACE db",
 		"CREATE TABLE db.t (id INT, v DOUBLE)",
 		"INSERT INTO db.t VALUES (1, 1.0), (2, NULL), (3, 3.0)",
 		"INSERT INTO db.t VALUES (10, 10.0)",
 	)
-	before := dmlLiveFiles(t, s, "db", "t")
+	before := testutil.LiveFiles(t, s, "db", "t")
 	// v > 2 is NULL for id 2, which stays; the second file has no match
 	// after reading and is not rewritten.
-	if msg := dmlMessage(t, s, "DELETE FROM db.t WHERE v > 2 AND id < 5"); msg != "1 rows deleted" {
+	if msg := testutil.Message(t, s, "DELETE FROM db.t WHERE v > 2 AND id < 5"); msg != "1 rows deleted" {
 		t.Fatalf("message %q", msg)
 	}
-	after := dmlLiveFiles(t, s, "db", "t")
+	after := testutil.LiveFiles(t, s, "db", "t")
 	kept := 0
 	for _, p := range after {
 		if slices.Contains(before, p) {
@@ -119,7 +64,7 @@ func TestDeleteRowLevelRewritesOnlyMatchingFiles(t *testing.T) {
 	if len(after) != 2 || kept != 1 {
 		t.Fatalf("files before %v, after %v: want one kept and one rewritten", before, after)
 	}
-	dmlCheckRows(t, s, "SELECT id, v FROM db.t", "1|1.0", "2|NULL", "10|10.0")
+	testutil.WantRows(t, s, "SELECT id, v FROM db.t", "1|1.0", "2|NULL", "10|10.0")
 }
 
 // dmlCopyFixture copies a fixture table to a temporary folder, so statements
@@ -137,25 +82,25 @@ func dmlCopyFixture(t *testing.T, name string) string {
 const dmlFixtures = "testdata/fixtures"
 
 func TestPositionDeletesFromSpark(t *testing.T) {
-	s := newDMLSession(t)
+	s, _ := testutil.Open(t)
 	dir := dmlCopyFixture(t, "spark_position_deletes")
-	mustExec(t, s, "CREATE NAMESPACE fx",
+	testutil.Exec(t, s, "CREATE NAMESPACE fx",
 		"CALL system.register_table(table => 'fx.t', metadata_file => '"+filepath.Join(dir, "metadata/00002-8dbf0bf0-882a-4822-ae9c-ec1c0f34ef6d.metadata.json")+"')")
-	dmlCheckRows(t, s, "SELECT a FROM fx.t", "1", "2", "4", "5", "7", "8", "10", "11", "13", "14")
-	dmlCheckRows(t, s, "SELECT count(*) FROM fx.t", "10")
-	dmlCheckRows(t, s, "SELECT count(*) FROM fx.t WHERE b > 1000", "8")
+	testutil.WantRows(t, s, "SELECT a FROM fx.t", "1", "2", "4", "5", "7", "8", "10", "11", "13", "14")
+	testutil.WantRows(t, s, "SELECT count(*) FROM fx.t", "10")
+	testutil.WantRows(t, s, "SELECT count(*) FROM fx.t WHERE b > 1000", "8")
 
 	// Rows 0 and 3 are already deleted: DELETE counts live rows only, and the
 	// copies it writes leave the deleted rows out.
-	if msg := dmlMessage(t, s, "DELETE FROM fx.t WHERE a < 5"); msg != "3 rows deleted" {
+	if msg := testutil.Message(t, s, "DELETE FROM fx.t WHERE a < 5"); msg != "3 rows deleted" {
 		t.Fatalf("message %q", msg)
 	}
-	dmlCheckRows(t, s, "SELECT a FROM fx.t", "5", "7", "8", "10", "11", "13", "14")
+	testutil.WantRows(t, s, "SELECT a FROM fx.t", "5", "7", "8", "10", "11", "13", "14")
 }
 
 // dmlCommitDeletes writes a delete file with the given columns and values
 // ([]int32, []int64 or []string each) and commits it to the table.
-func dmlCommitDeletes(t *testing.T, s *Session, tbl *table.Table, content iceberg.ManifestEntryContent, partition map[int]any, equalityIDs []int, cols []storage.WriteColumn, values []any) {
+func dmlCommitDeletes(t *testing.T, s *lakesql.Session, tbl *table.Table, content iceberg.ManifestEntryContent, partition map[int]any, equalityIDs []int, cols []storage.WriteColumn, values []any) {
 	t.Helper()
 	ctx := context.Background()
 	path := tbl.Location() + "/data/deletes-" + content.String() + ".parquet"
@@ -221,105 +166,84 @@ func dmlArray(values any) arrow.Array {
 // TestPositionDeletesAcrossRowGroups: positions count from the start of the
 // file, across row groups, including row groups the scan skips.
 func TestPositionDeletesAcrossRowGroups(t *testing.T) {
-	s := newDMLSession(t)
-	mustExec(t, s,
+	s, _ := testutil.Open(t,
 		"CREATE NAMESPACE db",
 		"CREATE TABLE db.t (id BIGINT) TBLPROPERTIES ('write.parquet.row-group-size-rows' = '2')",
 		"INSERT INTO db.t VALUES (0), (1), (2), (3), (4), (5)",
 	)
-	data := dmlLiveFiles(t, s, "db", "t")[0]
-	tbl := dmlTable(t, s, "db", "t")
+	data := testutil.LiveFiles(t, s, "db", "t")[0]
+	tbl := testutil.Table(t, s, "db", "t")
 	dmlCommitDeletes(t, s, tbl, iceberg.EntryContentPosDeletes, nil, nil,
 		[]storage.WriteColumn{{FieldID: 2147483546, Name: "file_path", Type: arrow.BinaryTypes.String, Required: true}, {FieldID: 2147483545, Name: "pos", Type: arrow.PrimitiveTypes.Int64, Required: true}},
 		[]any{[]string{data, data, data}, []int64{1, 4, 5}})
 
-	dmlCheckRows(t, s, "SELECT id FROM db.t", "0", "2", "3")
-	dmlCheckRows(t, s, "SELECT id FROM db.t WHERE id >= 3", "3")
-	dmlCheckRows(t, s, "SELECT count(*) FROM db.t", "3")
+	testutil.WantRows(t, s, "SELECT id FROM db.t", "0", "2", "3")
+	testutil.WantRows(t, s, "SELECT id FROM db.t WHERE id >= 3", "3")
+	testutil.WantRows(t, s, "SELECT count(*) FROM db.t", "3")
 }
 
 func TestEqualityDeletes(t *testing.T) {
-	s := newDMLSession(t)
-	mustExec(t, s,
+	s, _ := testutil.Open(t,
 		"CREATE NAMESPACE db",
 		"CREATE TABLE db.t (id INT, region STRING) PARTITIONED BY (region)",
 		"INSERT INTO db.t VALUES (1, 'eu'), (2, 'eu'), (3, 'eu'), (1, 'us'), (2, 'us')",
 	)
-	dmlCommitDeletes(t, s, dmlTable(t, s, "db", "t"), iceberg.EntryContentEqDeletes, map[int]any{1000: "eu"}, []int{1},
+	dmlCommitDeletes(t, s, testutil.Table(t, s, "db", "t"), iceberg.EntryContentEqDeletes, map[int]any{1000: "eu"}, []int{1},
 		[]storage.WriteColumn{{FieldID: 1, Name: "id", Type: arrow.PrimitiveTypes.Int32}}, []any{[]int32{1, 3}})
 	// Rows inserted after the delete (a higher sequence number) stay.
-	mustExec(t, s, "INSERT INTO db.t VALUES (1, 'eu')")
+	testutil.Exec(t, s, "INSERT INTO db.t VALUES (1, 'eu')")
 
-	dmlCheckRows(t, s, "SELECT id, region FROM db.t", "2|eu", "1|us", "2|us", "1|eu")
+	testutil.WantRows(t, s, "SELECT id, region FROM db.t", "2|eu", "1|us", "2|us", "1|eu")
 	// The equality column is read even when the query does not ask for it.
-	dmlCheckRows(t, s, "SELECT region FROM db.t", "eu", "us", "us", "eu")
-	dmlCheckRows(t, s, "SELECT count(*) FROM db.t", "4")
+	testutil.WantRows(t, s, "SELECT region FROM db.t", "eu", "us", "us", "eu")
+	testutil.WantRows(t, s, "SELECT count(*) FROM db.t", "4")
 
-	if msg := dmlMessage(t, s, "DELETE FROM db.t WHERE region = 'eu'"); msg != "2 rows deleted" {
+	if msg := testutil.Message(t, s, "DELETE FROM db.t WHERE region = 'eu'"); msg != "2 rows deleted" {
 		t.Fatalf("message %q", msg)
 	}
-	dmlCheckRows(t, s, "SELECT id, region FROM db.t", "1|us", "2|us")
+	testutil.WantRows(t, s, "SELECT id, region FROM db.t", "1|us", "2|us")
 }
 
 func TestConcurrentCommitIsRefused(t *testing.T) {
-	s := newDMLSession(t)
-	mustExec(t, s,
+	s, _ := testutil.Open(t,
 		"CREATE NAMESPACE db",
 		"CREATE TABLE db.t (id INT)",
 		"INSERT INTO db.t VALUES (1)",
 	)
-	stale := dmlTable(t, s, "db", "t")
+	stale := testutil.Table(t, s, "db", "t")
 	files, err := storage.PlanScan(context.Background(), s.Warehouse().FS(), storage.ScanRequest{Metadata: stale.Metadata(), Snapshot: stale.CurrentSnapshot(), Schema: stale.Schema()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustExec(t, s, "INSERT INTO db.t VALUES (2)")
+	testutil.Exec(t, s, "INSERT INTO db.t VALUES (2)")
 
 	err = dml.CommitReplace(context.Background(), stale, files.Files, nil)
 	if err == nil || !strings.Contains(err.Error(), "another writer committed") {
 		t.Fatalf("commit on a stale snapshot: got %v, want a concurrent-commit error", err)
 	}
-	dmlCheckRows(t, s, "SELECT id FROM db.t", "1", "2")
+	testutil.WantRows(t, s, "SELECT id FROM db.t", "1", "2")
 }
 
 func TestInsertOverwrite(t *testing.T) {
-	s := newDMLSession(t)
-	mustExec(t, s,
+	s, _ := testutil.Open(t,
 		"CREATE NAMESPACE db",
 		"CREATE TABLE db.t (id INT, region STRING) PARTITIONED BY (region)",
 		"INSERT INTO db.t VALUES (1, 'eu'), (2, 'us')",
 	)
-	if msg := dmlMessage(t, s, "INSERT OVERWRITE db.t VALUES (3, 'eu'), (4, 'eu')"); msg != "2 rows inserted" {
+	if msg := testutil.Message(t, s, "INSERT OVERWRITE db.t VALUES (3, 'eu'), (4, 'eu')"); msg != "2 rows inserted" {
 		t.Fatalf("message %q", msg)
 	}
-	if op := dmlTable(t, s, "db", "t").CurrentSnapshot().Summary.Operation; op != table.OpOverwrite {
+	if op := testutil.Table(t, s, "db", "t").CurrentSnapshot().Summary.Operation; op != table.OpOverwrite {
 		t.Fatalf("operation %s, want overwrite", op)
 	}
-	dmlCheckRows(t, s, "SELECT id, region FROM db.t", "3|eu", "4|eu", "2|us")
+	testutil.WantRows(t, s, "SELECT id, region FROM db.t", "3|eu", "4|eu", "2|us")
 
 	// A failure leaves the table and its data folder as they were.
 	dataDir := filepath.Join(s.Warehouse().Dir(), "db", "t", "data")
-	before := dmlFilesUnder(t, dataDir)
-	if _, err := s.Exec(context.Background(), "INSERT OVERWRITE db.t SELECT CAST(region AS INT), region FROM db.t"); err == nil {
-		t.Fatal("want an error")
-	}
-	if after := dmlFilesUnder(t, dataDir); !slices.Equal(before, after) {
+	before := testutil.FilesBelow(t, dataDir)
+	testutil.Error(t, s, "INSERT OVERWRITE db.t SELECT CAST(region AS INT), region FROM db.t")
+	if after := testutil.FilesBelow(t, dataDir); !slices.Equal(before, after) {
 		t.Fatalf("data files before %v, after %v", before, after)
 	}
-	dmlCheckRows(t, s, "SELECT id, region FROM db.t", "3|eu", "4|eu", "2|us")
-}
-
-func dmlFilesUnder(t *testing.T, dir string) []string {
-	t.Helper()
-	var files []string
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			files = append(files, path)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
+	testutil.WantRows(t, s, "SELECT id, region FROM db.t", "3|eu", "4|eu", "2|us")
 }

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/lakesql/lakesql"
 	"github.com/lakesql/lakesql/catalog"
 	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/internal/testutil"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
@@ -16,19 +16,11 @@ import (
 // caller can tell errors apart with errors.Is whatever the message says.
 func TestErrorKinds(t *testing.T) {
 	ctx := context.Background()
-	s, err := lakesql.Open(ctx, lakesql.Options{Warehouse: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, st := range []string{
+	s, _ := testutil.Open(t,
 		"CREATE NAMESPACE db",
 		"CREATE TABLE db.t (id INT, n BIGINT)",
 		"INSERT INTO db.t VALUES (1, 9223372036854775807), (2, 1)",
-	} {
-		if _, err := s.Exec(ctx, st); err != nil {
-			t.Fatalf("%s: %v", st, err)
-		}
-	}
+	)
 	cases := []struct {
 		stmt string
 		kind error

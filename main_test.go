@@ -1,4 +1,4 @@
-package lakesql
+package lakesql_test
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package lakesql
+package lakesql_test
 
 import (
 	"context"
@@ -6,15 +6,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/testutil"
 )
 
-// snapshotIDs renders the ids of the snapshots as queryRows prints them, sorted.
-func snapshotIDs(t *testing.T, s *Session) []string {
+// snapshotIDs renders the ids of the snapshots as testutil.Rows prints them, sorted.
+func snapshotIDs(t *testing.T, s *lakesql.Session) []string {
 	t.Helper()
-	tbl, err := s.Warehouse().LoadTable(context.Background(), "db", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := testutil.Table(t, s, "db", "t")
 	var ids []string
 	for _, snap := range tbl.Metadata().Snapshots() {
 		ids = append(ids, fmt.Sprint(snap.SnapshotID))
@@ -24,7 +24,7 @@ func snapshotIDs(t *testing.T, s *Session) []string {
 }
 
 func TestMetadataTablesDescribeTheSnapshots(t *testing.T) {
-	s, _ := openTestSession(t)
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
 	snaps := threeAppends(t, s)
 	ids := snapshotIDs(t, s)
 	current := fmt.Sprint(snaps[2].SnapshotID)
@@ -44,7 +44,7 @@ func TestMetadataTablesDescribeTheSnapshots(t *testing.T) {
 		"SELECT h.snapshot_id FROM db.t.history h JOIN db.t.snapshots s ON h.parent_id = s.snapshot_id WHERE s.parent_id IS NULL": {fmt.Sprint(snaps[1].SnapshotID)},
 		"SELECT snapshots.operation FROM db.t.snapshots WHERE snapshot_id = " + current:                                           {"append"},
 	} {
-		if got := queryRows(t, s, q); !slices.Equal(got, want) {
+		if got := testutil.Rows(t, s, q); !slices.Equal(got, want) {
 			t.Errorf("%s = %v, want %v", q, got, want)
 		}
 	}
@@ -52,61 +52,15 @@ func TestMetadataTablesDescribeTheSnapshots(t *testing.T) {
 	for _, snap := range snaps {
 		inOrder = append(inOrder, fmt.Sprint(snap.SnapshotID))
 	}
-	if got := queryRowsInOrder(t, s, "SELECT snapshot_id FROM db.t.snapshots ORDER BY committed_at"); !slices.Equal(got, inOrder) {
+	if got := testutil.RowsInOrder(t, s, "SELECT snapshot_id FROM db.t.snapshots ORDER BY committed_at"); !slices.Equal(got, inOrder) {
 		t.Errorf("snapshots by commit time = %v, want %v", got, inOrder)
 	}
 }
 
-func TestMetadataTablesRenderNestedValuesAsText(t *testing.T) {
-	s, _ := openTestSession(t)
-	threeAppends(t, s)
-	for q, want := range map[string]string{
-		"SELECT summary FROM db.t.snapshots WHERE parent_id IS NULL":                                   "added-data-files=1, added-files-size=",
-		"SELECT lower_bounds FROM db.t.files WHERE record_count = 1 AND file_path LIKE '%2026-01-15%'": "{1=1, 2=2026-01-15 10:00:00.000000}",
-		"SELECT null_value_counts FROM db.t.files WHERE file_path LIKE '%2026-01-15%'":                 "{1=0, 2=0}",
-		"SELECT partition_summaries FROM db.t.manifests WHERE added_data_files_count = 1 LIMIT 1":      "[{contains_null=false, contains_nan=false, lower_bound=2026-01-",
-	} {
-		got := queryRows(t, s, q)
-		if len(got) != 1 || !strings.Contains(got[0], want) {
-			t.Errorf("%s = %v, want one row containing %q", q, got, want)
-		}
-	}
-}
-
-func TestMetadataTablesOfATableWithoutSnapshots(t *testing.T) {
-	s, _ := openTestSession(t)
-	mustExec(t, s, "CREATE TABLE db.t (id BIGINT)")
-	for _, meta := range []string{"snapshots", "history", "files", "partitions", "manifests", "refs"} {
-		q := "SELECT count(*) FROM db.t." + meta
-		if got := queryRows(t, s, q); !slices.Equal(got, []string{"0"}) {
-			t.Errorf("%s = %v, want 0", q, got)
-		}
-	}
-}
-
-func TestMetadataTableNames(t *testing.T) {
-	s, _ := openTestSession(t)
-	threeAppends(t, s)
-	// Three parts starting with the catalog name are catalog.ns.table.
-	if got := queryRows(t, s, "SELECT count(*) FROM lakesql.db.t"); !slices.Equal(got, []string{"3"}) {
-		t.Errorf("lakesql.db.t counts %v rows, want 3", got)
-	}
-	for q, want := range map[string]string{
-		"SELECT * FROM db.t.foo":          "unknown metadata table t.foo (known: snapshots, history, files, partitions, manifests, refs)",
-		"SELECT * FROM lakesql.db.t.foo":  "unknown metadata table t.foo (known: snapshots, history, files, partitions, manifests, refs)",
-		"SELECT * FROM other.db.t":        "unknown catalog other",
-		"SELECT * FROM other.db.t.files":  "unknown catalog other",
-		"SELECT * FROM db.nope.snapshots": "table db.nope does not exist",
-	} {
-		_, err := s.Exec(context.Background(), q)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: got error %v, want %q", q, err, want)
-		}
-	}
-}
-
+// TestShowPartitions checks the column names of SHOW PARTITIONS, which a
+// golden script does not print; its rows are in ddl/metadata_tables.test.
 func TestShowPartitions(t *testing.T) {
-	s, _ := openTestSession(t)
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
 	threeAppends(t, s)
 	res, err := s.Exec(context.Background(), "SHOW PARTITIONS db.t")
 	if err != nil {
@@ -120,17 +74,10 @@ func TestShowPartitions(t *testing.T) {
 	if want := []string{"ts_day", "spec_id", "record_count", "file_count"}; !slices.Equal(names, want) {
 		t.Errorf("SHOW PARTITIONS columns = %v, want %v", names, want)
 	}
-	if got, want := queryRows(t, s, "SHOW PARTITIONS db.t"), []string{"2026-01-15|0|1|1", "2026-01-16|0|2|2"}; !slices.Equal(got, want) {
-		t.Errorf("SHOW PARTITIONS = %v, want %v", got, want)
-	}
-	mustExec(t, s, "CREATE TABLE db.flat (id BIGINT)")
-	if _, err := s.Exec(context.Background(), "SHOW PARTITIONS db.flat"); err == nil || err.Error() != "table db.flat is not partitioned" {
-		t.Errorf("SHOW PARTITIONS of an unpartitioned table: got error %v", err)
-	}
 }
 
 func TestDescribeHistoryAndDetail(t *testing.T) {
-	s, _ := openTestSession(t)
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
 	snaps := threeAppends(t, s)
 	// Newest first, as Delta prints it.
 	var want []string
@@ -142,14 +89,14 @@ func TestDescribeHistoryAndDetail(t *testing.T) {
 		want = append(want, fmt.Sprintf("%d|%d|%s|append", snap.SequenceNumber, snap.SnapshotID, parent))
 	}
 	var got []string
-	for _, row := range queryRowsInOrder(t, s, "DESCRIBE HISTORY db.t") {
+	for _, row := range testutil.RowsInOrder(t, s, "DESCRIBE HISTORY db.t") {
 		cells := strings.Split(row, "|")
 		got = append(got, strings.Join([]string{cells[0], cells[2], cells[3], cells[4]}, "|"))
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("DESCRIBE HISTORY = %v, want %v", got, want)
 	}
-	detail := queryRows(t, s, "DESCRIBE DETAIL db.t")
+	detail := testutil.Rows(t, s, "DESCRIBE DETAIL db.t")
 	if len(detail) != 1 {
 		t.Fatalf("DESCRIBE DETAIL has %d rows, want 1", len(detail))
 	}

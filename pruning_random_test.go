@@ -1,7 +1,6 @@
-package lakesql
+package lakesql_test
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -9,71 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lakesql/lakesql/value"
+	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/testutil"
 )
-
-// queryRows runs a query and returns its rows as sorted text lines.
-func queryRows(t *testing.T, s *Session, query string) []string {
-	t.Helper()
-	rows := queryRowsInOrder(t, s, query)
-	slices.Sort(rows)
-	return rows
-}
-
-// queryRowsInOrder runs a query and returns its rows as text lines, in order.
-func queryRowsInOrder(t *testing.T, s *Session, query string) []string {
-	t.Helper()
-	ctx := context.Background()
-	res, err := s.Exec(ctx, query)
-	if err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	defer res.Close()
-	var rows []string
-	for {
-		batch, err := res.Next(ctx)
-		if err != nil {
-			t.Fatalf("%s: %v", query, err)
-		}
-		if batch == nil {
-			break
-		}
-		for i := range int(batch.NumRows()) {
-			cells := make([]string, batch.NumCols())
-			for j := range cells {
-				cells[j] = value.Format(batch.Column(j), i)
-			}
-			rows = append(rows, strings.Join(cells, "|"))
-		}
-		batch.Release()
-	}
-	return rows
-}
-
-// openTestSession opens a session on a fresh warehouse with namespace db,
-// closed when the test ends, and returns it with the warehouse folder.
-func openTestSession(t *testing.T) (*Session, string) {
-	t.Helper()
-	dir := t.TempDir()
-	s, err := Open(context.Background(), Options{Warehouse: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	mustExec(t, s, "CREATE NAMESPACE db")
-	return s, dir
-}
-
-func mustExec(t *testing.T, s *Session, statements ...string) {
-	t.Helper()
-	for _, st := range statements {
-		res, err := s.Exec(context.Background(), st)
-		if err != nil {
-			t.Fatalf("%s: %v", st, err)
-		}
-		res.Close()
-	}
-}
 
 var randomSpecs = []string{
 	"", "day(ts)", "hour(ts)", "month(ts)", "year(ts)", "year(d)", "day(d)", "s", "n",
@@ -159,21 +96,18 @@ func TestPruningNeverChangesAnswers(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 7))
 		spec := randomSpecs[int(seed)%len(randomSpecs)]
 		t.Run(fmt.Sprintf("seed%d_%s", seed, spec), func(t *testing.T) {
-			s, err := Open(context.Background(), Options{Warehouse: t.TempDir()})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := testutil.OpenWith(t, lakesql.Options{Warehouse: t.TempDir()})
 			create := "CREATE TABLE db.t (id BIGINT, ts TIMESTAMP, d DATE, s STRING, n INT, x DOUBLE)"
 			if spec != "" {
 				create += " PARTITIONED BY (" + strings.ReplaceAll(spec, ";", ",") + ")"
 			}
-			mustExec(t, s, "CREATE NAMESPACE db", create)
+			testutil.Exec(t, s, "CREATE NAMESPACE db", create)
 			id := 0
 			for round := range 6 { // several inserts: several snapshots, manifests and files
 				if round == 3 {
 					// Evolve the spec half way: older files keep theirs.
 					if evolve := evolution(seed, spec); evolve != "" {
-						mustExec(t, s, "ALTER TABLE db.t "+evolve)
+						testutil.Exec(t, s, "ALTER TABLE db.t "+evolve)
 					}
 				}
 				var rows []string
@@ -182,21 +116,21 @@ func TestPruningNeverChangesAnswers(t *testing.T) {
 					rows = append(rows, fmt.Sprintf("(%d, %s, %s, %s, %s, %s)", id,
 						randomValue(r, "ts"), randomValue(r, "d"), randomValue(r, "s"), randomValue(r, "n"), randomValue(r, "x")))
 				}
-				mustExec(t, s, "INSERT INTO db.t VALUES "+strings.Join(rows, ", "))
+				testutil.Exec(t, s, "INSERT INTO db.t VALUES "+strings.Join(rows, ", "))
 			}
 			queries := []string{"SELECT count(*), count(n), min(n), max(n), min(ts), max(d), count(s) FROM db.t"}
 			for range 40 {
 				queries = append(queries, "SELECT id FROM db.t WHERE "+randomPredicate(r))
 			}
 			for _, query := range queries {
-				mustExec(t, s, "SET pruning = on")
-				pruned := queryRows(t, s, query)
-				mustExec(t, s, "SET pruning = off")
-				full := queryRows(t, s, query)
+				testutil.Exec(t, s, "SET pruning = on")
+				pruned := testutil.Rows(t, s, query)
+				testutil.Exec(t, s, "SET pruning = off")
+				full := testutil.Rows(t, s, query)
 				if !slices.Equal(pruned, full) {
 					t.Fatalf("%s\npruning on:  %v\npruning off: %v", query, pruned, full)
 				}
-				mustExec(t, s, "SET pruning = on")
+				testutil.Exec(t, s, "SET pruning = on")
 				checkFilesOpenedMatchPlan(t, s, query)
 			}
 		})
@@ -210,9 +144,9 @@ var (
 
 // checkFilesOpenedMatchPlan runs EXPLAIN ANALYZE and checks that every scan
 // opened exactly the data files its plan kept.
-func checkFilesOpenedMatchPlan(t *testing.T, s *Session, query string) {
+func checkFilesOpenedMatchPlan(t *testing.T, s *lakesql.Session, query string) {
 	t.Helper()
-	lines := queryRowsInOrder(t, s, "EXPLAIN ANALYZE "+query)
+	lines := testutil.RowsInOrder(t, s, "EXPLAIN ANALYZE "+query)
 	var planned []string
 	for _, line := range lines {
 		if m := plannedFiles.FindStringSubmatch(line); m != nil {

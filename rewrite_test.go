@@ -1,186 +1,80 @@
-package lakesql
+package lakesql_test
 
 import (
-	"cmp"
-	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/apache/iceberg-go/catalog/hadoop"
-	"github.com/apache/iceberg-go/table"
+	"github.com/lakesql/lakesql"
 	"github.com/lakesql/lakesql/internal/procedures"
+	"github.com/lakesql/lakesql/internal/testutil"
 )
 
 // openRewriteTable opens a session on a new warehouse with db.events
 // (id, ts, kind) filled by one INSERT per day of January 2026, 1..days.
-func openRewriteTable(t *testing.T, days int) (*Session, string) {
+func openRewriteTable(t *testing.T, days int) (*lakesql.Session, string) {
 	t.Helper()
-	dir := t.TempDir()
-	s, err := Open(context.Background(), Options{Warehouse: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, s, "CREATE NAMESPACE db", "CREATE TABLE db.events (id BIGINT, ts TIMESTAMP, kind STRING)")
+	s, dir := testutil.Open(t, "CREATE NAMESPACE db", "CREATE TABLE db.events (id BIGINT, ts TIMESTAMP, kind STRING)")
 	for d := 1; d <= days; d++ {
-		mustExec(t, s, fmt.Sprintf(`INSERT INTO db.events VALUES
+		testutil.Exec(t, s, fmt.Sprintf(`INSERT INTO db.events VALUES
 			(%d, '2026-01-%02d 09:00:00', 'view'), (%d, '2026-01-%02d 17:30:00', NULL), (%d, '2026-01-%02d 23:59:59', 'buy')`,
 			3*d, d, 3*d+1, d, 3*d+2, d))
 	}
 	return s, dir
 }
 
-// fileSpecs lists the spec id of every live data file, sorted.
-func fileSpecs(t *testing.T, s *Session) []string {
-	t.Helper()
-	rows := queryRows(t, s, "SELECT spec_id FROM db.events.files")
-	slices.Sort(rows)
-	return rows
-}
-
 // The tutorial: unpartitioned files are rewritten under the new day(ts) spec.
 func TestRewriteDataFilesToNewSpec(t *testing.T) {
 	s, dir := openRewriteTable(t, 4)
-	before := queryRows(t, s, "SELECT * FROM db.events")
-	mustExec(t, s, "ALTER TABLE db.events ADD PARTITION FIELD day(ts)")
+	before := testutil.Rows(t, s, "SELECT * FROM db.events")
+	testutil.Exec(t, s, "ALTER TABLE db.events ADD PARTITION FIELD day(ts)")
 
-	got := queryRows(t, s, `CALL lakesql.system.rewrite_data_files(table => 'db.events', options => map('rewrite-all', 'true'))`)
+	got := testutil.Rows(t, s, `CALL lakesql.system.rewrite_data_files(table => 'db.events', options => map('rewrite-all', 'true'))`)
 	if !strings.HasPrefix(got[0], "4|4|") || !strings.HasSuffix(got[0], "|0") {
 		t.Fatalf("result %v, want 4 files rewritten into 4, none failed", got)
 	}
-	if specs := fileSpecs(t, s); !slices.Equal(specs, []string{"1", "1", "1", "1"}) {
+	if specs := testutil.Rows(t, s, "SELECT spec_id FROM db.events.files"); !slices.Equal(specs, []string{"1", "1", "1", "1"}) {
 		t.Fatalf("spec ids after rewrite: %v", specs)
 	}
-	if after := queryRows(t, s, "SELECT * FROM db.events"); !slices.Equal(after, before) {
+	if after := testutil.Rows(t, s, "SELECT * FROM db.events"); !slices.Equal(after, before) {
 		t.Fatalf("rows changed:\n%v\n%v", after, before)
 	}
 	// A spec 0 manifest may still be listed, recording the removals, but
 	// it has no live file.
-	plan := strings.Join(queryRowsInOrder(t, s, "EXPLAIN SELECT count(*) FROM db.events WHERE ts >= '2026-01-02' AND ts < '2026-01-03'"), "\n")
+	plan := testutil.Explain(t, s, "SELECT count(*) FROM db.events WHERE ts >= '2026-01-02' AND ts < '2026-01-03'")
 	spec0 := strings.Contains(plan, "spec 0") && !strings.Contains(plan, "spec 0 (unpartitioned): none; manifests 1/1, files 0/0")
 	if spec0 || !strings.Contains(plan, "data files 1/4") {
 		t.Fatalf("EXPLAIN after rewrite should read one file of spec 1 and none of spec 0:\n%s", plan)
 	}
-	checkIcebergGoReads(t, dir, before)
-}
-
-// checkIcebergGoReads reads the table with iceberg-go and compares its rows.
-func checkIcebergGoReads(t *testing.T, dir string, want []string) {
-	t.Helper()
-	cat, err := hadoop.NewCatalog("other", dir, nil)
-	if err != nil {
-		t.Fatal(err)
+	if got := testutil.IcebergGoRows(t, dir, "db", "events"); !slices.Equal(got, before) {
+		t.Fatalf("iceberg-go reads other rows than lakesql: %s", testutil.DiffRows(got, before))
 	}
-	tbl, err := cat.LoadTable(context.Background(), table.Identifier{"db", "events"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	arrowTable, err := tbl.Scan().ToArrowTable(context.Background())
-	if err != nil {
-		t.Fatalf("iceberg-go scan: %v", err)
-	}
-	defer arrowTable.Release()
-	if got := tableRows(arrowTable); !slices.Equal(got, want) {
-		t.Fatalf("iceberg-go read\n%v\nwant\n%v", got, want)
-	}
-}
-
-// Without rewrite-all, small files are compacted only once a partition has
-// min-input-files of them.
-func TestRewriteDataFilesCompactsSmallFiles(t *testing.T) {
-	s, _ := openRewriteTable(t, 4)
-	before := queryRows(t, s, "SELECT * FROM db.events")
-	got := queryRows(t, s, "CALL system.rewrite_data_files('db.events')")
-	if got[0] != "0|0|0|0" {
-		t.Fatalf("4 small files are fewer than min-input-files 5, yet: %v", got)
-	}
-	got = queryRows(t, s, "CALL system.rewrite_data_files(table => 'db.events', options => map('min-input-files', 4))")
-	if !strings.HasPrefix(got[0], "4|1|") {
-		t.Fatalf("result %v, want 4 files compacted into 1", got)
-	}
-	if n := len(fileSpecs(t, s)); n != 1 {
-		t.Fatalf("%d files after compaction, want 1", n)
-	}
-	if after := queryRows(t, s, "SELECT * FROM db.events"); !slices.Equal(after, before) {
-		t.Fatalf("rows changed:\n%v\n%v", after, before)
-	}
-	ops := queryRowsInOrder(t, s, "SELECT operation FROM db.events.snapshots ORDER BY committed_at")
-	if ops[len(ops)-1] != "replace" {
-		t.Fatalf("last snapshot operations %v, want replace", ops)
-	}
-}
-
-// where selects only the files that may hold matching rows.
-func TestRewriteDataFilesWhere(t *testing.T) {
-	s, _ := openRewriteTable(t, 4)
-	mustExec(t, s, "ALTER TABLE db.events ADD PARTITION FIELD day(ts)")
-	got := queryRows(t, s, `CALL system.rewrite_data_files(table => 'db.events', where => 'ts >= ''2026-01-03''')`)
-	if !strings.HasPrefix(got[0], "2|2|") {
-		t.Fatalf("result %v, want the 2 files of Jan 3-4 rewritten", got)
-	}
-	if specs := fileSpecs(t, s); !slices.Equal(specs, []string{"0", "0", "1", "1"}) {
-		t.Fatalf("spec ids: %v", specs)
-	}
-}
-
-// The sort strategy writes each file in order.
-func TestRewriteDataFilesSort(t *testing.T) {
-	for _, order := range []string{"id DESC", "zorder(id, ts)"} {
-		t.Run(order, func(t *testing.T) {
-			s, _ := openRewriteTable(t, 5)
-			mustExec(t, s, fmt.Sprintf(`CALL system.rewrite_data_files(table => 'db.events', strategy => 'sort', sort_order => '%s', options => map('rewrite-all', 'true'))`, order))
-			// One file now: reading it yields its rows in file order.
-			ids := queryRowsInOrder(t, s, "SELECT id FROM db.events")
-			// ts grows with id, so the z-order is id order too.
-			want := slices.Clone(ids)
-			slices.SortFunc(want, func(a, b string) int { return cmp.Compare(atoi(t, a), atoi(t, b)) })
-			if order == "id DESC" {
-				slices.Reverse(want)
-			}
-			if !slices.Equal(ids, want) {
-				t.Fatalf("file order %v, want %v", ids, want)
-			}
-		})
-	}
-}
-
-func atoi(t *testing.T, s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // An INSERT committed while the rewrite runs is kept, not duplicated.
 func TestRewriteDataFilesKeepsConcurrentInsert(t *testing.T) {
 	s, dir := openRewriteTable(t, 3)
-	other, err := Open(context.Background(), Options{Warehouse: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := testutil.OpenWith(t, lakesql.Options{Warehouse: dir})
 	inserted := false
 	procedures.BeforeRewriteCommit = func() {
 		if !inserted {
 			inserted = true
-			mustExec(t, other, "INSERT INTO db.events VALUES (100, '2026-02-01 00:00:00', 'late')")
+			testutil.Exec(t, other, "INSERT INTO db.events VALUES (100, '2026-02-01 00:00:00', 'late')")
 		}
 	}
 	defer func() { procedures.BeforeRewriteCommit = nil }()
-	want := append(queryRows(t, s, "SELECT * FROM db.events"), "100|2026-02-01 00:00:00|late")
+	want := append(testutil.Rows(t, s, "SELECT * FROM db.events"), "100|2026-02-01 00:00:00|late")
 	slices.Sort(want)
-	got := queryRows(t, s, "CALL system.rewrite_data_files(table => 'db.events', options => map('rewrite-all', 'true'))")
+	got := testutil.Rows(t, s, "CALL system.rewrite_data_files(table => 'db.events', options => map('rewrite-all', 'true'))")
 	if !strings.HasPrefix(got[0], "3|1|") {
 		t.Fatalf("result %v", got)
 	}
-	if rows := queryRows(t, s, "SELECT * FROM db.events"); !slices.Equal(rows, want) {
+	if rows := testutil.Rows(t, s, "SELECT * FROM db.events"); !slices.Equal(rows, want) {
 		t.Fatalf("rows\n%v\nwant\n%v", rows, want)
 	}
-	if n := len(fileSpecs(t, s)); n != 2 {
+	if n := len(testutil.Rows(t, s, "SELECT spec_id FROM db.events.files")); n != 2 {
 		t.Fatalf("%d files, want the rewritten one and the inserted one", n)
 	}
 }
@@ -189,76 +83,23 @@ func TestRewriteDataFilesKeepsConcurrentInsert(t *testing.T) {
 // the concurrent commit left it, and the rewrite's new file is removed.
 func TestRewriteDataFilesConflictLeavesTableUnchanged(t *testing.T) {
 	s, dir := openRewriteTable(t, 3)
-	other, err := Open(context.Background(), Options{Warehouse: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := testutil.OpenWith(t, lakesql.Options{Warehouse: dir})
 	var want, files []string
 	procedures.BeforeRewriteCommit = func() {
 		if want == nil {
-			mustExec(t, other, "DELETE FROM db.events WHERE id = 3")
-			want = queryRows(t, other, "SELECT * FROM db.events")
-			files = tableFiles(t, dir)
+			testutil.Exec(t, other, "DELETE FROM db.events WHERE id = 3")
+			want = testutil.Rows(t, other, "SELECT * FROM db.events")
+			files = testutil.FilesBelow(t, filepath.Join(dir, "db", "events", "data"))
 		}
 	}
 	defer func() { procedures.BeforeRewriteCommit = nil }()
-	_, err = s.Exec(context.Background(), "CALL system.rewrite_data_files(table => 'db.events', options => map('rewrite-all', 'true'))")
-	if err == nil || !strings.Contains(err.Error(), "concurrent commit removed 1 of the files being rewritten") {
-		t.Fatalf("error %v", err)
-	}
-	if rows := queryRows(t, s, "SELECT * FROM db.events"); !slices.Equal(rows, want) {
+	testutil.WantError(t, s, "CALL system.rewrite_data_files(table => 'db.events', options => map('rewrite-all', 'true'))",
+		"concurrent commit removed 1 of the files being rewritten")
+	if rows := testutil.Rows(t, s, "SELECT * FROM db.events"); !slices.Equal(rows, want) {
 		t.Fatalf("rows\n%v\nwant\n%v", rows, want)
 	}
-	left := tableFiles(t, dir)
+	left := testutil.FilesBelow(t, filepath.Join(dir, "db", "events", "data"))
 	if len(left) != len(files)-1 || slices.ContainsFunc(left, func(f string) bool { return !slices.Contains(files, f) }) {
 		t.Fatalf("data files after the failed rewrite\n%v\nwant those before its commit but its output\n%v", left, files)
-	}
-}
-
-// tableFiles lists the files under the table's data folder.
-func tableFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	var files []string
-	err := filepath.WalkDir(filepath.Join(dir, "db", "events", "data"), func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			files = append(files, path)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
-func TestOptimize(t *testing.T) {
-	s, _ := openRewriteTable(t, 3)
-	before := queryRows(t, s, "SELECT * FROM db.events")
-	got := queryRows(t, s, "OPTIMIZE db.events ZORDER BY (ts, kind)")
-	if !strings.Contains(got[0], "|1|3|") {
-		t.Fatalf("OPTIMIZE result %v, want 1 file added and 3 removed", got)
-	}
-	if after := queryRows(t, s, "SELECT * FROM db.events"); !slices.Equal(after, before) {
-		t.Fatalf("rows changed")
-	}
-}
-
-func TestRewriteDataFilesArgumentErrors(t *testing.T) {
-	s, _ := openRewriteTable(t, 1)
-	for call, want := range map[string]string{
-		"CALL system.rewrite_data_files(table => 'db.events', options => map('min-input-file', '2'))":  `unknown rewrite_data_files option "min-input-file"`,
-		"CALL system.rewrite_data_files(table => 'db.events', options => map('min-input-files', 'x'))": `option min-input-files="x" is not an integer`,
-		"CALL system.rewrite_data_files(table => 'db.events', strategy => 'zip')":                      `unknown strategy "zip"`,
-		"CALL system.rewrite_data_files(table => 'db.events', strategy => 'sort')":                     "strategy sort needs a sort_order argument",
-		"CALL system.rewrite_data_files(table => 'db.events', sort_order => 'nope')":                   "sort_order: unknown column nope",
-		"CALL system.rewrite_data_files(table => 'db.events', where => 'id +')":                        "is not a predicate",
-		"CALL system.rewrite_data_files(table => 'db.events', options => map('output-spec-id', '7'))":  "output-spec-id 7 is not a partition spec of db.events",
-		"CALL system.rewrite_data_files(table => 'db.events', options => map('rewrite-all'))":          "map(…) takes keys and values in pairs",
-		"CALL system.rewrite_data_files(table => 'db.events', sort_order => 'zorder(id), kind')":       "zorder(…) cannot be combined",
-	} {
-		_, err := s.Exec(context.Background(), call)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: error %v, want %q", call, err, want)
-		}
 	}
 }

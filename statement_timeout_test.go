@@ -8,27 +8,16 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/testutil"
 )
 
 // A statement that runs past statement_timeout stops with one line, and the
 // session keeps working.
 func TestStatementTimeout(t *testing.T) {
 	ctx := context.Background()
-	s, err := lakesql.Open(ctx, lakesql.Options{Warehouse: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
 	values := strings.Repeat("(1),", 999) + "(1)"
-	for _, st := range []string{
-		"CREATE NAMESPACE db",
-		"CREATE TABLE db.t (x INT)",
-		"INSERT INTO db.t VALUES " + values,
-		"SET statement_timeout = '200ms'",
-	} {
-		if _, err := s.Exec(ctx, st); err != nil {
-			t.Fatalf("%s: %v", st, err)
-		}
-	}
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db", "CREATE TABLE db.t (x INT)",
+		"INSERT INTO db.t VALUES "+values, "SET statement_timeout = '200ms'")
 	start := time.Now()
 	res, err := s.Exec(ctx, "SELECT count(*) FROM db.t a CROSS JOIN db.t b CROSS JOIN db.t c")
 	if err == nil {
@@ -41,14 +30,6 @@ func TestStatementTimeout(t *testing.T) {
 	if took := time.Since(start); took > 10*time.Second {
 		t.Fatalf("stopped after %s", took)
 	}
-	for _, st := range []string{"SET statement_timeout = 0", "SELECT count(*) FROM db.t"} {
-		res, err := s.Exec(ctx, st)
-		if err != nil {
-			t.Fatalf("%s after a timeout: %v", st, err)
-		}
-		res.Close()
-	}
-	if _, err := s.Exec(ctx, "SET statement_timeout = 'soon'"); err == nil || !strings.Contains(err.Error(), "'30s'") {
-		t.Fatalf("bad value: %v", err)
-	}
+	testutil.Exec(t, s, "SET statement_timeout = 0", "SELECT count(*) FROM db.t")
+	testutil.WantError(t, s, "SET statement_timeout = 'soon'", "'30s'")
 }

@@ -1,11 +1,9 @@
-package lakesql
+package lakesql_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -13,68 +11,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakesql/lakesql/internal/testutil"
 	"github.com/lakesql/lakesql/storage"
 )
-
-// execError runs a statement that must fail and returns its message.
-func execError(t *testing.T, s *Session, statement string) string {
-	t.Helper()
-	ctx := context.Background()
-	res, err := s.Exec(ctx, statement)
-	for err == nil {
-		var batch arrow.RecordBatch
-		if batch, err = res.Next(ctx); batch == nil && err == nil {
-			res.Close()
-			t.Fatalf("%s: succeeded, want an error", statement)
-		}
-		if batch != nil {
-			batch.Release()
-		}
-	}
-	if res != nil {
-		res.Close()
-	}
-	return err.Error()
-}
-
-// filesBelow lists the files below dir, relative to it.
-func filesBelow(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			rel, _ := filepath.Rel(dir, path)
-			out = append(out, rel)
-		}
-		return nil
-	})
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func wantFileRows(t *testing.T, s *Session, query string, want ...string) {
-	t.Helper()
-	got := queryRows(t, s, query)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Fatalf("%s:\ngot  %s\nwant %s", query, strings.Join(got, " ; "), strings.Join(want, " ; "))
-	}
-}
 
 // writeParquet writes a Parquet file without field ids (as tools other than
 // Iceberg writers do) with columns id BIGINT and name STRING.
@@ -117,124 +56,118 @@ func writeParquet(t *testing.T, path string, ids []int64, names []string) {
 }
 
 func TestReadParquetGlobAndArray(t *testing.T) {
-	s, dir := openTestSession(t)
+	s, dir := testutil.Open(t, "CREATE NAMESPACE db")
 	writeParquet(t, filepath.Join(dir, "files/a.parquet"), []int64{1, 2}, []string{"a", "NULL"})
 	writeParquet(t, filepath.Join(dir, "files/b.parquet"), []int64{3}, []string{"c"})
 	a, b := filepath.Join(dir, "files/a.parquet"), filepath.Join(dir, "files/b.parquet")
-	wantFileRows(t, s, "SELECT id, name FROM read_parquet('"+filepath.Join(dir, "files/*.parquet")+"')", "1|a", "2|NULL", "3|c")
-	wantFileRows(t, s, "SELECT name FROM read_parquet('"+a+"') AS f WHERE f.id = 2", "NULL")
-	wantFileRows(t, s, "SELECT sum(id) FROM read_parquet(array('"+a+"', '"+b+"'))", "6")
-	wantFileRows(t, s, "SELECT x FROM read_parquet('"+b+"') AS f(x, y)", "3")
+	testutil.WantRows(t, s, "SELECT id, name FROM read_parquet('"+filepath.Join(dir, "files/*.parquet")+"')", "1|a", "2|NULL", "3|c")
+	testutil.WantRows(t, s, "SELECT name FROM read_parquet('"+a+"') AS f WHERE f.id = 2", "NULL")
+	testutil.WantRows(t, s, "SELECT sum(id) FROM read_parquet(array('"+a+"', '"+b+"'))", "6")
+	testutil.WantRows(t, s, "SELECT x FROM read_parquet('"+b+"') AS f(x, y)", "3")
 }
 
+// TestReadParquetErrors reads damaged files; the errors that need no file
+// are in testdata/queries/select/table_functions.test.
 func TestReadParquetErrors(t *testing.T) {
-	s, dir := openTestSession(t)
-	writeParquet(t, filepath.Join(dir, "files/a.parquet"), []int64{1}, []string{"a"})
-	writeFile(t, filepath.Join(dir, "bad/a.parquet"), "not parquet")
-	writeFile(t, filepath.Join(dir, "mixed/b.parquet"), "not parquet")
+	s, dir := testutil.Open(t, "CREATE NAMESPACE db")
+	testutil.WriteFile(t, filepath.Join(dir, "bad/a.parquet"), "not parquet")
+	testutil.WriteFile(t, filepath.Join(dir, "mixed/b.parquet"), "not parquet")
 	writeParquet(t, filepath.Join(dir, "mixed/a.parquet"), []int64{1}, []string{"a"})
 	for _, tc := range []struct{ sql, want string }{
-		{"SELECT * FROM read_parquet('" + dir + "/none/*.parquet')", "read_parquet: no files match " + dir + "/none/*.parquet"},
-		{"SELECT * FROM read_parquet('" + dir + "/files/missing.parquet')", "read_parquet: file " + dir + "/files/missing.parquet does not exist"},
 		{"SELECT * FROM read_parquet('" + dir + "/bad/a.parquet')", dir + "/bad/a.parquet"},
 		{"SELECT * FROM read_parquet('" + dir + "/mixed/*.parquet')", dir + "/mixed/b.parquet"},
-		{"SELECT * FROM read_parquet('" + dir + "/files/*.parquet', hive_partitoning => true)", "read_parquet has no argument hive_partitoning (did you mean hive_partitioning?)"},
-		{"SELECT * FROM read_csv('" + dir + "/files/*.parquet', hedaer => true)", "read_csv has no argument hedaer (did you mean header?)"},
-		{"SELECT * FROM read_parquett('x')", "unknown table function read_parquett (did you mean read_parquet?)"},
 	} {
-		if got := execError(t, s, tc.sql); !strings.Contains(got, tc.want) || strings.Contains(got, "\n") {
-			t.Errorf("%s:\ngot  %s\nwant %s", tc.sql, got, tc.want)
-		}
+		testutil.WantError(t, s, tc.sql, tc.want)
 	}
 }
 
-// writeOtherSchema writes a Parquet file whose name column is a BIGINT.
+// TestReadParquetSchemaMismatch globs files of two tables whose name columns differ in type.
 func TestReadParquetSchemaMismatch(t *testing.T) {
-	s, dir := openTestSession(t)
-	mustExec(t, s, "CREATE TABLE db.t1 (id BIGINT, name STRING)", "INSERT INTO db.t1 VALUES (1, 'a')",
+	s, dir := testutil.Open(t, "CREATE NAMESPACE db")
+	testutil.Exec(t, s, "CREATE TABLE db.t1 (id BIGINT, name STRING)", "INSERT INTO db.t1 VALUES (1, 'a')",
 		"CREATE TABLE db.t2 (id BIGINT, name BIGINT)", "INSERT INTO db.t2 VALUES (2, 2)")
-	got := execError(t, s, "SELECT * FROM read_parquet('"+dir+"/db/*/data/*.parquet')")
+	got := testutil.Error(t, s, "SELECT * FROM read_parquet('"+dir+"/db/*/data/*.parquet')")
 	if !strings.Contains(got, "/db/t2/data/") || !strings.Contains(got, "name BIGINT") {
 		t.Fatalf("got %s, want an error naming the t2 file and its column", got)
 	}
 }
 
 func TestReadParquetHive(t *testing.T) {
-	s, dir := openTestSession(t)
+	s, dir := testutil.Open(t, "CREATE NAMESPACE db")
 	writeParquet(t, filepath.Join(dir, "hive/order_date=2024-03-22/region=eu/part-0.parquet"), []int64{1, 2}, []string{"a", "NULL"})
 	writeParquet(t, filepath.Join(dir, "hive/order_date=2024-03-23/region=__HIVE_DEFAULT_PARTITION__/part-0.parquet"), []int64{3}, []string{"c"})
 	// A damaged file in a partition the query rules out: reading it would fail.
-	writeFile(t, filepath.Join(dir, "hive/order_date=2024-03-24/region=us/part-0.parquet"), "not parquet")
+	testutil.WriteFile(t, filepath.Join(dir, "hive/order_date=2024-03-24/region=us/part-0.parquet"), "not parquet")
 	hive := "read_parquet('" + filepath.Join(dir, "hive/*/*/*.parquet") + "', hive_partitioning => true)"
-	wantFileRows(t, s, "SELECT id, name, order_date, region FROM "+hive+" WHERE order_date <= DATE '2024-03-23'",
+	testutil.WantRows(t, s, "SELECT id, name, order_date, region FROM "+hive+" WHERE order_date <= DATE '2024-03-23'",
 		"1|a|2024-03-22|eu", "2|NULL|2024-03-22|eu", "3|c|2024-03-23|NULL")
-	wantFileRows(t, s, "SELECT count(*) FROM "+hive+" WHERE order_date = '2024-03-23' AND id > 0", "1")
-	wantFileRows(t, s, "SELECT count(*) FROM "+hive+" WHERE region IS NULL OR region = 'eu'", "3")
-	if got := execError(t, s, "SELECT count(*) FROM "+hive); !strings.Contains(got, "order_date=2024-03-24/region=us/part-0.parquet") {
+	testutil.WantRows(t, s, "SELECT count(*) FROM "+hive+" WHERE order_date = '2024-03-23' AND id > 0", "1")
+	testutil.WantRows(t, s, "SELECT count(*) FROM "+hive+" WHERE region IS NULL OR region = 'eu'", "3")
+	if got := testutil.Error(t, s, "SELECT count(*) FROM "+hive); !strings.Contains(got, "order_date=2024-03-24/region=us/part-0.parquet") {
 		t.Fatalf("an unpruned scan should read the damaged file, got %s", got)
 	}
-	explain := strings.Join(queryRows(t, s, "EXPLAIN SELECT id FROM "+hive+" WHERE order_date = DATE '2024-03-23' AND id > 1"), "\n")
+	explain := testutil.Explain(t, s, "SELECT id FROM "+hive+" WHERE order_date = DATE '2024-03-23' AND id > 1")
 	if !strings.Contains(explain, "hive_filter=") || strings.Contains(explain, "hive_filter=(id") {
 		t.Fatalf("EXPLAIN shows no hive filter (or one over a file column):\n%s", explain)
 	}
 }
 
 func TestReadCSV(t *testing.T) {
-	s, dir := openTestSession(t)
-	writeFile(t, filepath.Join(dir, "a.csv"), "id,ok,price,day,at,note\n"+
+	s, dir := testutil.Open(t, "CREATE NAMESPACE db")
+	testutil.WriteFile(t, filepath.Join(dir, "a.csv"), "id,ok,price,day,at,note\n"+
 		"1,true,1.5,2024-01-02,2024-01-02 10:00:00,\"x, \"\"quoted\"\"\"\n"+
 		"2,,,,,\n"+
 		"3,FALSE,2,2024-01-03,2024-01-03T11:30:00.5,\"multi\nline\"\n")
 	path := filepath.Join(dir, "a.csv")
-	wantFileRows(t, s, "SELECT * FROM read_csv('"+path+"', header => true)",
+	testutil.WantRows(t, s, "SELECT * FROM read_csv('"+path+"', header => true)",
 		"1|true|1.5|2024-01-02|2024-01-02 10:00:00|x, \"quoted\"",
 		"2|NULL|NULL|NULL|NULL|NULL",
 		"3|false|2.0|2024-01-03|2024-01-03 11:30:00.5|multi\nline")
-	writeFile(t, filepath.Join(dir, "b.txt"), "1;x\n2;y\n")
-	wantFileRows(t, s, "SELECT column0 + 1, column1 FROM read_csv('"+filepath.Join(dir, "b.txt")+"', header => false, delim => ';')", "2|x", "3|y")
+	testutil.WriteFile(t, filepath.Join(dir, "b.txt"), "1;x\n2;y\n")
+	testutil.WantRows(t, s, "SELECT column0 + 1, column1 FROM read_csv('"+filepath.Join(dir, "b.txt")+"', header => false, delim => ';')", "2|x", "3|y")
 }
 
 func TestCreateTableAs(t *testing.T) {
-	s, dir := openTestSession(t)
+	s, dir := testutil.Open(t, "CREATE NAMESPACE db")
 	writeParquet(t, filepath.Join(dir, "in/a.parquet"), []int64{1, 2, 3}, []string{"a", "b", "NULL"})
 	src := "read_parquet('" + filepath.Join(dir, "in/*.parquet") + "')"
-	mustExec(t, s, "CREATE TABLE db.c PARTITIONED BY (bucket(4, id)) TBLPROPERTIES ('write.parquet.compression-codec' = 'snappy') AS SELECT id, upper(name) AS name FROM "+src)
-	wantFileRows(t, s, "SELECT id, name FROM db.c", "1|A", "2|B", "3|NULL")
-	wantFileRows(t, s, "SELECT count(*) FROM db.c.snapshots", "1")
-	mustExec(t, s, "CREATE TABLE IF NOT EXISTS db.c AS SELECT 1 AS x")
-	wantFileRows(t, s, "SELECT count(*) FROM db.c", "3")
-	if got := execError(t, s, "CREATE TABLE db.c AS SELECT 1 AS x"); !strings.Contains(got, "already exists") {
+	testutil.Exec(t, s, "CREATE TABLE db.c PARTITIONED BY (bucket(4, id)) TBLPROPERTIES ('write.parquet.compression-codec' = 'snappy') AS SELECT id, upper(name) AS name FROM "+src)
+	testutil.WantRows(t, s, "SELECT id, name FROM db.c", "1|A", "2|B", "3|NULL")
+	testutil.WantRows(t, s, "SELECT count(*) FROM db.c.snapshots", "1")
+	testutil.Exec(t, s, "CREATE TABLE IF NOT EXISTS db.c AS SELECT 1 AS x")
+	testutil.WantRows(t, s, "SELECT count(*) FROM db.c", "3")
+	if got := testutil.Error(t, s, "CREATE TABLE db.c AS SELECT 1 AS x"); !strings.Contains(got, "already exists") {
 		t.Fatalf("got %s", got)
 	}
-	mustExec(t, s, "INSERT INTO db.c SELECT id + 10, name FROM "+src)
-	wantFileRows(t, s, "SELECT count(*), sum(id) FROM db.c", "6|42")
-	mustExec(t, s, "CREATE TABLE db.empty AS SELECT id FROM db.c WHERE id < 0")
-	wantFileRows(t, s, "SELECT count(*) FROM db.empty", "0")
+	testutil.Exec(t, s, "INSERT INTO db.c SELECT id + 10, name FROM "+src)
+	testutil.WantRows(t, s, "SELECT count(*), sum(id) FROM db.c", "6|42")
+	testutil.Exec(t, s, "CREATE TABLE db.empty AS SELECT id FROM db.c WHERE id < 0")
+	testutil.WantRows(t, s, "SELECT count(*) FROM db.empty", "0")
 }
 
 // A CREATE TABLE … AS whose query fails after some data files were written
 // leaves neither a table nor a file behind.
 func TestCreateTableAsFailureLeavesNothing(t *testing.T) {
-	s, dir := openTestSession(t)
+	s, dir := testutil.Open(t, "CREATE NAMESPACE db")
 	var csv strings.Builder
 	csv.WriteString("n,v\n")
 	for i := range 3 * 8192 {
 		fmt.Fprintf(&csv, "%d,%d\n", i, i)
 	}
 	csv.WriteString("99999,oops\n")
-	writeFile(t, filepath.Join(dir, "in.csv"), csv.String())
-	got := execError(t, s, "CREATE TABLE db.bad PARTITIONED BY (bucket(8, n)) AS SELECT n, CAST(v AS INT) AS v FROM read_csv('"+filepath.Join(dir, "in.csv")+"')")
+	testutil.WriteFile(t, filepath.Join(dir, "in.csv"), csv.String())
+	got := testutil.Error(t, s, "CREATE TABLE db.bad PARTITIONED BY (bucket(8, n)) AS SELECT n, CAST(v AS INT) AS v FROM read_csv('"+filepath.Join(dir, "in.csv")+"')")
 	if !strings.Contains(got, "oops") {
 		t.Fatalf("got %s, want the CAST error", got)
 	}
-	if tables := queryRows(t, s, "SHOW TABLES IN db"); len(tables) != 0 {
+	if tables := testutil.Rows(t, s, "SHOW TABLES IN db"); len(tables) != 0 {
 		t.Fatalf("tables after a failed CTAS: %v", tables)
 	}
-	if files := filesBelow(t, filepath.Join(dir, "db")); len(files) != 0 {
+	if files := testutil.FilesBelow(t, filepath.Join(dir, "db")); len(files) != 0 {
 		t.Fatalf("files after a failed CTAS: %v", files)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "db/bad")); !os.IsNotExist(err) {
 		t.Fatalf("the table folder is left behind: %v", err)
 	}
-	mustExec(t, s, "CREATE TABLE db.bad AS SELECT 1 AS x")
+	testutil.Exec(t, s, "CREATE TABLE db.bad AS SELECT 1 AS x")
 }

@@ -1,38 +1,37 @@
-package lakesql
+package lakesql_test
 
 import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/apache/iceberg-go/table"
+
+	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/testutil"
 )
 
 // commitEach runs statements that each commit one snapshot, a few
 // milliseconds apart so that every snapshot has its own commit time, and
 // returns db.t's snapshots in commit order.
-func commitEach(t *testing.T, s *Session, statements ...string) []table.Snapshot {
+func commitEach(t *testing.T, s *lakesql.Session, statements ...string) []table.Snapshot {
 	t.Helper()
 	for _, st := range statements {
 		time.Sleep(3 * time.Millisecond)
-		mustExec(t, s, st)
+		testutil.Exec(t, s, st)
 	}
-	tbl, err := s.Warehouse().LoadTable(context.Background(), "db", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := testutil.Table(t, s, "db", "t")
 	snaps := tbl.Metadata().Snapshots()
 	slices.SortFunc(snaps, func(a, b table.Snapshot) int { return int(a.SequenceNumber - b.SequenceNumber) })
 	return snaps
 }
 
 // threeAppends creates db.t with one, then two, then three rows.
-func threeAppends(t *testing.T, s *Session) []table.Snapshot {
+func threeAppends(t *testing.T, s *lakesql.Session) []table.Snapshot {
 	t.Helper()
-	mustExec(t, s, "CREATE TABLE db.t (id BIGINT, ts TIMESTAMP) PARTITIONED BY (day(ts))")
+	testutil.Exec(t, s, "CREATE TABLE db.t (id BIGINT, ts TIMESTAMP) PARTITIONED BY (day(ts))")
 	snaps := commitEach(t, s,
 		"INSERT INTO db.t VALUES (1, TIMESTAMP '2026-01-15 10:00:00')",
 		"INSERT INTO db.t VALUES (2, TIMESTAMP '2026-01-16 10:00:00')",
@@ -44,31 +43,29 @@ func threeAppends(t *testing.T, s *Session) []table.Snapshot {
 }
 
 func TestTimeTravelByVersion(t *testing.T) {
-	s, _ := openTestSession(t)
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
 	snaps := threeAppends(t, s)
 	for i, snap := range snaps {
 		want := []string{"1", "2", "3"}[:i+1]
 		for _, clause := range []string{"VERSION AS OF %d", "FOR SYSTEM_VERSION AS OF %d"} {
 			q := "SELECT id FROM db.t " + fmt.Sprintf(clause, snap.SnapshotID)
-			if got := queryRows(t, s, q); !slices.Equal(got, want) {
+			if got := testutil.Rows(t, s, q); !slices.Equal(got, want) {
 				t.Errorf("%s = %v, want %v", q, got, want)
 			}
 			// count(*) may be answered from the snapshot summary: it must
 			// be the traveled snapshot's.
 			q = "SELECT count(*) FROM db.t " + fmt.Sprintf(clause, snap.SnapshotID)
-			if got := queryRows(t, s, q); !slices.Equal(got, []string{fmt.Sprint(i + 1)}) {
+			if got := testutil.Rows(t, s, q); !slices.Equal(got, []string{fmt.Sprint(i + 1)}) {
 				t.Errorf("%s = %v, want %d", q, got, i+1)
 			}
 		}
 	}
-	plan := strings.Join(queryRows(t, s, fmt.Sprintf("EXPLAIN SELECT id FROM db.t VERSION AS OF %d", snaps[0].SnapshotID)), "\n")
-	if !strings.Contains(plan, fmt.Sprintf("snapshot=%d", snaps[0].SnapshotID)) {
-		t.Errorf("EXPLAIN does not show the traveled snapshot:\n%s", plan)
-	}
+	plan := testutil.Explain(t, s, fmt.Sprintf("SELECT id FROM db.t VERSION AS OF %d", snaps[0].SnapshotID))
+	testutil.WantContains(t, plan, fmt.Sprintf("snapshot=%d", snaps[0].SnapshotID))
 }
 
 func TestTimeTravelByBranchAndTag(t *testing.T) {
-	s, _ := openTestSession(t)
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
 	snaps := threeAppends(t, s)
 	ctx := context.Background()
 	tag := table.NewSetSnapshotRefUpdate("first", snaps[0].SnapshotID, table.TagRef, 0, 0, 0)
@@ -79,14 +76,14 @@ func TestTimeTravelByBranchAndTag(t *testing.T) {
 		"SELECT count(*) FROM db.t VERSION AS OF 'first'": "1",
 		"SELECT count(*) FROM db.t VERSION AS OF 'main'":  "3",
 	} {
-		if got := queryRows(t, s, q); !slices.Equal(got, []string{want}) {
+		if got := testutil.Rows(t, s, q); !slices.Equal(got, []string{want}) {
 			t.Errorf("%s = %v, want %s", q, got, want)
 		}
 	}
 }
 
 func TestTimeTravelByTimestamp(t *testing.T) {
-	s, _ := openTestSession(t)
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
 	snaps := threeAppends(t, s)
 	at := func(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05.000") }
 	for i, snap := range snaps {
@@ -99,18 +96,18 @@ func TestTimeTravelByTimestamp(t *testing.T) {
 			// Exactly at the commit, and just before the next one.
 			for _, ms := range []int64{snap.TimestampMs, nextCommitMs(snaps, i) - 1} {
 				q := "SELECT count(*) FROM db.t " + fmt.Sprintf(clause, at(ms))
-				if got := queryRows(t, s, q); !slices.Equal(got, want) {
+				if got := testutil.Rows(t, s, q); !slices.Equal(got, want) {
 					t.Errorf("%s = %v, want %v", q, got, want)
 				}
 			}
 		}
 	}
-	if got := queryRows(t, s, "SELECT count(*) FROM db.t TIMESTAMP AS OF current_timestamp"); !slices.Equal(got, []string{"3"}) {
+	if got := testutil.Rows(t, s, "SELECT count(*) FROM db.t TIMESTAMP AS OF current_timestamp"); !slices.Equal(got, []string{"3"}) {
 		t.Errorf("AS OF current_timestamp = %v, want 3", got)
 	}
-	_, err := s.Exec(context.Background(), "SELECT * FROM db.t TIMESTAMP AS OF '2000-01-01'")
-	if want := "no snapshot of db.t at or before 2000-01-01 00:00:00"; err == nil || err.Error() != want {
-		t.Errorf("before the first snapshot: got error %v, want %q", err, want)
+	got := testutil.Error(t, s, "SELECT * FROM db.t TIMESTAMP AS OF '2000-01-01'")
+	if want := "no snapshot of db.t at or before 2000-01-01 00:00:00"; got != want {
+		t.Errorf("before the first snapshot: got error %q, want %q", got, want)
 	}
 }
 
@@ -124,15 +121,15 @@ func nextCommitMs(snaps []table.Snapshot, i int) int64 {
 }
 
 func TestTimeTravelReadsWithTheSnapshotSchema(t *testing.T) {
-	s, _ := openTestSession(t)
-	mustExec(t, s, "CREATE TABLE db.t (id BIGINT, s STRING)")
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
+	testutil.Exec(t, s, "CREATE TABLE db.t (id BIGINT, s STRING)")
 	snaps := commitEach(t, s,
 		"INSERT INTO db.t VALUES (1, 'a')",
 		"ALTER TABLE db.t DROP COLUMN s",
 		"ALTER TABLE db.t ADD COLUMN n INT",
 		"INSERT INTO db.t VALUES (2, 20)")
 	first := snaps[0].SnapshotID
-	if got, want := queryRows(t, s, "SELECT * FROM db.t"), []string{"1|NULL", "2|20"}; !slices.Equal(got, want) {
+	if got, want := testutil.Rows(t, s, "SELECT * FROM db.t"), []string{"1|NULL", "2|20"}; !slices.Equal(got, want) {
 		t.Errorf("current rows = %v, want %v", got, want)
 	}
 	// The dropped column is still there in the old snapshot, the added one not yet.
@@ -149,29 +146,9 @@ func TestTimeTravelReadsWithTheSnapshotSchema(t *testing.T) {
 	if want := []string{"id", "s"}; !slices.Equal(names, want) {
 		t.Errorf("%s has columns %v, want %v", q, names, want)
 	}
-	if got, want := queryRows(t, s, q), []string{"1|a"}; !slices.Equal(got, want) {
+	if got, want := testutil.Rows(t, s, q), []string{"1|a"}; !slices.Equal(got, want) {
 		t.Errorf("%s = %v, want %v", q, got, want)
 	}
-	if _, err := s.Exec(context.Background(), fmt.Sprintf("SELECT n FROM db.t VERSION AS OF %d", first)); err == nil {
-		t.Errorf("column n, added after snapshot %d, resolved in it", first)
-	}
-}
-
-func TestTimeTravelErrors(t *testing.T) {
-	s, _ := openTestSession(t)
-	threeAppends(t, s)
-	for q, want := range map[string]string{
-		"SELECT * FROM db.t VERSION AS OF 42":          "table db.t has no snapshot 42 (list them with SELECT snapshot_id, committed_at FROM db.t.snapshots)",
-		"SELECT * FROM db.t VERSION AS OF 'nope'":      `table db.t has no branch or tag "nope" (list them with SELECT name FROM db.t.refs)`,
-		"SELECT * FROM db.t VERSION AS OF 1.5":         "VERSION AS OF needs a snapshot id or a branch or tag name, got DECIMAL(2,1)",
-		"SELECT * FROM db.t TIMESTAMP AS OF 12":        "TIMESTAMP AS OF needs a timestamp, got INT",
-		"SELECT * FROM db.t TIMESTAMP AS OF 'soon'":    "TIMESTAMP AS OF: cannot cast 'soon' to TIMESTAMPTZ",
-		"SELECT * FROM db.t VERSION AS OF NULL":        "VERSION AS OF needs a snapshot id or a branch or tag name, got NULL",
-		"SELECT * FROM db.t.snapshots VERSION AS OF 1": "time travel on metadata table db.t.snapshots is not supported",
-	} {
-		_, err := s.Exec(context.Background(), q)
-		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: got error %v, want one line containing %q", q, err, want)
-		}
-	}
+	// Column n was added after the first snapshot.
+	testutil.Error(t, s, fmt.Sprintf("SELECT n FROM db.t VERSION AS OF %d", first))
 }
