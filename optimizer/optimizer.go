@@ -9,22 +9,40 @@ type rule func(planner.Plan) planner.Plan
 // rules run in this order:
 //  1. foldConstants: constant parts of filters and projections are computed;
 //     an always-true filter disappears, an always-false one prunes everything.
-//  2. pushDownFilters: WHERE conditions move to the scans (Scan.Filter),
+//  2. decorrelateSubqueries: correlated EXISTS, NOT EXISTS, IN and scalar
+//     subqueries in WHERE become semi, anti, inner or left joins, so no
+//     subquery runs per outer row; the joins then get the rules below.
+//  3. optimizeSubqueries: the plans of subqueries run once (uncorrelated
+//     ones) are optimized by this same list.
+//  4. pushDownFilters: WHERE conditions move to the scans (Scan.Filter),
 //     split into conjuncts through projections, joins and subqueries.
-//  3. normalizePredicates: scan filters that wrap a column in a function
+//  5. reorderJoins: trees of inner and cross joins are replanned from their
+//     conditions as hash joins, greedily ordered by estimated rows, smaller
+//     sides building; it needs the filters pushed onto the leaves to
+//     estimate them, and puts the conditions it moves where rule 4 would.
+//  6. normalizePredicates: scan filters that wrap a column in a function
 //     become ranges on the column, so partitions and statistics can prune.
-//  4. pruneColumns: scans read only the columns the query uses.
-//  5. pushDownLimit: LIMIT moves below projections and tells a scan how many
+//  7. pruneColumns: scans read only the columns the query uses.
+//  8. pushDownLimit: LIMIT moves below projections and tells a scan how many
 //     rows it needs.
-//  6. answerFromMetadata: count/min/max over a whole table come from the
+//  9. answerFromMetadata: count/min/max over a whole table come from the
 //     manifests (after pruning, so a fallback scan reads few columns).
-var rules = []rule{
-	foldConstants,
-	pushDownFilters,
-	normalizePredicates,
-	pruneColumns,
-	pushDownLimit,
-	answerFromMetadata,
+//
+// The list is set in init because optimizeSubqueries calls Optimize.
+var rules []rule
+
+func init() {
+	rules = []rule{
+		foldConstants,
+		decorrelateSubqueries,
+		optimizeSubqueries,
+		pushDownFilters,
+		reorderJoins,
+		normalizePredicates,
+		pruneColumns,
+		pushDownLimit,
+		answerFromMetadata,
+	}
 }
 
 // Optimize applies every rule in order.

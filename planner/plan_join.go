@@ -104,10 +104,10 @@ func qualifiedString(e Expr, cols []Column) string {
 	}).String()
 }
 
-// newJoin plans a join whose ON condition cond (nil for none) is bound over
+// NewJoin plans a join whose ON condition cond (nil for none) is bound over
 // left's columns followed by right's: it splits out the equi-join keys and
 // picks the build side.
-func newJoin(typ sql.JoinType, left, right Plan, cond Expr) *Join {
+func NewJoin(typ sql.JoinType, left, right Plan, cond Expr) *Join {
 	j := &Join{Type: typ, Left: left, Right: right}
 	nl := len(left.Schema())
 	var residual []Expr
