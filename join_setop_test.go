@@ -95,8 +95,8 @@ func TestJoinSetOpSubqueryEndToEnd(t *testing.T) {
 		{"SELECT id FROM db.orders WHERE EXISTS (SELECT 1 FROM db.empty)", ""},
 		{"SELECT (SELECT name FROM db.customers WHERE id = 30), (SELECT name FROM db.empty)", "cy,NULL"},
 		{"SELECT (SELECT name FROM db.customers)", "error: scalar subquery returned more than one row"},
-		{"SELECT id FROM db.orders o WHERE EXISTS (SELECT 1 FROM db.customers c WHERE c.id = o.customer)",
-			"error: correlated subqueries are not supported yet"},
+		{"SELECT id FROM db.orders o WHERE EXISTS (SELECT 1 FROM db.customers c WHERE c.id = o.customer) ORDER BY id",
+			"1 | 2 | 3"},
 	}
 	for _, tc := range cases {
 		rows, err := relationalRows(ctx, sess, tc.sql)

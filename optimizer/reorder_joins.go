@@ -22,7 +22,8 @@ import (
 // DataFusion's fallback join orderers are: repeatedly join the two connected
 // parts whose join is estimated smallest, the smaller one building. A cross
 // join is left only where no condition connects the remaining parts.
-// A projection on top restores the tree's column order.
+// A projection on top restores the tree's column order. Other joins keep
+// their order; the side estimated smaller builds.
 func reorderJoins(p planner.Plan) planner.Plan {
 	switch n := p.(type) {
 	case *planner.Filter:
@@ -33,6 +34,11 @@ func reorderJoins(p planner.Plan) planner.Plan {
 		if innerJoin(n) {
 			return reorderJoinTree(n, nil)
 		}
+		// Outer, semi and anti joins keep their order; their smaller side
+		// builds, now that filters below them are known.
+		out := withChildren(n, reorderJoins).(*planner.Join)
+		out.BuildLeft = estimateRows(out.Left) < estimateRows(out.Right)
+		return out
 	}
 	return withChildren(p, reorderJoins)
 }
