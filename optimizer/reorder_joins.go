@@ -108,6 +108,9 @@ func reorderJoinTree(root *planner.Join, above []planner.Expr) planner.Plan {
 			l.conjuncts = append(l.conjuncts, c)
 		default:
 			multi = append(multi, c)
+			for leaf, f := range orLeafFilters(c, maskOf) {
+				leaves[leaf].conjuncts = append(leaves[leaf].conjuncts, f)
+			}
 		}
 	}
 	parts := make([]*joinPart, len(leaves))
@@ -397,6 +400,45 @@ func factorOr(e planner.Expr) []planner.Expr {
 		or = &planner.Call{Fn: planner.FnOr, Args: []planner.Expr{or, r}, T: planner.TypeBoolean}
 	}
 	return append(common, or)
+}
+
+// orLeafFilters derives, from an OR over several leaves, a filter for each
+// leaf that every branch constrains: the OR of the branches' conjuncts over
+// that leaf alone. (a.x = 1 AND b.y = 2) OR (a.x = 3 AND b.y = 4) implies
+// a.x = 1 OR a.x = 3, which filters a before the join (as TPC-H Q19's
+// conditions on lineitem and on part); the OR itself is still checked.
+func orLeafFilters(e planner.Expr, maskOf func(planner.Expr) uint64) map[int]planner.Expr {
+	branches := disjuncts(e)
+	if len(branches) < 2 {
+		return nil
+	}
+	perLeaf := make(map[int][]planner.Expr) // per leaf, one AND per branch so far
+	for bi, b := range branches {
+		own := make(map[int][]planner.Expr)
+		for _, c := range planner.Conjuncts(b) {
+			if m := maskOf(c); bits.OnesCount64(m) == 1 {
+				leaf := bits.TrailingZeros64(m)
+				own[leaf] = append(own[leaf], c)
+			}
+		}
+		for leaf, cs := range own {
+			if len(perLeaf[leaf]) == bi { // every earlier branch had some too
+				perLeaf[leaf] = append(perLeaf[leaf], andAll(cs))
+			}
+		}
+	}
+	out := make(map[int]planner.Expr)
+	for leaf, ands := range perLeaf {
+		if len(ands) < len(branches) {
+			continue
+		}
+		or := ands[0]
+		for _, a := range ands[1:] {
+			or = &planner.Call{Fn: planner.FnOr, Args: []planner.Expr{or, a}, T: planner.TypeBoolean}
+		}
+		out[leaf] = or
+	}
+	return out
 }
 
 // disjuncts splits a OR b OR … into its parts.
