@@ -1,6 +1,10 @@
 package planner
 
-import "github.com/lakesql/lakesql/sql"
+import (
+	"strings"
+
+	"github.com/lakesql/lakesql/sql"
+)
 
 // bindSubqueryPlan binds a subquery used in an expression over scope s. s is
 // pushed as an outer scope so that a reference to the enclosing query's
@@ -19,6 +23,11 @@ func (b *binder) outerReference(ref *sql.ColumnRef, err error) (Expr, error) {
 	for depth := 1; depth <= len(b.outer); depth++ {
 		s := b.outer[len(b.outer)-depth]
 		if i, outerErr := s.resolve(ref); outerErr == nil {
+			if s.aggs != nil && s.aggs.forbidden == "" {
+				// The select list, HAVING and ORDER BY read the aggregate's
+				// or the window's output, not the columns s resolves to.
+				return nil, errorf(ref.Pos, "correlated subqueries are supported in WHERE, not in a select list, HAVING or ORDER BY (%s refers to the outer query)", strings.Join(ref.Parts, "."))
+			}
 			return &OuterRef{Depth: depth, Index: i, Name: s.cols[i].Name, T: s.cols[i].T, Pos: ref.Pos}, nil
 		}
 	}
