@@ -59,6 +59,8 @@ func (ev *evaluator) eval(e planner.Expr) (arrow.Array, error) {
 		return ev.caseWhen(e)
 	case *subqueryExpr:
 		return ev.subquery(e)
+	case *planner.OuterRef:
+		return nil, e.Unsupported()
 	}
 	return nil, fmt.Errorf("cannot evaluate expression %s of type %T", e, e)
 }

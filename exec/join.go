@@ -77,6 +77,10 @@ func newJoin(typ sql.JoinType, left, right Operator, cond planner.Expr, buildLef
 		joined: arrow.NewSchema(fields, nil), keep: keep,
 	}
 	j.schema = j.joined
+	if keep == nil && j.leftOnly() {
+		keep = leftColumns(left.Schema().NumFields(), len(fields))
+		j.keep = keep
+	}
 	if keep != nil {
 		j.schema = arrow.NewSchema(kept(keep, fields), nil)
 	}
@@ -166,7 +170,7 @@ func (j *join) buildSide(ctx context.Context) error {
 	}
 	j.build = build
 	j.buildMatched = make([]bool, build.NumRows())
-	if _, probePreserved := j.preserved(); build.NumRows() == 0 && !probePreserved {
+	if _, probePreserved := j.preserved(); build.NumRows() == 0 && !probePreserved && !j.probeAntiLeft() {
 		j.probeDone = true
 	}
 	return j.match.setBuild(ctx, build)
@@ -196,6 +200,9 @@ func (j *join) matched(ctx context.Context, p *pairs) (arrow.RecordBatch, error)
 	}
 	if j.cond == nil {
 		j.mark(p, nil)
+		if j.leftOnly() {
+			return nil, nil
+		}
 		return j.assemble(ctx, p.probe, p.build, j.keep)
 	}
 	out, err := j.assemble(ctx, p.probe, p.build, nil)
@@ -214,7 +221,7 @@ func (j *join) matched(ctx context.Context, p *pairs) (arrow.RecordBatch, error)
 		return nil, nil
 	}
 	j.mark(p, bools)
-	if countTrue(bools) == 0 {
+	if j.leftOnly() || countTrue(bools) == 0 {
 		return nil, nil
 	}
 	passed, err := compute.FilterRecordBatch(WithAllocator(ctx, mem), out, bools, compute.DefaultFilterOptions())
@@ -238,6 +245,9 @@ func (j *join) mark(p *pairs, pass *array.Boolean) {
 // unmatchedProbe pads the probe rows that matched nothing with NULLs, for an
 // outer join that preserves the probe side.
 func (j *join) unmatchedProbe(ctx context.Context) (arrow.RecordBatch, error) {
+	if j.leftOnly() && !j.buildLeft {
+		return j.leftRowsByMatch(ctx, j.probeMatched, 0, len(j.probeMatched), false)
+	}
 	if _, preserved := j.preserved(); !preserved {
 		return nil, nil
 	}
@@ -256,6 +266,13 @@ func (j *join) unmatchedProbe(ctx context.Context) (arrow.RecordBatch, error) {
 // unmatchedBuild pads the build rows that matched nothing with NULLs, a
 // batch at a time, for an outer join that preserves the build side.
 func (j *join) unmatchedBuild(ctx context.Context) (arrow.RecordBatch, error) {
+	for j.leftOnly() && j.buildLeft && j.nextBuildRow < len(j.buildMatched) {
+		from := j.nextBuildRow
+		j.nextBuildRow = min(from+BatchSize, len(j.buildMatched))
+		if out, err := j.leftRowsByMatch(ctx, j.buildMatched, from, j.nextBuildRow, true); out != nil || err != nil {
+			return out, err
+		}
+	}
 	if preserved, _ := j.preserved(); !preserved {
 		return nil, nil
 	}

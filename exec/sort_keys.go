@@ -121,6 +121,10 @@ func concatBatches(mem memory.Allocator, schema *arrow.Schema, batches []arrow.R
 		rows += b.NumRows()
 	}
 	for c := range cols {
+		if len(batches) == 0 { // an empty input, e.g. no groups to sort
+			cols[c] = array.MakeArrayOfNull(mem, schema.Field(c).Type, 0)
+			continue
+		}
 		parts := make([]arrow.Array, len(batches))
 		for i, b := range batches {
 			parts[i] = b.Column(c)

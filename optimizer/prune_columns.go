@@ -94,6 +94,10 @@ func narrowJoin(j *planner.Join, needed []bool) (planner.Plan, []int) {
 		return j, identity(len(j.Schema())) // narrowed already
 	}
 	nl := len(j.Left.Schema())
+	if j.LeftOnly() {
+		// needed covers the left columns only; the right ones are never output.
+		needed = append(append([]bool(nil), needed...), make([]bool, len(j.Right.Schema()))...)
+	}
 	inNeeded := append([]bool(nil), needed...)
 	if j.Cond != nil {
 		markColumns(j.Cond, inNeeded)
@@ -144,6 +148,9 @@ func narrowJoin(j *planner.Join, needed []bool) (planner.Plan, []int) {
 				mapping[i] = newIndex[m]
 			}
 		}
+	}
+	if j.LeftOnly() {
+		mapping = mapping[:nl]
 	}
 	return out, mapping
 }

@@ -64,11 +64,12 @@ func substitute(e planner.Expr, exprs []planner.Expr) planner.Expr {
 // pushIntoJoin moves the conjuncts that read only one side of a join below
 // it, where that does not change the result: either side of an inner or
 // cross join, the preserved side of an outer join (a condition on the
-// NULL-padded side must see the padding, so it stays above). cond reads the
+// NULL-padded side must see the padding, so it stays above), the left side
+// of a semi or anti join, which outputs left rows only. cond reads the
 // joined layout: this rule runs before pruneColumns sets Join.Keep.
 func pushIntoJoin(j *planner.Join, cond planner.Expr) planner.Plan {
 	nl := len(j.Left.Schema())
-	leftOK := j.Type == sql.JoinInner || j.Type == sql.JoinCross || j.Type == sql.JoinLeft
+	leftOK := j.Type == sql.JoinInner || j.Type == sql.JoinCross || j.Type == sql.JoinLeft || j.LeftOnly()
 	rightOK := j.Type == sql.JoinInner || j.Type == sql.JoinCross || j.Type == sql.JoinRight
 	var left, right, rest []planner.Expr
 	for _, c := range planner.Conjuncts(cond) {

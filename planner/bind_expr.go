@@ -79,7 +79,7 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 	case *sql.ColumnRef:
 		i, err := s.resolve(e)
 		if err != nil {
-			return nil, b.outerReference(e, err)
+			return b.outerReference(e, err)
 		}
 		return &ColumnRef{Index: i, Name: s.cols[i].Name, T: s.cols[i].T}, nil
 	case *sql.Literal:

@@ -85,7 +85,7 @@ func (b *binder) bindJoin(j *sql.Join) (Plan, error) {
 	if typ == sql.JoinCross && cond != nil {
 		typ = sql.JoinInner
 	}
-	return newJoin(typ, left, right, cond), nil
+	return NewJoin(typ, left, right, cond), nil
 }
 
 // bindJoinUsing binds JOIN … USING (cols): the inputs join on equal columns,
@@ -133,7 +133,7 @@ func (b *binder) bindJoinUsing(j *sql.Join, left, right Plan) (Plan, error) {
 	if typ == sql.JoinCross {
 		typ = sql.JoinInner
 	}
-	proj.Input = newJoin(typ, left, right, conjunction(keys))
+	proj.Input = NewJoin(typ, left, right, conjunction(keys))
 	return proj, nil
 }
 

@@ -15,16 +15,23 @@ func (b *binder) bindSubqueryPlan(q *sql.Query, s *scope) (Plan, error) {
 	return b.bindQuery(q)
 }
 
-// outerReference replaces the error for a column the current scope lacks when
-// an enclosing query has it: lakesql runs subqueries once, so it cannot run
-// one that depends on the outer row.
-func (b *binder) outerReference(ref *sql.ColumnRef, err error) error {
-	for _, s := range b.outer {
-		if _, outerErr := s.resolve(ref); outerErr == nil {
-			return kindErrorf(ErrUnsupported, ref.Pos, "correlated subqueries are not supported yet (%s refers to the outer query)", strings.Join(ref.Parts, "."))
+// outerReference resolves a column the current scope lacks in the
+// enclosing queries, innermost first, as a correlated reference; the
+// optimizer turns the subquery into a join. It returns err when no
+// enclosing query has the column either.
+func (b *binder) outerReference(ref *sql.ColumnRef, err error) (Expr, error) {
+	for depth := 1; depth <= len(b.outer); depth++ {
+		s := b.outer[len(b.outer)-depth]
+		if i, outerErr := s.resolve(ref); outerErr == nil {
+			if s.aggs != nil && s.aggs.forbidden == "" {
+				// The select list, HAVING and ORDER BY read the aggregate's
+				// or the window's output, not the columns s resolves to.
+				return nil, kindErrorf(ErrUnsupported, ref.Pos, "correlated subqueries are supported in WHERE, not in a select list, HAVING or ORDER BY (%s refers to the outer query)", strings.Join(ref.Parts, "."))
+			}
+			return &OuterRef{Depth: depth, Index: i, Name: s.cols[i].Name, T: s.cols[i].T, Pos: ref.Pos}, nil
 		}
 	}
-	return err
+	return nil, err
 }
 
 // singleColumn binds a subquery that must return one column.

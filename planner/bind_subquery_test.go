@@ -42,12 +42,32 @@ func TestBindSubqueryExprs(t *testing.T) {
 		{query: "SELECT id FROM db.a WHERE id NOT IN (SELECT id FROM db.b)", plan: "Filter not((id IN (<subquery>)))"},
 		{query: "SELECT id FROM db.a WHERE NOT EXISTS (SELECT 1 FROM db.b)", plan: "Filter not(EXISTS(<subquery>))"},
 		{query: "SELECT id FROM db.a WHERE id = (SELECT id, name FROM db.b)", errText: "subquery must return one column, it returns 2"},
-		{query: "SELECT id FROM db.a WHERE EXISTS (SELECT 1 FROM db.b WHERE b.id = a.id)",
-			errText: "correlated subqueries are not supported yet (a.id refers to the outer query) (at line 1, column 67)"},
-		{query: "SELECT id FROM db.a WHERE id IN (SELECT a_v FROM db.b)", errText: "correlated subqueries are not supported yet"},
+		{query: "SELECT id FROM db.a WHERE EXISTS (SELECT 1 FROM db.b WHERE b.id = a.id)", plan: "Filter EXISTS(<subquery>)"},
 		{query: "SELECT id FROM db.a WHERE id IN (SELECT nope FROM db.b)", errText: `column "nope" does not exist`},
 		{query: "SELECT id FROM db.a WHERE name IN (SELECT id FROM db.b)", errText: "cannot compare STRING with INT"},
 	})
+	// A column of the enclosing query is an OuterRef, the innermost query
+	// that has it winning; the optimizer decorrelates.
+	for _, c := range []struct {
+		query string
+		depth int
+		index int
+	}{
+		{"SELECT id FROM db.a WHERE EXISTS (SELECT 1 FROM db.b WHERE b.id = a.id)", 1, 0},
+		{"SELECT id FROM db.a WHERE id IN (SELECT a_v FROM db.b)", 1, 2},
+		{"SELECT id FROM db.a WHERE EXISTS (SELECT 1 FROM db.b WHERE EXISTS (SELECT 1 FROM db.c WHERE c_v = a_v))", 2, 2},
+	} {
+		p := mustBindRelational(t, c.query)
+		var refs []*OuterRef
+		WalkPlanExprs(p, func(e Expr, nesting int) {
+			if o, ok := e.(*OuterRef); ok {
+				refs = append(refs, o)
+			}
+		})
+		if len(refs) != 1 || refs[0].Depth != c.depth || refs[0].Index != c.index {
+			t.Errorf("%s: outer references %+v, want one of depth %d to column %d", c.query, refs, c.depth, c.index)
+		}
+	}
 	// The subquery's plan is bound on its own: its columns index its own rows.
 	p := mustBindRelational(t, "SELECT name FROM db.a WHERE id IN (SELECT id FROM db.b)")
 	f := p.(*Project).Input.(*Filter)

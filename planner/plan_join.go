@@ -18,6 +18,10 @@ import (
 // Keep, when set, marks the joined columns the join outputs (Cond and the
 // keys still read the full layout): pruneColumns sets it so that columns
 // only the keys read are never assembled into output rows.
+//
+// A semi or anti join (JoinSemi, JoinAnti) outputs only Left's columns: each
+// Left row once when some Right row matches it (semi) or when none does
+// (anti).
 type Join struct {
 	Type                sql.JoinType
 	Left, Right         Plan
@@ -27,10 +31,22 @@ type Join struct {
 	Keep                []bool
 }
 
+// Join types beyond the SQL ones, made by decorrelating subqueries.
+const (
+	JoinSemi sql.JoinType = "SEMI"
+	JoinAnti sql.JoinType = "ANTI"
+)
+
+// LeftOnly reports whether the join outputs only its left input's columns.
+func (j *Join) LeftOnly() bool { return j.Type == JoinSemi || j.Type == JoinAnti }
+
 // Schema is the output: the kept columns of Joined.
 func (j *Join) Schema() []Column {
 	all := j.Joined()
 	if j.Keep == nil {
+		if j.LeftOnly() {
+			return all[:len(j.Left.Schema())]
+		}
 		return all
 	}
 	var out []Column
@@ -88,10 +104,10 @@ func qualifiedString(e Expr, cols []Column) string {
 	}).String()
 }
 
-// newJoin plans a join whose ON condition cond (nil for none) is bound over
+// NewJoin plans a join whose ON condition cond (nil for none) is bound over
 // left's columns followed by right's: it splits out the equi-join keys and
 // picks the build side.
-func newJoin(typ sql.JoinType, left, right Plan, cond Expr) *Join {
+func NewJoin(typ sql.JoinType, left, right Plan, cond Expr) *Join {
 	j := &Join{Type: typ, Left: left, Right: right}
 	nl := len(left.Schema())
 	var residual []Expr

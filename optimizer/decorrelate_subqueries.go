@@ -1,0 +1,392 @@
+package optimizer
+
+import (
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+)
+
+// decorrelateSubqueries turns the correlated subqueries of WHERE conjuncts
+// into joins, so that no subquery runs once per outer row:
+//
+//   - EXISTS (…) and x IN (…) become a semi join, NOT EXISTS (…) an anti
+//     join, on the subquery's correlated conditions (and x = its column);
+//   - a scalar subquery whose correlated conditions are equalities under an
+//     aggregate, as in l_quantity < (SELECT 0.2 * avg(l_quantity) FROM
+//     lineitem WHERE l_partkey = p_partkey), becomes the aggregate grouped by
+//     the correlated columns, joined on them: an inner join when the
+//     subquery is an operand of a comparison (a missing group gives NULL,
+//     which fails the comparison as the join does), else a left join.
+//
+// As in DuckDB's and DataFusion's decorrelation, the correlated conjuncts
+// are pulled up out of the subquery's filters through projections and
+// aggregates, and become the join condition. Subqueries nested in a
+// subquery are decorrelated first. What cannot be decorrelated (NOT IN with
+// a correlated subquery, a correlated column elsewhere than in a filter, a
+// count over a correlated scalar subquery) is left as is, and the executor
+// reports it with its position.
+func decorrelateSubqueries(p planner.Plan) planner.Plan {
+	p = rewriteSubqueryPlans(withChildren(p, decorrelateSubqueries), decorrelateSubqueries)
+	if f, ok := p.(*planner.Filter); ok {
+		return decorrelateFilter(f)
+	}
+	return p
+}
+
+func decorrelateFilter(f *planner.Filter) planner.Plan {
+	input := f.Input
+	width := len(input.Schema())
+	var rest []planner.Expr
+	changed := false
+	for _, c := range planner.Conjuncts(f.Cond) {
+		if joined, ok := semiJoinFor(input, c); ok {
+			input, changed = joined, true
+			continue
+		}
+		for {
+			joined, cond, ok := scalarJoinFor(input, c)
+			if !ok {
+				break
+			}
+			input, c, changed = joined, cond, true
+		}
+		rest = append(rest, c)
+	}
+	if !changed {
+		return f
+	}
+	out := input
+	if len(rest) > 0 {
+		out = &planner.Filter{Input: input, Cond: andAll(rest)}
+	}
+	if cols := out.Schema(); len(cols) > width {
+		proj := &planner.Project{Input: out}
+		for i, c := range cols[:width] {
+			proj.Exprs = append(proj.Exprs, &planner.ColumnRef{Index: i, Name: c.Name, T: c.T})
+			proj.Names = append(proj.Names, c.Name)
+		}
+		out = proj
+	}
+	return out
+}
+
+// semiJoinFor plans conjunct c, a [NOT] EXISTS or IN over a correlated
+// subquery, as a semi or anti join of input with the subquery.
+func semiJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, bool) {
+	not := false
+	if call, ok := c.(*planner.Call); ok && call.Fn == planner.FnNot {
+		c, not = call.Args[0], true
+	}
+	sq, ok := c.(*planner.Subquery)
+	if !ok || sq.Kind == planner.SubqueryScalar || !planner.HasOuterRef(sq.Plan, 1) {
+		return nil, false
+	}
+	if sq.Kind == planner.SubqueryIn && not {
+		// NOT IN is NULL, not TRUE, when the subquery has a NULL: an anti
+		// join would keep the row.
+		return nil, false
+	}
+	plan := sq.Plan
+	if sq.Kind == planner.SubqueryExists {
+		// EXISTS does not look at the subquery's columns.
+		for {
+			proj, isProj := plan.(*planner.Project)
+			if !isProj {
+				break
+			}
+			plan = proj.Input
+		}
+	}
+	u := &pullUp{}
+	sub, preds, ok := u.pull(plan)
+	if !ok || u.grouped || hasAnyOuterRef(sub) {
+		// An aggregate without GROUP BY has a row even for no input, so
+		// EXISTS over it is not a join on its pulled-up keys.
+		return nil, false
+	}
+	nl := len(input.Schema())
+	conds := make([]planner.Expr, len(preds))
+	for i, p := range preds {
+		conds[i] = joinCondition(p, nl)
+	}
+	if sq.Kind == planner.SubqueryIn {
+		col := sub.Schema()[0]
+		conds = append(conds, &planner.Call{Fn: planner.FnEq, T: planner.TypeBoolean,
+			Args: []planner.Expr{sq.X, &planner.ColumnRef{Index: nl, Name: col.Name, T: col.T}}})
+	}
+	typ := planner.JoinSemi
+	if not {
+		typ = planner.JoinAnti
+	}
+	return planner.NewJoin(typ, input, sub, andAll(conds)), true
+}
+
+// scalarJoinFor finds a correlated scalar subquery in conjunct c and joins
+// input with it decorrelated; it returns the join and c reading the
+// subquery's value from the join's columns.
+func scalarJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, planner.Expr, bool) {
+	var sq *planner.Subquery
+	planner.Walk(c, func(x planner.Expr) {
+		if s, ok := x.(*planner.Subquery); ok && sq == nil && s.Kind == planner.SubqueryScalar && planner.HasOuterRef(s.Plan, 1) {
+			sq = s
+		}
+	})
+	if sq == nil {
+		return nil, nil, false
+	}
+	u := &pullUp{}
+	sub, preds, ok := u.pull(sq.Plan)
+	// Without an aggregate that had no GROUP BY, the subquery could return
+	// several rows for an outer row, which is an error a join cannot raise.
+	if !ok || !u.grouped || u.counts || hasAnyOuterRef(sub) {
+		return nil, nil, false
+	}
+	nl := len(input.Schema())
+	conds := make([]planner.Expr, len(preds))
+	for i, p := range preds {
+		conds[i] = joinCondition(p, nl)
+	}
+	typ := sql.JoinLeft
+	if comparesOperand(c, sq) {
+		typ = sql.JoinInner
+	}
+	join := planner.NewJoin(typ, input, sub, andAll(conds))
+	value := &planner.ColumnRef{Index: nl, Name: sub.Schema()[0].Name, T: sq.T}
+	cond := planner.Rewrite(c, func(x planner.Expr) planner.Expr {
+		if x == planner.Expr(sq) {
+			return value
+		}
+		return x
+	})
+	return join, cond, true
+}
+
+// comparesOperand reports whether c is a comparison with sq as an operand.
+func comparesOperand(c planner.Expr, sq *planner.Subquery) bool {
+	call, ok := c.(*planner.Call)
+	if !ok {
+		return false
+	}
+	switch call.Fn {
+	case planner.FnEq, planner.FnNe, planner.FnLt, planner.FnLe, planner.FnGt, planner.FnGe:
+		return call.Args[0] == planner.Expr(sq) || call.Args[1] == planner.Expr(sq)
+	}
+	return false
+}
+
+// joinCondition rewrites a pulled-up correlated conjunct (over the
+// subquery's columns and the outer query's) onto a join of the outer query
+// (nl columns) with the subquery.
+func joinCondition(e planner.Expr, nl int) planner.Expr {
+	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
+		switch x := x.(type) {
+		case *planner.OuterRef:
+			return &planner.ColumnRef{Index: x.Index, Name: x.Name, T: x.T}
+		case *planner.ColumnRef:
+			return &planner.ColumnRef{Index: nl + x.Index, Name: x.Name, T: x.T}
+		}
+		return x
+	})
+}
+
+// hasAnyOuterRef reports whether p still reads a column of a query around
+// it, at any depth.
+func hasAnyOuterRef(p planner.Plan) bool {
+	found := false
+	planner.WalkPlanExprs(p, func(e planner.Expr, nesting int) {
+		if o, ok := e.(*planner.OuterRef); ok && o.Depth > nesting {
+			found = true
+		}
+	})
+	return found
+}
+
+// readsOuter reports whether e reads a column of the query one level out.
+func readsOuter(e planner.Expr) bool {
+	found := false
+	planner.Walk(e, func(x planner.Expr) {
+		if o, ok := x.(*planner.OuterRef); ok && o.Depth == 1 {
+			found = true
+		}
+	})
+	return found
+}
+
+// pullUp takes the correlated conjuncts out of a subquery's plan. grouped
+// records that they were pulled through an aggregate without GROUP BY
+// (which then groups by them), counts that this aggregate counts: a group
+// that is missing would give 0 there, not the NULL a join gives.
+type pullUp struct {
+	grouped, counts bool
+}
+
+// pull returns p without its correlated conjuncts and those conjuncts, over
+// the returned plan's columns (its first columns are p's, further ones are
+// added for the conjuncts) and OuterRefs. ok is false when p reads the
+// outer query elsewhere than in a conjunct it can pull up.
+func (u *pullUp) pull(p planner.Plan) (planner.Plan, []planner.Expr, bool) {
+	if !planner.HasOuterRef(p, 1) {
+		return p, nil, true
+	}
+	switch n := p.(type) {
+	case *planner.Filter:
+		in, preds, ok := u.pull(n.Input)
+		if !ok {
+			return nil, nil, false
+		}
+		var keep []planner.Expr
+		for _, c := range planner.Conjuncts(n.Cond) {
+			switch {
+			case readsOuter(c) && !hasSubquery(c):
+				preds = append(preds, c)
+			default:
+				keep = append(keep, c)
+			}
+		}
+		if len(keep) == 0 {
+			return in, preds, true
+		}
+		return &planner.Filter{Input: in, Cond: andAll(keep)}, preds, !planner.HasOuterRef(&planner.Filter{Input: &planner.Values{}, Cond: andAll(keep)}, 1)
+	case *planner.Project:
+		in, preds, ok := u.pull(n.Input)
+		if !ok || exprsReadOuter(n.Exprs) {
+			return nil, nil, false
+		}
+		out := &planner.Project{Input: in, Exprs: append([]planner.Expr(nil), n.Exprs...), Names: append([]string(nil), n.Names...)}
+		preds = passThrough(out, in.Schema(), preds)
+		return out, preds, true
+	case *planner.SubqueryAlias:
+		in, preds, ok := u.pull(n.Input)
+		if !ok {
+			return nil, nil, false
+		}
+		out := &planner.SubqueryAlias{Input: in, Alias: n.Alias, Columns: append([]planner.Column(nil), n.Columns...)}
+		for _, c := range in.Schema()[len(n.Columns):] {
+			out.Columns = append(out.Columns, planner.Column{Table: n.Alias, Name: c.Name, T: c.T})
+		}
+		return out, preds, true
+	case *planner.Aggregate:
+		return u.pullAggregate(n)
+	}
+	return nil, nil, false
+}
+
+// pullAggregate pulls correlated equalities inner = outer up through an
+// aggregate by grouping it by their inner sides as well; a projection puts
+// the added keys after the aggregate's own columns.
+func (u *pullUp) pullAggregate(n *planner.Aggregate) (planner.Plan, []planner.Expr, bool) {
+	in, preds, ok := u.pull(n.Input)
+	if !ok || exprsReadOuter(n.GroupBy) {
+		return nil, nil, false
+	}
+	var inner, outer []planner.Expr
+	for _, p := range preds {
+		call, isCall := p.(*planner.Call)
+		if !isCall || call.Fn != planner.FnEq {
+			return nil, nil, false
+		}
+		a, b := call.Args[0], call.Args[1]
+		if readsOuter(a) {
+			a, b = b, a
+		}
+		if readsOuter(a) || readsColumns(b) {
+			return nil, nil, false
+		}
+		inner, outer = append(inner, a), append(outer, b)
+	}
+	for _, a := range n.Aggs {
+		if a.Arg != nil && readsOuter(a.Arg) {
+			return nil, nil, false
+		}
+		if a.Fn == planner.AggCount || a.Fn == planner.AggCountIf {
+			u.counts = true
+		}
+	}
+	if len(n.GroupBy) == 0 {
+		u.grouped = true
+	}
+	g := len(n.GroupBy)
+	agg := &planner.Aggregate{Input: in, GroupBy: append(append([]planner.Expr(nil), n.GroupBy...), inner...), Aggs: n.Aggs}
+	agg.Names = append(append([]string(nil), n.Names[:g]...), make([]string, len(inner))...)
+	for i, e := range inner {
+		agg.Names[g+i] = e.String()
+	}
+	agg.Names = append(agg.Names, n.Names[g:]...)
+	cols := agg.Schema()
+	proj := &planner.Project{Input: agg}
+	order := make([]int, 0, len(cols))
+	for i := range g {
+		order = append(order, i)
+	}
+	for i := range n.Aggs {
+		order = append(order, g+len(inner)+i)
+	}
+	for i := range inner {
+		order = append(order, g+i)
+	}
+	for _, i := range order {
+		proj.Exprs = append(proj.Exprs, &planner.ColumnRef{Index: i, Name: cols[i].Name, T: cols[i].T})
+		proj.Names = append(proj.Names, agg.Names[i])
+	}
+	width := g + len(n.Aggs)
+	out := make([]planner.Expr, len(inner))
+	for i := range inner {
+		key := &planner.ColumnRef{Index: width + i, Name: agg.Names[g+i], T: inner[i].Type()}
+		out[i] = &planner.Call{Fn: planner.FnEq, T: planner.TypeBoolean, Args: []planner.Expr{key, outer[i]}}
+	}
+	return proj, out, true
+}
+
+// passThrough adds to proj (over input columns in) the columns preds read,
+// and returns preds over proj's output.
+func passThrough(proj *planner.Project, in []planner.Column, preds []planner.Expr) []planner.Expr {
+	added := make(map[int]int)
+	out := make([]planner.Expr, len(preds))
+	for i, p := range preds {
+		out[i] = planner.Rewrite(p, func(x planner.Expr) planner.Expr {
+			ref, ok := x.(*planner.ColumnRef)
+			if !ok {
+				return x
+			}
+			at, seen := added[ref.Index]
+			if !seen {
+				at = len(proj.Exprs)
+				added[ref.Index] = at
+				proj.Exprs = append(proj.Exprs, &planner.ColumnRef{Index: ref.Index, Name: in[ref.Index].Name, T: in[ref.Index].T})
+				proj.Names = append(proj.Names, in[ref.Index].Name)
+			}
+			return &planner.ColumnRef{Index: at, Name: ref.Name, T: ref.T}
+		})
+	}
+	return out
+}
+
+func exprsReadOuter(es []planner.Expr) bool {
+	for _, e := range es {
+		if readsOuter(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsColumns reports whether e reads a column of its own query.
+func readsColumns(e planner.Expr) bool {
+	found := false
+	planner.Walk(e, func(x planner.Expr) {
+		if _, ok := x.(*planner.ColumnRef); ok {
+			found = true
+		}
+	})
+	return found
+}
+
+// hasSubquery reports whether e holds a subquery.
+func hasSubquery(e planner.Expr) bool {
+	found := false
+	planner.Walk(e, func(x planner.Expr) {
+		if _, ok := x.(*planner.Subquery); ok {
+			found = true
+		}
+	})
+	return found
+}
