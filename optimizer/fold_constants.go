@@ -2,10 +2,12 @@ package optimizer
 
 import (
 	"cmp"
+	"context"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -37,15 +39,40 @@ func foldConstants(p planner.Plan) planner.Plan {
 }
 
 // fold rewrites an expression bottom-up with its constant parts evaluated.
+// Functions and casts of constants (now() - INTERVAL 1 DAY, date_sub(
+// current_date(), 7), YEAR(current_date()) - 2) run through the executor's
+// own kernels, so the folded literal is the value execution would compute
+// and the normalized predicate above it can prune.
 func fold(e planner.Expr) planner.Expr {
 	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
-		if call, ok := x.(*planner.Call); ok {
-			if folded, ok := foldCall(call); ok {
+		switch x := x.(type) {
+		case *planner.Call:
+			if folded, ok := foldCall(x); ok {
 				return folded
+			}
+			if allLiterals(x.Args) {
+				if lit, ok := exec.EvalConstant(context.Background(), x); ok {
+					return lit
+				}
+			}
+		case *planner.Cast:
+			if allLiterals([]planner.Expr{x.X}) {
+				if lit, ok := exec.EvalConstant(context.Background(), x); ok {
+					return lit
+				}
 			}
 		}
 		return x
 	})
+}
+
+func allLiterals(args []planner.Expr) bool {
+	for _, a := range args {
+		if _, ok := a.(*planner.Literal); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func boolLit(v any) *planner.Literal { return &planner.Literal{Value: v, T: planner.TypeBoolean} }
