@@ -159,11 +159,15 @@ func (g castGrid) round(lit *planner.Literal) (lo, hi *big.Int, ok bool) {
 	return lo, hi, true
 }
 
-// compare builds column fn n; a bound beyond the column's range is left
-// alone (the original predicate stays and prunes nothing).
+// compare builds column fn n. A bound beyond the column's range decides the
+// comparison for every row: an INT column is never 3000000000 and always
+// below it.
 func (g castGrid) compare(fn string, col planner.Expr, n *big.Int) (planner.Expr, bool) {
-	if n.Cmp(g.min) < 0 || n.Cmp(g.max) > 0 {
-		return nil, false
+	switch {
+	case n.Cmp(g.max) > 0:
+		return boolLit(fn == planner.FnLe || fn == planner.FnLt), true
+	case n.Cmp(g.min) < 0:
+		return boolLit(fn == planner.FnGe || fn == planner.FnGt), true
 	}
 	return comparison(fn, col, &planner.Literal{Value: g.of(n), T: g.t}), true
 }
