@@ -10,8 +10,12 @@ func TestNegatedPredicatesPruneSingleValueRanges(t *testing.T) {
 	schema := iceberg.NewSchema(0,
 		iceberg.NestedField{ID: 1, Name: "c", Type: iceberg.PrimitiveTypes.Int32},
 		iceberg.NestedField{ID: 2, Name: "s", Type: iceberg.PrimitiveTypes.String})
-	one := func(v iceberg.Literal) FieldStats { return FieldStats{Lower: v, Upper: v, Nulls: 0, Values: 3, NaNs: 0} }
-	span := func(lo, hi iceberg.Literal) FieldStats { return FieldStats{Lower: lo, Upper: hi, Nulls: 1, Values: 3, NaNs: 0} }
+	one := func(v iceberg.Literal) FieldStats {
+		return FieldStats{Lower: v, Upper: v, Nulls: 0, Values: 3, NaNs: 0}
+	}
+	span := func(lo, hi iceberg.Literal) FieldStats {
+		return FieldStats{Lower: lo, Upper: hi, Nulls: 1, Values: 3, NaNs: 0}
+	}
 	allNull := FieldStats{Nulls: 2, Values: 2, NaNs: 0}
 	cases := []struct {
 		name  string
