@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	icebergio "github.com/apache/iceberg-go/io"
@@ -23,6 +24,10 @@ type Env struct {
 	ManifestCache *storage.ManifestCache
 	// Metrics, when set, receives per-operator counters keyed by plan node.
 	Metrics map[planner.Plan]*OperatorMetrics
+
+	// subqueries holds the statement's subquery results, each run once
+	// (subquery.go).
+	subqueries sync.Map
 }
 
 // Build turns a logical plan into a tree of operators. With env.Metrics set,
@@ -102,7 +107,8 @@ func PlanTableScan(ctx context.Context, p *planner.Scan, env *Env) (*storage.Sca
 		Cache:    env.ManifestCache,
 	}
 	if p.Filter != nil {
-		req.Filter, _ = planner.IcebergFilter(p.Filter, p.Columns)
+		filter, _ := resolveSubqueries(ctx, p.Filter, env)
+		req.Filter, _ = planner.IcebergFilter(filter, p.Columns)
 	}
 	plan, err := storage.PlanScan(ctx, env.FS, req)
 	if err != nil {

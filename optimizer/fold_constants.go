@@ -1,11 +1,7 @@
 package optimizer
 
 import (
-	"cmp"
 	"context"
-	"math"
-
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/planner"
@@ -150,7 +146,7 @@ func foldComparison(c *planner.Call) (planner.Expr, bool) {
 	if l == nil || r == nil {
 		return boolLit(nil), true
 	}
-	order, ok := compareConstants(l, r)
+	order, ok := planner.CompareValues(l, r)
 	if !ok {
 		return nil, false
 	}
@@ -170,40 +166,4 @@ func foldComparison(c *planner.Call) (planner.Expr, bool) {
 		result = order >= 0
 	}
 	return boolLit(result), true
-}
-
-// compareConstants orders two constants of the same Go type; floats with a
-// NaN are left to the executor, which orders NaN above all numbers.
-func compareConstants(l, r any) (int, bool) {
-	switch a := l.(type) {
-	case bool:
-		b, ok := r.(bool)
-		return cmp.Compare(boolRank(a), boolRank(b)), ok
-	case int32:
-		b, ok := r.(int32)
-		return cmp.Compare(a, b), ok
-	case int64:
-		b, ok := r.(int64)
-		return cmp.Compare(a, b), ok
-	case float32:
-		b, ok := r.(float32)
-		return cmp.Compare(a, b), ok && !math.IsNaN(float64(a)) && !math.IsNaN(float64(b))
-	case float64:
-		b, ok := r.(float64)
-		return cmp.Compare(a, b), ok && !math.IsNaN(a) && !math.IsNaN(b)
-	case string:
-		b, ok := r.(string)
-		return cmp.Compare(a, b), ok
-	case decimal128.Num:
-		b, ok := r.(decimal128.Num)
-		return a.Cmp(b), ok
-	}
-	return 0, false
-}
-
-func boolRank(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
