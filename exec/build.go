@@ -28,6 +28,9 @@ type Env struct {
 	// subqueries holds the statement's subquery results, each run once
 	// (subquery.go).
 	subqueries sync.Map
+	// dynamicFilters maps a join's probe scan to the filter its build side
+	// fills (dynamic_pruning.go).
+	dynamicFilters sync.Map
 }
 
 // Build turns a logical plan into a tree of operators. With env.Metrics set,
@@ -137,5 +140,8 @@ func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error)
 	}
 	scan := NewTableScan(env.FS, files, cols, plan.RowFilter, stats).(*tableScan)
 	scan.rowsNeeded = p.RowsNeeded
+	if df, ok := env.dynamicFilters.Load(p); ok {
+		return &dynamicScan{tableScan: scan, p: p, env: env, filter: df.(*dynamicFilter)}, nil
+	}
 	return scan, nil
 }
