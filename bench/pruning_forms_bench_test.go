@@ -11,7 +11,7 @@ import (
 
 // lastWeekClock is now() for the "last 7 days" query: midnight, so the week
 // is exactly seven daily partitions of the demo's three years.
-var lastWeekClock = time.Date(2027, 6, 15, 0, 0, 0, 0, time.UTC)
+var lastWeekClock = time.Date(2026, 6, 15, 0, 0, 0, 0, time.UTC)
 
 const lastWeekQuery = `SELECT event_type FROM tutorial.events_by_day
 	WHERE event_time >= now() - INTERVAL 7 DAY AND event_time < now()`

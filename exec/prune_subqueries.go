@@ -35,7 +35,8 @@ func resolveSubqueries(ctx context.Context, filter planner.Expr, env *Env) (plan
 			return x
 		}
 		e := env.subquery(sq)
-		if e.result(ctx) != nil {
+		e.forPruning.Store(true)
+		if e.result(ctx) != nil || e.summary == nil {
 			return x
 		}
 		var value planner.Expr

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -39,8 +40,11 @@ type subqueryResult struct {
 	exists  bool
 	set     *keyTable
 	setNull bool
-	// summary lists the values (or their range) for pruning.
-	summary *valueSummary
+	// summary lists the values (or their range) for pruning: always for a
+	// scalar subquery (one value), for an IN subquery only when a scan asked
+	// for it (forPruning) before it ran, as it costs a look at every value.
+	summary    *valueSummary
+	forPruning atomic.Bool
 }
 
 // subqueryKey identifies a subquery's result: its plan and what is done with it.
@@ -118,7 +122,9 @@ func (e *subqueryExpr) run(ctx context.Context) error {
 
 // consume reads the subquery's rows, as many as its kind needs.
 func (e *subqueryExpr) consume(ctx context.Context, op Operator) error {
-	e.summary = newValueSummary(e.Plan.Schema()[0].T)
+	if e.Kind != planner.SubqueryIn || e.forPruning.Load() {
+		e.summary = newValueSummary(e.Plan.Schema()[0].T)
+	}
 	if e.Kind == planner.SubqueryIn {
 		e.set = newKeyTable()
 	}
@@ -148,7 +154,9 @@ func (e *subqueryExpr) add(batch arrow.RecordBatch, before int) error {
 		if before+n > 1 {
 			return errScalarRows
 		}
-		e.summary.add(batch.Column(0))
+		if e.summary != nil {
+			e.summary.add(batch.Column(0))
+		}
 		if n == 1 && batch.Column(0).IsValid(0) {
 			v, err := scalar.GetScalar(batch.Column(0), 0)
 			if err != nil {
@@ -157,7 +165,9 @@ func (e *subqueryExpr) add(batch arrow.RecordBatch, before int) error {
 			e.value = v
 		}
 	case planner.SubqueryIn:
-		e.summary.add(batch.Column(0))
+		if e.summary != nil {
+			e.summary.add(batch.Column(0))
+		}
 		keys, err := encodeKeys(batch.Columns()[:1], n)
 		if err != nil {
 			return err
