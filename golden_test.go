@@ -56,11 +56,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/lakesql/lakesql"
 	"github.com/lakesql/lakesql/internal/demo"
+	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/value"
 )
@@ -285,6 +287,9 @@ func runScript(t *testing.T, path, fixtures string) {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+	if !opts.clock.IsZero() {
+		ctx = planner.WithStatementTime(ctx, opts.clock)
+	}
 	if opts.demo != nil {
 		opts.demo.Warehouse = warehouse
 		if err := demo.Build(ctx, *opts.demo); err != nil {
@@ -312,9 +317,11 @@ func runScript(t *testing.T, path, fixtures string) {
 //
 //	# catalog: oleander             the session's catalog name (default lakesql)
 //	# demo: 7 days, 2000 events     build the demo warehouse first (lakesql demo)
+//	# clock: 2026-11-30 12:00:00     the statements' now() (UTC), for now()-relative filters
 type options struct {
 	catalog string
 	demo    *demo.Options
+	clock   time.Time
 }
 
 func scriptOptions(sc *script) (options, error) {
@@ -334,6 +341,12 @@ func scriptOptions(sc *script) (options, error) {
 				return opts, fmt.Errorf("header %q: want \"# demo: N days, M events\"", line)
 			}
 			opts.demo = &demo.Options{Days: days, EventsPerDay: events}
+		case "clock":
+			t, err := time.Parse(time.DateTime, strings.TrimSpace(value))
+			if err != nil {
+				return opts, fmt.Errorf("header %q: want \"# clock: 2006-01-02 15:04:05\"", line)
+			}
+			opts.clock = t
 		}
 	}
 	return opts, nil

@@ -51,13 +51,18 @@ var readLine = regexp.MustCompile(`read: files (\d+), row groups (\d+)/(\d+), by
 
 // reportReads runs EXPLAIN ANALYZE once and reports the files the scan opened.
 func reportReads(b *testing.B, s *lakesql.Session, query string) {
-	res, err := s.Exec(context.Background(), "EXPLAIN ANALYZE "+query)
+	reportReadsAt(context.Background(), b, s, query)
+}
+
+// reportReadsAt is reportReads in ctx (which may fix the statement clock).
+func reportReadsAt(ctx context.Context, b *testing.B, s *lakesql.Session, query string) {
+	res, err := s.Exec(ctx, "EXPLAIN ANALYZE "+query)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer res.Close()
 	for {
-		batch, err := res.Next(context.Background())
+		batch, err := res.Next(ctx)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -47,7 +47,11 @@ func envInt(name string, def int) int {
 
 // runQuery runs a query to the end and returns the rows it produced.
 func runQuery(b *testing.B, s *lakesql.Session, query string) int64 {
-	ctx := context.Background()
+	return runQueryAt(context.Background(), b, s, query)
+}
+
+// runQueryAt is runQuery in ctx (which may fix the statement clock).
+func runQueryAt(ctx context.Context, b *testing.B, s *lakesql.Session, query string) int64 {
 	res, err := s.Exec(ctx, query)
 	if err != nil {
 		b.Fatal(err)

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	icebergio "github.com/apache/iceberg-go/io"
@@ -17,11 +18,21 @@ type Env struct {
 	FS icebergio.IO
 	// ScanStats, when set, receives per-scan counters keyed by plan node.
 	ScanStats map[*planner.Scan]*ScanStats
+	// NoPruning turns off the pruning decided at run time — by subquery
+	// values and by hash join build keys (SET pruning = off).
+	NoPruning bool
 	// ManifestCache keeps manifest entries across the session's scans (of
 	// those the optimizer did not plan).
 	ManifestCache *storage.ManifestCache
 	// Metrics, when set, receives per-operator counters keyed by plan node.
 	Metrics map[planner.Plan]*OperatorMetrics
+
+	// subqueries holds the statement's subquery results, each run once
+	// (subquery.go).
+	subqueries sync.Map
+	// dynamicFilters maps a join's probe scan to the filter its build side
+	// fills (dynamic_pruning.go).
+	dynamicFilters sync.Map
 }
 
 // Build turns a logical plan into a tree of operators. With env.Metrics set,
@@ -92,21 +103,48 @@ func ArrowSchema(cols []planner.Column) *arrow.Schema {
 
 // TableScanPlan is the data files a scan reads: those the optimizer's
 // prune_files rule chose, or, when it did not run, every file of the
-// snapshot.
+// snapshot. A filter that compares with uncorrelated subqueries can only
+// prune once they have run: they run here, before the scan starts (their
+// results are kept for the Filter above, so each runs once), and the files
+// are planned again with their values.
 func TableScanPlan(ctx context.Context, p *planner.Scan, env *Env) (*storage.ScanPlan, error) {
-	if p.Files != nil {
+	if p.Files != nil && !hasSubquery(p.Filter) {
 		return p.Files, nil
 	}
-	plan, err := storage.PlanScan(ctx, env.FS, storage.ScanRequest{
+	return planFiles(ctx, p, env, p.Files != nil)
+}
+
+// planFiles lists the files of a scan, pruned by its filter (with its
+// subqueries run) when prune is set.
+func planFiles(ctx context.Context, p *planner.Scan, env *Env, prune bool) (*storage.ScanPlan, error) {
+	req := storage.ScanRequest{
 		Metadata: p.Table.Table.Metadata(),
 		Snapshot: p.Table.Snapshot,
 		Schema:   p.Table.Schema,
+		Prune:    prune,
 		Cache:    env.ManifestCache,
-	})
+	}
+	if req.Prune {
+		filter, _ := resolveSubqueries(ctx, p.Filter, env)
+		req.Filter, _ = planner.IcebergFilter(filter, p.Columns)
+	}
+	plan, err := storage.PlanScan(ctx, env.FS, req)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", p.Table.QualifiedName(), err)
 	}
 	return plan, nil
+}
+
+// hasSubquery reports whether e holds a subquery.
+func hasSubquery(e planner.Expr) bool {
+	found := false
+	if e != nil {
+		planner.Walk(e, func(x planner.Expr) {
+			_, isSub := x.(*planner.Subquery)
+			found = found || isSub
+		})
+	}
+	return found
 }
 
 func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error) {
@@ -129,5 +167,8 @@ func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error)
 	}
 	scan := NewTableScan(env.FS, files, cols, plan.RowFilter, stats).(*tableScan)
 	scan.rowsNeeded = p.RowsNeeded
+	if df, ok := env.dynamicFilters.Load(p); ok {
+		return &dynamicScan{tableScan: scan, p: p, env: env, filter: df.(*dynamicFilter)}, nil
+	}
 	return scan, nil
 }

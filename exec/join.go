@@ -68,6 +68,10 @@ type join struct {
 	probeExhausted bool
 	probeDone      bool
 	pairs          pairs
+
+	// pruneProbe, when set, receives the build side to prune the probe
+	// side's files (dynamic_pruning.go).
+	pruneProbe *dynamicFilter
 }
 
 func newJoin(typ sql.JoinType, left, right Operator, cond planner.Expr, buildLeft bool, keep []bool, m matcher) *join {
@@ -170,6 +174,11 @@ func (j *join) buildSide(ctx context.Context) error {
 	}
 	j.build = build
 	j.buildMatched = make([]bool, build.NumRows())
+	if j.pruneProbe != nil {
+		if err := j.pruneProbe.setBuild(ctx, build); err != nil {
+			return err
+		}
+	}
 	if _, probePreserved := j.preserved(); build.NumRows() == 0 && !probePreserved && !j.probeAntiLeft() {
 		j.probeDone = true
 	}
@@ -414,6 +423,7 @@ func (j *join) Close() error {
 // buildJoin builds a hash join when the plan has equi-join keys, else a
 // nested-loop join.
 func buildJoin(ctx context.Context, p *planner.Join, env *Env) (Operator, error) {
+	dynamic := planDynamicFilter(p, env)
 	left, err := Build(ctx, p.Left, env)
 	if err != nil {
 		return nil, err
@@ -425,7 +435,9 @@ func buildJoin(ctx context.Context, p *planner.Join, env *Env) (Operator, error)
 	}
 	cond := prepareSubqueries(p.Cond, env)
 	if len(p.LeftKeys) > 0 {
-		return NewHashJoin(p.Type, left, right, prepareAll(p.LeftKeys, env), prepareAll(p.RightKeys, env), cond, p.BuildLeft, p.Keep), nil
+		j := NewHashJoin(p.Type, left, right, prepareAll(p.LeftKeys, env), prepareAll(p.RightKeys, env), cond, p.BuildLeft, p.Keep)
+		j.(*join).pruneProbe = dynamic
+		return j, nil
 	}
 	return NewNestedLoopJoin(p.Type, left, right, cond, p.BuildLeft, p.Keep), nil
 }

@@ -40,6 +40,9 @@ type ScanStats struct {
 	RowGroupsRead  atomic.Int64
 	BytesRead      atomic.Int64
 	RowsProduced   atomic.Int64
+	// FilesPrunedAtRunTime counts the files a join's build side ruled out
+	// after planning (dynamic_pruning.go).
+	FilesPrunedAtRunTime atomic.Int64
 }
 
 // tableScan reads data files in parallel, one worker per core. Each worker

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -22,7 +23,14 @@ import (
 type subqueryExpr struct {
 	*planner.Subquery
 	env *Env
+	*subqueryResult
+}
 
+// subqueryResult is what running a subquery's plan gave. One result serves
+// every expression over the same plan in a statement (Env.subqueries): the
+// filter above a scan and the scan's pruning (prune_subqueries.go) run the
+// subquery once.
+type subqueryResult struct {
 	once sync.Once
 	err  error
 	// The result, by kind: the scalar value (nil for NULL), whether a row
@@ -31,6 +39,17 @@ type subqueryExpr struct {
 	exists  bool
 	set     *keyTable
 	setNull bool
+	// summary lists the values (or their range) for pruning: always for a
+	// scalar subquery (one value), for an IN subquery only when a scan asked
+	// for it (forPruning) before it ran, as it costs a look at every value.
+	summary    *valueSummary
+	forPruning atomic.Bool
+}
+
+// subqueryKey identifies a subquery's result: its plan and what is done with it.
+type subqueryKey struct {
+	plan planner.Plan
+	kind planner.SubqueryKind
 }
 
 // prepareSubqueries replaces the subqueries in e (which may be nil) by
@@ -41,10 +60,22 @@ func prepareSubqueries(e planner.Expr, env *Env) planner.Expr {
 	}
 	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
 		if sq, ok := x.(*planner.Subquery); ok {
-			return &subqueryExpr{Subquery: sq, env: env}
+			return env.subquery(sq)
 		}
 		return x
 	})
+}
+
+// subquery prepares sq, sharing the result of an equal subquery prepared before.
+func (env *Env) subquery(sq *planner.Subquery) *subqueryExpr {
+	r, _ := env.subqueries.LoadOrStore(subqueryKey{sq.Plan, sq.Kind}, &subqueryResult{})
+	return &subqueryExpr{Subquery: sq, env: env, subqueryResult: r.(*subqueryResult)}
+}
+
+// result runs the subquery on first use and returns its error, if any.
+func (e *subqueryExpr) result(ctx context.Context) error {
+	e.once.Do(func() { e.err = e.run(ctx) })
+	return e.err
 }
 
 // prepareAll applies prepareSubqueries to each expression.
@@ -57,9 +88,8 @@ func prepareAll(exprs []planner.Expr, env *Env) []planner.Expr {
 }
 
 func (ev *evaluator) subquery(e *subqueryExpr) (arrow.Array, error) {
-	e.once.Do(func() { e.err = e.run(ev.ctx) })
-	if e.err != nil {
-		return nil, e.err
+	if err := e.result(ev.ctx); err != nil {
+		return nil, err
 	}
 	switch e.Kind {
 	case planner.SubqueryScalar:
@@ -91,6 +121,9 @@ func (e *subqueryExpr) run(ctx context.Context) error {
 
 // consume reads the subquery's rows, as many as its kind needs.
 func (e *subqueryExpr) consume(ctx context.Context, op Operator) error {
+	if e.Kind != planner.SubqueryIn || e.forPruning.Load() {
+		e.summary = newValueSummary(e.Plan.Schema()[0].T)
+	}
 	if e.Kind == planner.SubqueryIn {
 		e.set = newKeyTable()
 	}
@@ -120,6 +153,9 @@ func (e *subqueryExpr) add(batch arrow.RecordBatch, before int) error {
 		if before+n > 1 {
 			return ErrScalarSubqueryRows
 		}
+		if e.summary != nil {
+			e.summary.add(batch.Column(0))
+		}
 		if n == 1 && batch.Column(0).IsValid(0) {
 			v, err := scalar.GetScalar(batch.Column(0), 0)
 			if err != nil {
@@ -128,6 +164,9 @@ func (e *subqueryExpr) add(batch arrow.RecordBatch, before int) error {
 			e.value = v
 		}
 	case planner.SubqueryIn:
+		if e.summary != nil {
+			e.summary.add(batch.Column(0))
+		}
 		keys, err := encodeKeys(batch.Columns()[:1], n)
 		if err != nil {
 			return err

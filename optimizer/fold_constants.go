@@ -1,11 +1,9 @@
 package optimizer
 
 import (
-	"cmp"
-	"math"
+	"context"
 
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
-
+	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -37,15 +35,40 @@ func foldConstants(p planner.Plan) planner.Plan {
 }
 
 // fold rewrites an expression bottom-up with its constant parts evaluated.
+// Functions and casts of constants (now() - INTERVAL 1 DAY, date_sub(
+// current_date(), 7), YEAR(current_date()) - 2) run through the executor's
+// own kernels, so the folded literal is the value execution would compute
+// and the normalized predicate above it can prune.
 func fold(e planner.Expr) planner.Expr {
 	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
-		if call, ok := x.(*planner.Call); ok {
-			if folded, ok := foldCall(call); ok {
+		switch x := x.(type) {
+		case *planner.Call:
+			if folded, ok := foldCall(x); ok {
 				return folded
+			}
+			if allLiterals(x.Args) {
+				if lit, ok := exec.EvalConstant(context.Background(), x); ok {
+					return lit
+				}
+			}
+		case *planner.Cast:
+			if allLiterals([]planner.Expr{x.X}) {
+				if lit, ok := exec.EvalConstant(context.Background(), x); ok {
+					return lit
+				}
 			}
 		}
 		return x
 	})
+}
+
+func allLiterals(args []planner.Expr) bool {
+	for _, a := range args {
+		if _, ok := a.(*planner.Literal); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func boolLit(v any) *planner.Literal { return &planner.Literal{Value: v, T: planner.TypeBoolean} }
@@ -123,7 +146,7 @@ func foldComparison(c *planner.Call) (planner.Expr, bool) {
 	if l == nil || r == nil {
 		return boolLit(nil), true
 	}
-	order, ok := compareConstants(l, r)
+	order, ok := planner.CompareValues(l, r)
 	if !ok {
 		return nil, false
 	}
@@ -143,40 +166,4 @@ func foldComparison(c *planner.Call) (planner.Expr, bool) {
 		result = order >= 0
 	}
 	return boolLit(result), true
-}
-
-// compareConstants orders two constants of the same Go type; floats with a
-// NaN are left to the executor, which orders NaN above all numbers.
-func compareConstants(l, r any) (int, bool) {
-	switch a := l.(type) {
-	case bool:
-		b, ok := r.(bool)
-		return cmp.Compare(boolRank(a), boolRank(b)), ok
-	case int32:
-		b, ok := r.(int32)
-		return cmp.Compare(a, b), ok
-	case int64:
-		b, ok := r.(int64)
-		return cmp.Compare(a, b), ok
-	case float32:
-		b, ok := r.(float32)
-		return cmp.Compare(a, b), ok && !math.IsNaN(float64(a)) && !math.IsNaN(float64(b))
-	case float64:
-		b, ok := r.(float64)
-		return cmp.Compare(a, b), ok && !math.IsNaN(a) && !math.IsNaN(b)
-	case string:
-		b, ok := r.(string)
-		return cmp.Compare(a, b), ok
-	case decimal128.Num:
-		b, ok := r.(decimal128.Num)
-		return a.Cmp(b), ok
-	}
-	return 0, false
-}
-
-func boolRank(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -57,15 +57,43 @@ func normalizePredicate(e planner.Expr) planner.Expr {
 		return &planner.Call{Fn: call.Fn, Args: args, T: call.T}
 	case planner.FnEq, planner.FnLt, planner.FnLe, planner.FnGt, planner.FnGe:
 		if r, ok := bucketRange(call); ok {
-			return r
+			return unwrapComparisons(r)
 		}
 		if r, ok := castToStringEquality(call); ok {
 			return r
 		}
+		if r, ok := unwrapComparison(call); ok {
+			return r
+		}
 	case planner.FnIn:
-		return inBucketRanges(call)
+		if r, ok := unwrapCastIn(call); ok {
+			return r
+		}
+		return unwrapComparisons(inBucketRanges(call))
 	}
 	return e
+}
+
+// unwrapComparison removes a cast or a time zone conversion from the column
+// side of a comparison with a constant (unwrap_casts.go, unwrap_time_zone.go).
+func unwrapComparison(call *planner.Call) (planner.Expr, bool) {
+	if r, ok := unwrapCast(call); ok {
+		return r, true
+	}
+	return unwrapTimeZone(call)
+}
+
+// unwrapComparisons applies unwrapComparison to every comparison in e, which
+// the ranges bucketRange writes on a local wall clock need.
+func unwrapComparisons(e planner.Expr) planner.Expr {
+	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
+		if call, ok := x.(*planner.Call); ok && flippedOp[call.Fn] != "" {
+			if r, ok := unwrapComparison(call); ok {
+				return r
+			}
+		}
+		return x
+	})
 }
 
 // bucketFn describes a monotonic function that maps ranges of its source
@@ -98,7 +126,7 @@ func asBucketFn(e planner.Expr) (bucketFn, bool) {
 		if f.Try || f.T.ID() != arrow.DATE32 || f.X.Type().ID() != arrow.TIMESTAMP {
 			return bucketFn{}, false
 		}
-		return dayBuckets(f.X), isColumn(f.X)
+		return dayBuckets(f.X), isSource(f.X)
 	case *planner.Call:
 		switch f.Fn {
 		case "date", "to_date":
@@ -121,7 +149,7 @@ func asBucketFn(e planner.Expr) (bucketFn, bool) {
 
 // unitAndColumn reads fn('unit', column) with a constant unit, lower-cased.
 func unitAndColumn(f *planner.Call) (string, planner.Expr, bool) {
-	if len(f.Args) != 2 || !isColumn(f.Args[1]) || !isTemporal(f.Args[1].Type()) {
+	if len(f.Args) != 2 || !isSource(f.Args[1]) || !isTemporal(f.Args[1].Type()) {
 		return "", nil, false
 	}
 	unit, ok := f.Args[0].(*planner.Literal)
@@ -135,6 +163,16 @@ func unitAndColumn(f *planner.Call) (string, planner.Expr, bool) {
 func isColumn(e planner.Expr) bool {
 	_, ok := e.(*planner.ColumnRef)
 	return ok
+}
+
+// isSource reports a column, or the local wall clock of a TIMESTAMPTZ column
+// under a session time zone (tz_local(ts, zone)): ranges on the latter
+// become ranges on the column (unwrap_time_zone.go).
+func isSource(e planner.Expr) bool {
+	if call, ok := e.(*planner.Call); ok && call.Fn == planner.FnTZLocal {
+		return isColumn(call.Args[0])
+	}
+	return isColumn(e)
 }
 
 func isTemporal(t arrow.DataType) bool { return t.ID() == arrow.DATE32 || t.ID() == arrow.TIMESTAMP }

@@ -1,9 +1,8 @@
 package planner
 
 import (
-	"time"
-
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lakesql/lakesql/value"
 )
 
 // Date parts of date_part, as extract and the year(), month(), … functions
@@ -167,26 +166,20 @@ func bindUnixTimestamp(b *binder, c *funcCall) (Expr, error) {
 }
 
 // bindNow binds current_date, current_time and current_timestamp to
-// constants: the time the statement started binding, in UTC (the session
-// time zone).
+// constants: the statement's instant (statementTime), whose date and time of
+// day are read in the session time zone.
 func bindNow(t arrow.DataType) bindFn {
 	return func(b *binder, _ *funcCall) (Expr, error) {
-		now := b.statementTime()
-		micros := now.UnixMicro()
-		switch t.ID() {
-		case arrow.DATE32:
-			return &Literal{Value: int32(floorDiv(micros, 86400e6)), T: t}, nil
-		case arrow.TIME64:
-			return &Literal{Value: micros - floorDiv(micros, 86400e6)*86400e6, T: t}, nil
+		micros := b.statementTime().UnixMicro()
+		if t.ID() == arrow.TIMESTAMP {
+			return &Literal{Value: micros, T: t}, nil
 		}
-		return &Literal{Value: micros, T: t}, nil
+		if b.loc != nil {
+			micros = value.InstantToLocal(micros, b.loc)
+		}
+		if t.ID() == arrow.DATE32 {
+			return &Literal{Value: int32(floorDiv(micros, 86400e6)), T: t}, nil
+		}
+		return &Literal{Value: micros - floorDiv(micros, 86400e6)*86400e6, T: t}, nil
 	}
-}
-
-// statementTime is the time of the statement, fixed on first use.
-func (b *binder) statementTime() time.Time {
-	if b.now.IsZero() {
-		b.now = time.Now().UTC()
-	}
-	return b.now
 }

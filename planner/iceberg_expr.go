@@ -2,7 +2,6 @@ package planner
 
 import (
 	"math"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -60,6 +59,8 @@ func toIceberg(e Expr, cols []ScanColumn) iceberg.BooleanExpression {
 		return iceberg.NewNot(inner)
 	case FnEq, FnNe, FnLt, FnLe, FnGt, FnGe:
 		return comparisonToIceberg(call, cols)
+	case FnLike:
+		return likeToIceberg(call, cols, false)
 	}
 	return toIcebergExact(e, cols)
 }
@@ -103,7 +104,7 @@ func toIcebergExact(e Expr, cols []ScanColumn) iceberg.BooleanExpression {
 	case FnIn:
 		return inToIceberg(call, cols)
 	case FnLike:
-		return likeToIceberg(call, cols)
+		return likeToIceberg(call, cols, true)
 	case FnStartsWith:
 		ref, ok := columnOf(call.Args[0], cols)
 		lit, isLit := call.Args[1].(*Literal)
@@ -177,25 +178,37 @@ func inToIceberg(call *Call, cols []ScanColumn) iceberg.BooleanExpression {
 	return iceberg.SetPredicate(iceberg.OpIn, ref, lits)
 }
 
-// likeToIceberg turns x LIKE 'prefix%' (no other wildcard, no escape) into starts_with.
-func likeToIceberg(call *Call, cols []ScanColumn) iceberg.BooleanExpression {
-	if len(call.Args) != 2 {
-		return nil
-	}
+// likeToIceberg turns x LIKE 'prefix%' into starts_with(x, 'prefix') and a
+// pattern without wildcards into x = 'text'; both are exact. Other patterns
+// ('a_p%') imply starts_with of their literal prefix, which only a context
+// that needs no exactness (not under NOT) may use.
+func likeToIceberg(call *Call, cols []ScanColumn, exact bool) iceberg.BooleanExpression {
 	ref, ok := columnOf(call.Args[0], cols)
 	if !ok {
 		return nil
 	}
-	lit, ok := call.Args[1].(*Literal)
-	if !ok || lit.Value == nil {
-		return nil
+	lits := make([]string, 0, 2)
+	for _, a := range call.Args[1:] {
+		lit, ok := a.(*Literal)
+		if !ok || lit.Value == nil {
+			return nil
+		}
+		lits = append(lits, lit.Value.(string))
 	}
-	pattern := lit.Value.(string)
-	prefix, found := strings.CutSuffix(pattern, "%")
-	if !found || strings.ContainsAny(prefix, `%_\`) {
-		return nil
+	escape := `\`
+	if len(lits) == 2 {
+		escape = lits[1]
 	}
-	return iceberg.StartsWith(ref, prefix)
+	prefix, shape, ok := likePrefixOf(lits[0], escape)
+	switch {
+	case !ok:
+		return nil
+	case shape == likeEqual:
+		return iceberg.EqualTo(ref, prefix)
+	case shape == likePrefix || !exact && prefix != "":
+		return iceberg.StartsWith(ref, prefix)
+	}
+	return nil
 }
 
 func columnOf(e Expr, cols []ScanColumn) (iceberg.Reference, bool) {

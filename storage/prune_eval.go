@@ -101,7 +101,25 @@ func (e *rangeEvaluator) inRange(s FieldStats, v iceberg.Literal) bool {
 		compareBound(s.Upper, v, func(c int) bool { return c >= 0 })
 }
 
-func (e *rangeEvaluator) VisitNotEqual(iceberg.BoundTerm, iceberg.Literal) bool { return true }
+// VisitNotEqual: x <> v holds for no row when every value is NULL or the
+// bounds hold the one value v (an identity partition's value, a file whose
+// min = max); NULL rows never pass.
+func (e *rangeEvaluator) VisitNotEqual(t iceberg.BoundTerm, v iceberg.Literal) bool {
+	s := e.of(t)
+	return !s.allNull() && !s.only(v)
+}
+
+// only reports whether the bounds prove that every non-NULL value is v.
+// Bounds are inclusive (a truncated string bound still bounds), so
+// lower = upper = v leaves no other value.
+func (s FieldStats) only(v iceberg.Literal) bool {
+	if unusable(s.Lower) || unusable(s.Upper) {
+		return false
+	}
+	lo, ok1 := compareLiterals(s.Lower, v)
+	hi, ok2 := compareLiterals(s.Upper, v)
+	return ok1 && ok2 && lo == 0 && hi == 0
+}
 
 func (e *rangeEvaluator) VisitIn(t iceberg.BoundTerm, set iceberg.Set[iceberg.Literal]) bool {
 	s := e.of(t)
@@ -113,7 +131,18 @@ func (e *rangeEvaluator) VisitIn(t iceberg.BoundTerm, set iceberg.Set[iceberg.Li
 	return false
 }
 
-func (e *rangeEvaluator) VisitNotIn(iceberg.BoundTerm, iceberg.Set[iceberg.Literal]) bool {
+// VisitNotIn: x NOT IN (…) holds for no row when every value is NULL or the
+// bounds hold one value, which is in the set.
+func (e *rangeEvaluator) VisitNotIn(t iceberg.BoundTerm, set iceberg.Set[iceberg.Literal]) bool {
+	s := e.of(t)
+	if s.allNull() {
+		return false
+	}
+	for _, v := range set.Members() {
+		if s.only(v) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -136,7 +165,19 @@ func (e *rangeEvaluator) VisitStartsWith(t iceberg.BoundTerm, v iceberg.Literal)
 	return true
 }
 
-func (e *rangeEvaluator) VisitNotStartsWith(iceberg.BoundTerm, iceberg.Literal) bool { return true }
+// VisitNotStartsWith: NOT starts_with(x, p) holds for no row when every
+// value is NULL, or both bounds start with p (every string between two
+// strings with prefix p has it too).
+func (e *rangeEvaluator) VisitNotStartsWith(t iceberg.BoundTerm, v iceberg.Literal) bool {
+	s := e.of(t)
+	if s.allNull() {
+		return false
+	}
+	prefix, ok := v.(iceberg.StringLiteral)
+	lower, lok := s.Lower.(iceberg.StringLiteral)
+	upper, uok := s.Upper.(iceberg.StringLiteral)
+	return !ok || !lok || !uok || !strings.HasPrefix(string(lower), string(prefix)) || !strings.HasPrefix(string(upper), string(prefix))
+}
 
 func cut(s string, n int) string { return s[:min(n, len(s))] }
 

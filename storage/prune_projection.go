@@ -83,6 +83,10 @@ func (describer) VisitAnd(l, r string) string                    { return l + " 
 func (describer) VisitOr(l, r string) string                     { return "(" + l + " OR " + r + ")" }
 func (describer) VisitUnbound(p iceberg.UnboundPredicate) string { return p.String() }
 
+// likeEscaper writes a starts_with prefix as LIKE pattern text, so that a
+// prefix holding a wildcard character prints as the pattern it matches.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`, `'`, `''`)
+
 var opText = map[iceberg.Operation]string{
 	iceberg.OpLT: "<", iceberg.OpLTEQ: "<=", iceberg.OpGT: ">", iceberg.OpGTEQ: ">=",
 	iceberg.OpEQ: "=", iceberg.OpNEQ: "<>",
@@ -95,9 +99,9 @@ func (d *describer) VisitBound(p iceberg.BoundPredicate) string {
 	case iceberg.BoundLiteralPredicate:
 		switch p.Op() {
 		case iceberg.OpStartsWith:
-			return fmt.Sprintf("%s LIKE '%s%%'", name, p.Literal())
+			return fmt.Sprintf("%s LIKE '%s%%'", name, likeEscaper.Replace(p.Literal().String()))
 		case iceberg.OpNotStartsWith:
-			return fmt.Sprintf("%s NOT LIKE '%s%%'", name, p.Literal())
+			return fmt.Sprintf("%s NOT LIKE '%s%%'", name, likeEscaper.Replace(p.Literal().String()))
 		}
 		return fmt.Sprintf("%s %s %s", name, opText[p.Op()], d.value(id, p.Literal()))
 	case iceberg.BoundSetPredicate:

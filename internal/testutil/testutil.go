@@ -77,7 +77,12 @@ func Exec(t testing.TB, s *lakesql.Session, statements ...string) {
 
 // run executes one statement and renders its rows in order.
 func run(s *lakesql.Session, statement string) (rows []string, err error) {
-	ctx := context.Background()
+	return runAt(context.Background(), s, statement)
+}
+
+// runAt is run in the context ctx (which may fix the statement's clock:
+// planner.WithStatementTime).
+func runAt(ctx context.Context, s *lakesql.Session, statement string) (rows []string, err error) {
 	res, err := s.Exec(ctx, statement)
 	if err != nil {
 		return nil, err
@@ -104,6 +109,16 @@ func run(s *lakesql.Session, statement string) (rows []string, err error) {
 func RowsInOrder(t testing.TB, s *lakesql.Session, query string) []string {
 	t.Helper()
 	rows, err := run(s, query)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return rows
+}
+
+// RowsAt is RowsInOrder in the context ctx.
+func RowsAt(ctx context.Context, t testing.TB, s *lakesql.Session, query string) []string {
+	t.Helper()
+	rows, err := runAt(ctx, s, query)
 	if err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}

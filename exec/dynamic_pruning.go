@@ -1,0 +1,178 @@
+package exec
+
+import (
+	"context"
+	"runtime"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+)
+
+// Dynamic partition pruning (Spark's DPP, Trino's dynamic filtering): a hash
+// join materializes its build side before it reads the probe side, so the
+// build side's key values are known in time to prune the probe side's
+// files. SELECT … FROM events e JOIN calendar c ON e.event_date = c.d WHERE
+// c.month = '2026-01' then reads only January's files of events: the build
+// keys become event_date IN (…) (or their range, past maxSummaryValues) and
+// the probe scan is planned again with it, by partition and column bounds,
+// before it opens a file.
+
+// dynamicFilter carries the build side's keys of one join to its probe scan.
+type dynamicFilter struct {
+	buildKeys []planner.Expr       // over the build side's rows
+	probeCols []*planner.ColumnRef // the probe scan's columns they equal
+	pred      planner.Expr         // implied for every probe row that can match; nil: none
+}
+
+// planDynamicFilter returns the dynamic filter of a hash join whose probe
+// side is a table scan (under filters or aliases) and whose unmatched probe
+// rows are dropped, and registers it for that scan's build (buildScan).
+func planDynamicFilter(p *planner.Join, env *Env) *dynamicFilter {
+	probePreserved := map[sql.JoinType]bool{sql.JoinInner: false, sql.JoinLeft: !p.BuildLeft, sql.JoinRight: p.BuildLeft}
+	preserved, known := probePreserved[p.Type]
+	if env.NoPruning || len(p.LeftKeys) == 0 || !known || preserved {
+		return nil
+	}
+	probe, buildKeys, probeKeys := p.Left, p.RightKeys, p.LeftKeys
+	if p.BuildLeft {
+		probe, buildKeys, probeKeys = p.Right, p.LeftKeys, p.RightKeys
+	}
+	scan := scanUnder(probe)
+	if scan == nil {
+		return nil
+	}
+	df := &dynamicFilter{}
+	for i, k := range probeKeys {
+		ref, ok := k.(*planner.ColumnRef)
+		if ok && arrow.TypeEqual(k.Type(), buildKeys[i].Type()) {
+			df.buildKeys = append(df.buildKeys, buildKeys[i])
+			df.probeCols = append(df.probeCols, ref)
+		}
+	}
+	if len(df.buildKeys) == 0 {
+		return nil
+	}
+	env.dynamicFilters.Store(scan, df)
+	return df
+}
+
+// scanUnder is the table scan whose rows, column for column, a plan
+// returns (through filters and renames), or nil.
+func scanUnder(p planner.Plan) *planner.Scan {
+	for {
+		switch n := p.(type) {
+		case *planner.Scan:
+			return n
+		case *planner.Filter:
+			p = n.Input
+		case *planner.SubqueryAlias:
+			p = n.Input
+		default:
+			return nil
+		}
+	}
+}
+
+// setBuild derives the probe predicate from the materialized build side.
+// It prunes only: when a key cannot be summarized it is left out.
+func (df *dynamicFilter) setBuild(ctx context.Context, build arrow.RecordBatch) error {
+	var parts []planner.Expr
+	for i, k := range df.buildKeys {
+		arr, err := Eval(ctx, k, build, allocator(ctx))
+		if err != nil {
+			return err
+		}
+		s := newValueSummary(k.Type())
+		s.add(arr)
+		arr.Release()
+		if pred, ok := s.predicate(df.probeCols[i]); ok {
+			parts = append(parts, pred)
+		}
+	}
+	df.pred = andOf(parts)
+	return nil
+}
+
+func andOf(parts []planner.Expr) planner.Expr {
+	var out planner.Expr
+	for _, p := range parts {
+		if out == nil {
+			out = p
+			continue
+		}
+		out = &planner.Call{Fn: planner.FnAnd, Args: []planner.Expr{out, p}, T: planner.TypeBoolean}
+	}
+	return out
+}
+
+// dynamicScan is a table scan that waits for its join's build side: it
+// opens on its first Next, after dropping the files the dynamic filter rules
+// out, and counts them in ScanStats.FilesPrunedAtRunTime.
+type dynamicScan struct {
+	*tableScan
+	p      *planner.Scan
+	env    *Env
+	filter *dynamicFilter
+	ctx    context.Context
+	opened bool
+}
+
+// Open defers opening to the first Next: the join opens both sides before
+// it builds.
+func (s *dynamicScan) Open(ctx context.Context) error {
+	s.ctx = ctx
+	return nil
+}
+
+func (s *dynamicScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if !s.opened {
+		if err := s.prune(ctx); err != nil {
+			return nil, err
+		}
+		s.opened = true
+		if err := s.tableScan.Open(s.ctx); err != nil {
+			return nil, err
+		}
+	}
+	return s.tableScan.Next(ctx)
+}
+
+// prune plans the scan again with the build side's predicate and keeps the
+// files that plan keeps.
+func (s *dynamicScan) prune(ctx context.Context) error {
+	if s.filter.pred == nil {
+		return nil
+	}
+	q := *s.p
+	q.Filter = andOf([]planner.Expr{s.p.Filter, s.filter.pred})
+	if s.p.Filter == nil {
+		q.Filter = s.filter.pred
+	}
+	plan, err := planFiles(ctx, &q, s.env, true)
+	if err != nil {
+		return err
+	}
+	keep := make(map[string]bool, len(plan.Files))
+	for _, f := range plan.Files {
+		keep[f.FilePath()] = true
+	}
+	var files []ScanFile
+	for _, f := range s.files {
+		if keep[f.Path] {
+			files = append(files, f)
+		}
+	}
+	s.stats.FilesPrunedAtRunTime.Add(int64(len(s.files) - len(files)))
+	s.files = files
+	s.workers = max(1, min(runtime.GOMAXPROCS(0), len(files)))
+	return nil
+}
+
+func (s *dynamicScan) Close() error {
+	if !s.opened {
+		return nil
+	}
+	return s.tableScan.Close()
+}

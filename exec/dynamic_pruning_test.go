@@ -1,0 +1,73 @@
+package exec
+
+import (
+	"context"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+)
+
+func TestDynamicFilterOnlyWhereUnmatchedProbeRowsAreDropped(t *testing.T) {
+	probe, build := &planner.Scan{}, &planner.Values{}
+	key := ref("j")
+	cases := []struct {
+		typ       sql.JoinType
+		buildLeft bool
+		want      bool
+	}{
+		{sql.JoinInner, false, true},
+		{sql.JoinInner, true, true},
+		{sql.JoinLeft, false, false}, // the probe side (left) is preserved
+		{sql.JoinLeft, true, true},   // the build side is: unmatched probe rows go
+		{sql.JoinRight, false, true},
+		{sql.JoinRight, true, false},
+		{sql.JoinFull, false, false},
+		{"SEMI", false, false}, // unknown join types prune nothing
+	}
+	for _, c := range cases {
+		p := &planner.Join{Type: c.typ, Left: probe, Right: build, LeftKeys: []planner.Expr{key}, RightKeys: []planner.Expr{key}, BuildLeft: c.buildLeft}
+		if c.buildLeft {
+			p.Left, p.Right = build, probe
+		}
+		if got := planDynamicFilter(p, &Env{}) != nil; got != c.want {
+			t.Errorf("%s join, build left %v: dynamic filter %v, want %v", c.typ, c.buildLeft, got, c.want)
+		}
+	}
+	inner := &planner.Join{Type: sql.JoinInner, Left: probe, Right: build, LeftKeys: []planner.Expr{key}, RightKeys: []planner.Expr{key}}
+	if planDynamicFilter(inner, &Env{NoPruning: true}) != nil {
+		t.Error("dynamic filter with pruning off")
+	}
+	inner.LeftKeys = []planner.Expr{cast(key, tBig)}
+	inner.RightKeys = []planner.Expr{ref("b")}
+	if planDynamicFilter(inner, &Env{}) != nil {
+		t.Error("dynamic filter on a computed probe key")
+	}
+}
+
+func TestDynamicFilterPredicate(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	batch := newBatch(t, mem, testCols...)
+	defer batch.Release()
+	probeCol := &planner.ColumnRef{Index: 0, Name: "event_date", T: tInt}
+	df := &dynamicFilter{buildKeys: []planner.Expr{ref("j")}, probeCols: []*planner.ColumnRef{probeCol}}
+	ctx := WithAllocator(context.Background(), mem)
+	if err := df.setBuild(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := df.pred.String(), "in(event_date, -1, 0, 3, 5)"; got != want {
+		t.Errorf("predicate %s, want %s", got, want)
+	}
+	empty := newBatch(t, mem, column{"j", tInt, `[null]`})
+	defer empty.Release()
+	df.buildKeys = []planner.Expr{&planner.ColumnRef{Index: 0, Name: "j", T: tInt}}
+	if err := df.setBuild(ctx, empty); err != nil {
+		t.Fatal(err)
+	}
+	if got := df.pred.String(); got != "false" {
+		t.Errorf("NULL keys only: predicate %s, want false", got)
+	}
+}

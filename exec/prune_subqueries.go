@@ -1,0 +1,90 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// resolveSubqueries replaces the uncorrelated subqueries of a scan's filter
+// (which only prunes: the Filter above it keeps the subqueries) by the values
+// they return, running them before the scan is planned, so that WHERE
+// event_date = (SELECT max(event_date) FROM t) prunes like WHERE event_date =
+// DATE '…'. An IN subquery becomes x IN (its values), or their range when
+// there are many. It returns the filter and, per subquery, the values it
+// supplied, for EXPLAIN. A subquery that fails is left in place (it prunes
+// nothing): the filter above reports the error if a row reaches it. The
+// result is shared with that filter, so each subquery runs once.
+func resolveSubqueries(ctx context.Context, filter planner.Expr, env *Env) (planner.Expr, []string) {
+	if filter == nil || env.NoPruning {
+		return filter, nil
+	}
+	// A subquery counts as positive when every occurrence of its plan is.
+	positive, all := map[planner.Plan]int{}, map[planner.Plan]int{}
+	countPositive(filter, positive)
+	planner.Walk(filter, func(x planner.Expr) {
+		if sq, ok := x.(*planner.Subquery); ok {
+			all[sq.Plan]++
+		}
+	})
+	var supplied []string
+	out := planner.Rewrite(filter, func(x planner.Expr) planner.Expr {
+		sq, ok := x.(*planner.Subquery)
+		if !ok {
+			return x
+		}
+		e := env.subquery(sq)
+		e.forPruning.Store(true)
+		if e.result(ctx) != nil || e.summary == nil {
+			return x
+		}
+		var value planner.Expr
+		switch sq.Kind {
+		case planner.SubqueryScalar:
+			value = &planner.Literal{Value: e.summary.min, T: sq.T}
+			if e.summary.unusable {
+				return x
+			}
+		case planner.SubqueryExists:
+			value = &planner.Literal{Value: e.exists, T: planner.TypeBoolean}
+		case planner.SubqueryIn:
+			// Past maxSummaryValues the values become a range, which only
+			// implies the IN: it may not stand under a NOT.
+			if e.summary.overflow && positive[sq.Plan] != all[sq.Plan] {
+				return x
+			}
+			if value, ok = e.summary.predicate(sq.X); !ok {
+				return x
+			}
+		}
+		supplied = append(supplied, fmt.Sprintf("%s supplied %s", sq, value))
+		return value
+	})
+	return out, supplied
+}
+
+// countPositive counts the subqueries reached from e through AND and OR
+// only, where a predicate implied by the subquery's may replace it, by plan
+// (planner.Rewrite may copy the Subquery node, never its plan).
+func countPositive(e planner.Expr, positive map[planner.Plan]int) {
+	switch x := e.(type) {
+	case *planner.Subquery:
+		positive[x.Plan]++
+	case *planner.Call:
+		if x.Fn == planner.FnAnd || x.Fn == planner.FnOr {
+			for _, a := range x.Args {
+				countPositive(a, positive)
+			}
+		}
+	}
+}
+
+// SubqueryValues lists, for EXPLAIN, the values each subquery of a scan's
+// filter supplied to its pruning ("(<subquery>) supplied DATE '2026-01-15'").
+// The subqueries have run by then (PlanTableScan runs them), so this only
+// reads their results.
+func SubqueryValues(ctx context.Context, p *planner.Scan, env *Env) []string {
+	_, supplied := resolveSubqueries(ctx, p.Filter, env)
+	return supplied
+}

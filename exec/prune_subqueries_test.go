@@ -1,0 +1,47 @@
+package exec
+
+import (
+	"context"
+	"testing"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+func TestResolveSubqueriesForPruning(t *testing.T) {
+	j := ref("j")
+	many := make([]any, maxSummaryValues+1)
+	for i := range many {
+		many[i] = int32(i - 10)
+	}
+	in := func(vals ...any) *planner.Subquery {
+		return &planner.Subquery{Kind: planner.SubqueryIn, Plan: oneColumnValues(tInt, vals...), X: j, T: tBool}
+	}
+	scalarOf := func(vals ...any) *planner.Subquery {
+		return &planner.Subquery{Kind: planner.SubqueryScalar, Plan: oneColumnValues(tInt, vals...), T: tInt}
+	}
+	cases := []struct {
+		name   string
+		filter planner.Expr
+		want   string
+	}{
+		{"scalar", call(planner.FnEq, tBool, j, scalarOf(int32(7))), "(j = 7)"},
+		{"scalar NULL", call(planner.FnEq, tBool, j, scalarOf(nil)), "(j = NULL)"},
+		{"scalar with two rows stays", call(planner.FnEq, tBool, j, scalarOf(int32(1), int32(2))), "(j = (<subquery>))"},
+		{"in, listed", in(int32(5), nil, int32(3), int32(5)), "in(j, 3, 5)"},
+		{"in, one value", in(int32(5)), "(j = 5)"},
+		{"in, empty", in(), "false"},
+		{"in, many values become a range", call(planner.FnAnd, tBool, in(many...), call(planner.FnGt, tBool, j, lit(int32(0), tInt))),
+			"(((j >= -10) AND (j <= 990)) AND (j > 0))"},
+		{"a range may not stand under NOT", call(planner.FnNot, tBool, in(many...)), "not((j IN (<subquery>)))"},
+		{"a list may", call(planner.FnNot, tBool, in(int32(1), int32(2))), "not(in(j, 1, 2))"},
+	}
+	for _, c := range cases {
+		got, _ := resolveSubqueries(context.Background(), c.filter, &Env{})
+		if got.String() != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+	if got, _ := resolveSubqueries(context.Background(), in(int32(1)), &Env{NoPruning: true}); got.String() != "(j IN (<subquery>))" {
+		t.Errorf("with pruning off the subquery ran early: %s", got)
+	}
+}
