@@ -2,7 +2,9 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"runtime"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -56,6 +58,26 @@ func planDynamicFilter(p *planner.Join, env *Env) *dynamicFilter {
 	}
 	env.dynamicFilters.Store(scan, df)
 	return df
+}
+
+// DynamicFilterOf describes the filter a hash join's build side will put
+// on its probe scan at run time, for EXPLAIN: the scan and a line such as
+// "event_date IN (keys of c.d)". The scan is nil when the join prunes
+// nothing at run time.
+func DynamicFilterOf(p *planner.Join, env *Env) (*planner.Scan, string) {
+	df := planDynamicFilter(p, &Env{NoPruning: env.NoPruning})
+	if df == nil {
+		return nil, ""
+	}
+	probe := p.Left
+	if p.BuildLeft {
+		probe = p.Right
+	}
+	parts := make([]string, len(df.buildKeys))
+	for i, k := range df.buildKeys {
+		parts[i] = fmt.Sprintf("%s IN (keys of %s)", df.probeCols[i], k)
+	}
+	return scanUnder(probe), strings.Join(parts, " AND ")
 }
 
 // scanUnder is the table scan whose rows, column for column, a plan

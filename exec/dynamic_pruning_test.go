@@ -58,7 +58,7 @@ func TestDynamicFilterPredicate(t *testing.T) {
 	if err := df.setBuild(ctx, batch); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := df.pred.String(), "in(event_date, -1, 0, 3, 5)"; got != want {
+	if got, want := df.pred.String(), "(event_date IN (-1, 0, 3, 5))"; got != want {
 		t.Errorf("predicate %s, want %s", got, want)
 	}
 	empty := newBatch(t, mem, column{"j", tInt, `[null]`})

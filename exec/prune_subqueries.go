@@ -80,11 +80,9 @@ func countPositive(e planner.Expr, positive map[planner.Plan]int) {
 	}
 }
 
-// SubqueryValues lists, for EXPLAIN, the values each subquery of a scan's
-// filter supplied to its pruning ("(<subquery>) supplied DATE '2026-01-15'").
-// The subqueries have run by then (PlanTableScan runs them), so this only
-// reads their results.
-func SubqueryValues(ctx context.Context, p *planner.Scan, env *Env) []string {
-	_, supplied := resolveSubqueries(ctx, p.Filter, env)
-	return supplied
+// ResolvedFilter is a scan's filter with its uncorrelated subqueries
+// replaced by the values they return (running them), as the scan prunes
+// with it, and per subquery a line saying what it supplied, for EXPLAIN.
+func ResolvedFilter(ctx context.Context, p *planner.Scan, env *Env) (planner.Expr, []string) {
+	return resolveSubqueries(ctx, p.Filter, env)
 }

@@ -56,10 +56,10 @@ func TestUnwrapCast(t *testing.T) {
 			"(ts >= TIMESTAMP '2026-01-15 06:00:00')"},
 		{"in list", call(planner.FnIn, planner.TypeBoolean, &planner.Cast{X: intCol, T: planner.TypeBigint},
 			&planner.Literal{Value: int64(1), T: planner.TypeBigint}, &planner.Literal{Value: int64(1 << 40), T: planner.TypeBigint}),
-			"in(n, 1)"},
+			"(n IN (1))"},
 		{"in list of decimals", call(planner.FnIn, planner.TypeBoolean, &planner.Cast{X: intCol, T: &arrow.Decimal128Type{Precision: 11, Scale: 1}},
 			decLit(10, 11, 1), decLit(15, 11, 1)),
-			"in(n, 1)"},
+			"(n IN (1))"},
 		{"try_cast stays", call(planner.FnEq, planner.TypeBoolean, &planner.Cast{X: intCol, T: planner.TypeBigint, Try: true}, &planner.Literal{Value: int64(1), T: planner.TypeBigint}),
 			"(TRY_CAST(n AS BIGINT) = 1)"},
 	}

@@ -39,8 +39,8 @@ func TestBindSubqueryExprs(t *testing.T) {
 	runRelationalCases(t, []relationalCase{
 		{query: "SELECT (SELECT max_v FROM (SELECT a_v AS max_v FROM db.a) m) AS v", plan: "Project (<subquery>) AS v"},
 		{query: "SELECT id FROM db.a WHERE id IN (SELECT b_v FROM db.b)", plan: "Filter (CAST(id AS BIGINT) IN (<subquery>))"},
-		{query: "SELECT id FROM db.a WHERE id NOT IN (SELECT id FROM db.b)", plan: "Filter not((id IN (<subquery>)))"},
-		{query: "SELECT id FROM db.a WHERE NOT EXISTS (SELECT 1 FROM db.b)", plan: "Filter not(EXISTS(<subquery>))"},
+		{query: "SELECT id FROM db.a WHERE id NOT IN (SELECT id FROM db.b)", plan: "Filter NOT (id IN (<subquery>))"},
+		{query: "SELECT id FROM db.a WHERE NOT EXISTS (SELECT 1 FROM db.b)", plan: "Filter NOT EXISTS(<subquery>)"},
 		{query: "SELECT id FROM db.a WHERE id = (SELECT id, name FROM db.b)", errText: "subquery must return one column, it returns 2"},
 		{query: "SELECT id FROM db.a WHERE EXISTS (SELECT 1 FROM db.b WHERE b.id = a.id)", plan: "Filter EXISTS(<subquery>)"},
 		{query: "SELECT id FROM db.a WHERE id IN (SELECT nope FROM db.b)", errText: `column "nope" does not exist`},

@@ -104,6 +104,24 @@ func (e *Call) writeTo(b *strings.Builder) {
 		b.WriteByte(')')
 		return
 	}
+	switch {
+	case e.Fn == FnIn && len(e.Args) > 0:
+		b.WriteByte('(')
+		writeExpr(b, e.Args[0])
+		b.WriteString(" IN (")
+		for i, a := range e.Args[1:] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeExpr(b, a)
+		}
+		b.WriteString("))")
+		return
+	case e.Fn == FnNot && len(e.Args) == 1:
+		b.WriteString("NOT ")
+		writeExpr(b, e.Args[0])
+		return
+	}
 	b.WriteString(e.Fn + "(")
 	for i, a := range e.Args {
 		if i > 0 {

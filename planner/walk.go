@@ -60,3 +60,12 @@ func Conjuncts(e Expr) []Expr {
 	}
 	return []Expr{e}
 }
+
+// WalkPlans calls fn for p and every plan node below it, parents first (not
+// the plans of subqueries inside expressions).
+func WalkPlans(p Plan, fn func(Plan)) {
+	fn(p)
+	for _, c := range p.Children() {
+		WalkPlans(c, fn)
+	}
+}

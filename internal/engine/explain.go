@@ -9,7 +9,6 @@ import (
 	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
-	"github.com/lakesql/lakesql/storage"
 )
 
 // explain prints the optimized plan, one line per operator, and under each
@@ -33,6 +32,14 @@ func (s *Session) Explain(ctx context.Context, st *sql.Explain) (*Result, error)
 			return nil, err
 		}
 	}
+	dynamic := map[*planner.Scan]string{}
+	planner.WalkPlans(p, func(n planner.Plan) {
+		if j, ok := n.(*planner.Join); ok {
+			if scan, text := exec.DynamicFilterOf(j, env); scan != nil {
+				dynamic[scan] = text
+			}
+		}
+	})
 	var lines [][]string
 	var walk func(planner.Plan, int, planner.Plan) error
 	walk = func(node planner.Plan, depth int, parent planner.Plan) error {
@@ -43,7 +50,7 @@ func (s *Session) Explain(ctx context.Context, st *sql.Explain) (*Result, error)
 		}
 		lines = append(lines, []string{line})
 		if scan, ok := node.(*planner.Scan); ok {
-			details, err := s.explainScan(ctx, scan, parent, env)
+			details, err := s.explainScan(ctx, scan, parent, env, dynamic[scan])
 			if err != nil {
 				return err
 			}
@@ -80,8 +87,10 @@ func (s *Session) drain(ctx context.Context, p planner.Plan, env *exec.Env) erro
 	}
 }
 
-// explainScan describes how a scan prunes.
-func (s *Session) explainScan(ctx context.Context, scan *planner.Scan, parent planner.Plan, env *exec.Env) ([]string, error) {
+// explainScan describes how a scan prunes: statically, by its filter (with
+// the values its subqueries supplied), and at run time, by the build side
+// of the hash join it is the probe side of (dynamic).
+func (s *Session) explainScan(ctx context.Context, scan *planner.Scan, parent planner.Plan, env *exec.Env, dynamic string) ([]string, error) {
 	plan, err := exec.TableScanPlan(ctx, scan, env)
 	if err != nil {
 		return nil, err
@@ -93,6 +102,11 @@ func (s *Session) explainScan(ctx context.Context, scan *planner.Scan, parent pl
 				sp.SpecID, sp.ManifestsKept, sp.ManifestsTotal, sp.FilesKept, sp.FilesTotal))
 			continue
 		}
+		if sp.ManifestsKept == 0 && sp.ManifestsTotal > 0 {
+			out = append(out, fmt.Sprintf("spec %d [%s]: %s; manifests 0/%d (pruned)",
+				sp.SpecID, sp.Fields, sp.PartitionFilter, sp.ManifestsTotal))
+			continue
+		}
 		out = append(out, fmt.Sprintf("spec %d [%s]: %s; manifests %d/%d, files %d/%d",
 			sp.SpecID, sp.Fields, sp.PartitionFilter, sp.ManifestsKept, sp.ManifestsTotal, sp.FilesKept, sp.FilesTotal))
 	}
@@ -101,26 +115,41 @@ func (s *Session) explainScan(ctx context.Context, scan *planner.Scan, parent pl
 	} else if plan.FilterText != "" {
 		out = append(out, "stats filter: "+plan.FilterText)
 	}
+	filter := scan.Filter
+	if plan.Pruned {
+		var supplied []string
+		filter, supplied = exec.ResolvedFilter(ctx, scan, env)
+		for _, line := range supplied {
+			out = append(out, "subquery: "+line)
+		}
+	}
+	if dynamic != "" {
+		out = append(out, "dynamic filter: "+dynamic+" (prunes files when the join's build side is read)")
+	}
 	if f, ok := parent.(*planner.Filter); ok {
 		out = append(out, "residual filter: "+f.Cond.String())
 	}
-	out = append(out, pruningNotes(scan, plan)...)
+	out = append(out, pruningNotes(scan, filter)...)
 	out = append(out, fmt.Sprintf("manifests %d/%d; data files %d/%d (pruned by partition %d, by stats %d); bytes %s/%s",
 		plan.ManifestsKept, plan.ManifestsTotal, plan.FilesAfterStats, plan.FilesTotal,
 		plan.FilesTotal-plan.FilesAfterPartition, plan.FilesAfterPartition-plan.FilesAfterStats,
 		FormatBytes(plan.BytesKept), FormatBytes(plan.BytesTotal)))
 	if st := env.ScanStats[scan]; st != nil {
-		out = append(out, fmt.Sprintf("read: files %d, row groups %d/%d, bytes %s, rows %d",
+		line := fmt.Sprintf("read: files %d, row groups %d/%d, bytes %s, rows %d",
 			st.FilesOpened.Load(), st.RowGroupsRead.Load(), st.RowGroupsTotal.Load(),
-			FormatBytes(st.BytesRead.Load()), st.RowsProduced.Load()))
+			FormatBytes(st.BytesRead.Load()), st.RowsProduced.Load())
+		if n := st.FilesPrunedAtRunTime.Load(); n > 0 {
+			line += fmt.Sprintf("; files pruned at run time %d", n)
+		}
+		out = append(out, line)
 	}
 	return out, nil
 }
 
 // pruningNotes explains, per scan filter conjunct, why it could not prune by
 // partition.
-func pruningNotes(scan *planner.Scan, plan *storage.ScanPlan) []string {
-	if scan.Filter == nil {
+func pruningNotes(scan *planner.Scan, filter planner.Expr) []string {
+	if filter == nil {
 		return nil
 	}
 	sources := map[int]bool{}
@@ -130,7 +159,7 @@ func pruningNotes(scan *planner.Scan, plan *storage.ScanPlan) []string {
 		}
 	}
 	var notes []string
-	for _, c := range planner.Conjuncts(scan.Filter) {
+	for _, c := range planner.Conjuncts(filter) {
 		if lit, ok := c.(*planner.Literal); ok {
 			if lit.Value != true {
 				notes = append(notes, "note: the filter is always false or NULL: no row can match")
