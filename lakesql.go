@@ -14,6 +14,7 @@ package lakesql
 import (
 	"context"
 	"io"
+	"time"
 
 	_ "time/tzdata" // SET TIME ZONE works without the system zone database
 
@@ -39,6 +40,9 @@ type Options struct {
 	// Progress, when set, receives progress lines of long statements
 	// (rewrite_data_files, OPTIMIZE); cmd/lakesql passes a terminal's stderr.
 	Progress io.Writer
+	// StatementTimeout stops a statement that runs longer (SET
+	// statement_timeout changes it); 0 for no limit.
+	StatementTimeout time.Duration
 }
 
 // Result is what one statement returns: a stream of record batches with a
@@ -67,6 +71,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.SetStatementTimeout(opts.StatementTimeout)
 	return &Session{engine: e}, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/chzyer/readline"
 
@@ -39,6 +40,8 @@ Flags:
                       markdown, html, insert (default table; .mode changes it)
   -e SQL              run SQL (';'-separated statements); may be repeated
   -f FILE             run the SQL script in FILE; may be repeated
+  --timeout DURATION  stop any statement that runs longer (e.g. 30s; SET
+                      statement_timeout changes it; default no limit)
   --version           print the version and exit
   --help              print this help and exit
 
@@ -67,6 +70,7 @@ type cliConfig struct {
 	format    outputFormat
 	sources   []sqlSource // -e and -f in command-line order
 	version   bool
+	timeout   time.Duration // --timeout: the session's statement_timeout
 }
 
 // sqlSource is one -e text or -f file.
@@ -130,6 +134,7 @@ func parseFlags(args []string) (cliConfig, []string, error) {
 	fs.Var(sourceFlag{list: &cfg.sources}, "e", "")
 	fs.Var(sourceFlag{list: &cfg.sources, isFile: true}, "f", "")
 	fs.BoolVar(&cfg.version, "version", false, "")
+	fs.DurationVar(&cfg.timeout, "timeout", 0, "")
 	if err := fs.Parse(args); err != nil {
 		return cfg, nil, err
 	}
@@ -157,7 +162,7 @@ func usageError(stderr io.Writer, err error) int {
 // the interactive shell.
 func runSQL(cfg cliConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx := context.Background()
-	opts := lakesql.Options{Warehouse: cfg.warehouse, Catalog: cfg.catalog}
+	opts := lakesql.Options{Warehouse: cfg.warehouse, Catalog: cfg.catalog, StatementTimeout: cfg.timeout}
 	if f, ok := stderr.(*os.File); ok && readline.IsTerminal(int(f.Fd())) {
 		opts.Progress = stderr // progress lines of long statements
 	}

@@ -13,6 +13,9 @@ import (
 // statement_timeout.
 var ErrStatementTimeout = errors.New("statement timeout")
 
+// SetStatementTimeout sets statement_timeout (0: no limit).
+func (s *Session) SetStatementTimeout(d time.Duration) { s.settings.statementTimeout = max(d, 0) }
+
 // StatementContext returns ctx bounded by the session's statement_timeout,
 // and the function that releases it (when the statement's result is
 // closed).
