@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -81,16 +80,12 @@ func NewTableWriterForSpec(tbl *table.Table, fs icebergio.WriteFileIO, spec iceb
 	w := &TableWriter{
 		tbl: tbl, fs: fs, spec: spec, schema: schema,
 		targetSize: int64(tbl.Properties().GetInt("write.target-file-size-bytes", DefaultTargetFileSize)),
-		opts:       ParquetWriterOptions{Compression: tbl.Properties().Get("write.parquet.compression-codec", "zstd")},
 		writeID:    uuid.NewString(),
 		open:       map[string]*openFile{},
 	}
-	if v := tbl.Properties().Get("write.parquet.row-group-size-rows", ""); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("table property write.parquet.row-group-size-rows=%q is not a positive integer", v)
-		}
-		w.opts.RowGroupRows = n
+	var err error
+	if w.opts, err = ParquetOptionsFromProperties(tbl.Properties()); err != nil {
+		return nil, fmt.Errorf("write %s: %w", strings.Join(tbl.Identifier(), "."), err)
 	}
 	for i, f := range fields {
 		w.cols = append(w.cols, WriteColumn{FieldID: f.ID, Name: f.Name, Type: arrowTypes[i], Required: f.Required})
