@@ -48,11 +48,13 @@ func dictionaryPays(arr arrow.Array, dictBytes int64) bool {
 }
 
 // valueBytes returns the bytes of element i of arr and the length prefix
-// PLAIN adds to each (4 for byte arrays), or nil for types not worth a
-// dictionary (booleans).
+// PLAIN adds to each (4 for byte arrays), or nil for types not given a
+// dictionary: booleans (not worth it) and floating point (parquet-go
+// v0.32's statistics of dictionary-encoded floats holding NaN miss values,
+// which would make pruning drop rows).
 func valueBytes(arr arrow.Array) (value func(i int) []byte, prefix int) {
 	switch a := arr.(type) {
-	case *array.Boolean:
+	case *array.Boolean, *array.Float32, *array.Float64:
 		return nil, 0
 	case *array.String:
 		return func(i int) []byte { return stringBytes(a, i) }, 4
