@@ -131,6 +131,35 @@ func NewTableWriterForSpec(tbl *table.Table, fs icebergio.WriteFileIO, spec iceb
 	return w, nil
 }
 
+// SetSortOrder orders each partition's rows by order rather than by the
+// table's sort order (rewrite_data_files' sort_order): the files of a
+// partition then hold disjoint ranges of the sort keys. The rows are
+// clustered even under write.distribution-mode none. Call it before the
+// first Write.
+func (w *TableWriter) SetSortOrder(order table.SortOrder) error {
+	if order.IsUnsorted() {
+		w.sortKeys = nil
+		return nil
+	}
+	keys, err := sortKeysOf(order, w.schema)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", strings.Join(w.tbl.Identifier(), "."), err)
+	}
+	w.sortKeys = keys
+	if w.buffer == nil {
+		w.buffer = newClusterBuffer(w.arrowSchema(), DefaultWriteMemory, "", memory.DefaultAllocator)
+	}
+	return nil
+}
+
+// SetTargetFileSize overrides write.target-file-size-bytes (rewrite_data_files'
+// target-file-size-bytes option).
+func (w *TableWriter) SetTargetFileSize(bytes int64) {
+	if bytes > 0 {
+		w.targetSize = bytes
+	}
+}
+
 // SetWriteMemory sets the bytes of rows a clustered write buffers before
 // spilling them to temporary files in dir ("": the system's).
 func (w *TableWriter) SetWriteMemory(bytes int64, dir string) {
@@ -182,9 +211,16 @@ func (w *TableWriter) Write(ctx context.Context, batch arrow.RecordBatch) error 
 	return nil
 }
 
-// checkRequired refuses NULLs in NOT NULL columns before anything is written.
+// checkRequired refuses batches of other types than the table's columns
+// and NULLs in NOT NULL columns, before anything is written.
 func (w *TableWriter) checkRequired(batch arrow.RecordBatch) error {
+	if int(batch.NumCols()) != len(w.cols) {
+		return fmt.Errorf("write %s: %d columns given, the table has %d", strings.Join(w.tbl.Identifier(), "."), batch.NumCols(), len(w.cols))
+	}
 	for i, c := range w.cols {
+		if got := batch.Column(i).DataType(); !arrow.TypeEqual(got, c.Type) {
+			return fmt.Errorf("write column %s: rows are %s, the column is %s", c.Name, got, c.Type)
+		}
 		if c.Required && batch.Column(i).NullN() > 0 {
 			return fmt.Errorf("column %s is NOT NULL but a row has NULL", c.Name)
 		}
@@ -540,9 +576,17 @@ func (w *TableWriter) writePartition(ctx context.Context, key string, values map
 		if err != nil || sorted == nil {
 			return err
 		}
+		// Sorted rows go out in chunks, so that a file rolls over between
+		// two chunks and the partition's files hold disjoint key ranges.
+		defer sorted.Release()
+		var off int64
 		next = func() (arrow.RecordBatch, error) {
-			b := sorted
-			sorted = nil
+			if off >= sorted.NumRows() {
+				return nil, nil
+			}
+			end := min(sorted.NumRows(), off+sortedChunkRows)
+			b := sorted.NewSlice(off, end)
+			off = end
 			return b, nil
 		}
 	}
@@ -561,6 +605,10 @@ func (w *TableWriter) writePartition(ctx context.Context, key string, values map
 		}
 	}
 }
+
+// sortedChunkRows is how many sorted rows are written between checks of
+// the file's size.
+const sortedChunkRows = 4096
 
 // sortedPartition gathers a partition's rows and sorts them: sorting needs
 // them all at once, so a sorted write holds one partition in memory.

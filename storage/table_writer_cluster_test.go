@@ -162,3 +162,52 @@ func TestClusteredWriteSortOrderAndNone(t *testing.T) {
 		t.Error("distribution mode sideways accepted")
 	}
 }
+
+// SetSortOrder with a small target size range-partitions each partition's
+// rows into files: their id ranges do not overlap.
+func TestClusteredWriteRangesFiles(t *testing.T) {
+	batches := shuffledBatches(20_000)
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	field := iceberg.PartitionField{SourceIDs: []int{1}, FieldID: 1000, Name: "id_bucket", Transform: iceberg.BucketTransform{NumBuckets: 4}}
+	tbl := clusterTable(t, field, iceberg.Properties{"write.distribution-mode": "none"}, table.UnsortedSortOrder)
+	order, err := table.NewSortOrder(1, []table.SortField{{SourceIDs: []int{1}, Transform: iceberg.IdentityTransform{}, Direction: table.SortASC, NullOrder: table.NullsFirst}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewTableWriter(tbl, icebergio.LocalFS{}, clusterTypes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SetSortOrder(order); err != nil {
+		t.Fatal(err)
+	}
+	w.SetTargetFileSize(1000)
+	for _, b := range batches {
+		if err := w.Write(context.Background(), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) <= 4 {
+		t.Fatalf("%d files, want several per partition at a 1000-byte target", len(files))
+	}
+	last := map[string]int64{}
+	for _, f := range files {
+		pf := openFixture(t, f.FilePath())
+		ids := readAll(t, pf, []ReadColumn{{FieldID: 1, Name: "id", Type: arrow.PrimitiveTypes.Int64}}, 8192, memory.DefaultAllocator)
+		vals := slices.Clone(ids[0].(*array.Int64).Int64Values())
+		releaseAll(ids)
+		key := fmt.Sprint(f.Partition())
+		if prev, ok := last[key]; (ok && vals[0] <= prev) || !slices.IsSorted(vals) {
+			t.Fatalf("%s: ids %d..%d overlap the partition's previous file (up to %d) or are unsorted", f.FilePath(), vals[0], vals[len(vals)-1], prev)
+		}
+		last[key] = vals[len(vals)-1]
+	}
+}
