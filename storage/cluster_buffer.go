@@ -14,7 +14,7 @@ import (
 
 // DefaultWriteMemory is the default budget of rows a clustered write keeps
 // in memory before spilling them to local temporary files.
-const DefaultWriteMemory = 128 << 20
+const DefaultWriteMemory = 64 << 20
 
 // clusterBuffer holds a write's rows by partition so that each partition's
 // files are written one after the other from all of its rows, whatever the
