@@ -43,6 +43,10 @@ type ScanStats struct {
 	// FilesPrunedAtRunTime counts the files a join's build side ruled out
 	// after planning (dynamic_pruning.go).
 	FilesPrunedAtRunTime atomic.Int64
+	// PagesTotal and PagesRead count the pages of the column chunks of the
+	// row groups read, and those decoded: the page index skips the rest.
+	PagesTotal atomic.Int64
+	PagesRead  atomic.Int64
 }
 
 // tableScan reads data files in parallel, one worker per core. Each worker
@@ -56,10 +60,13 @@ type tableScan struct {
 	colIndex  map[int]int               // field id → position in readCols
 	rowFilter iceberg.BooleanExpression // bound; nil: read every row group
 	late      []storage.ColumnPredicate // rowFilter's conjuncts storage tests on readCols
-	schema    *arrow.Schema
-	stats     *ScanStats
-	workers   int
-	hook      fileHook // nil for table scans
+	// filterCols are the columns rowFilter refers to, whose page indexes
+	// can skip pages.
+	filterCols []ScanColumn
+	schema     *arrow.Schema
+	stats      *ScanStats
+	workers    int
+	hook       fileHook // nil for table scans
 	// rowsNeeded > 0: stop handing out files once this many rows came out
 	// (a LIMIT right above; see optimizer/push_down_limit.go).
 	rowsNeeded int64
@@ -102,6 +109,7 @@ func NewTableScan(fs icebergio.IO, files []ScanFile, cols []ScanColumn, rowFilte
 		s.readCols = append(s.readCols, c.ReadColumn)
 	}
 	s.late = latePredicates(rowFilter, s.readCols)
+	s.filterCols = filterColumns(rowFilter, cols)
 	return s
 }
 
@@ -207,6 +215,7 @@ func (s *tableScan) openFile(ctx context.Context, f ScanFile, tasks chan<- rowGr
 		file.Close()
 		return err
 	}
+	pf.SetPageCounter(s.stats)
 	if n := runtime.GOMAXPROCS(0); len(s.files) < n {
 		// Fewer files than cores: idle cores decode this file's columns.
 		pf.SetColumnParallelism((n + len(s.files) - 1) / len(s.files))
@@ -241,16 +250,41 @@ func (s *tableScan) openFile(ctx context.Context, f ScanFile, tasks chan<- rowGr
 
 func (s *tableScan) readRowGroup(ctx context.Context, t rowGroupTask) error {
 	pf := t.file.parquet
+	var ranges []storage.RowRange
+	if s.hook == nil {
+		ranges = s.rowRanges(pf, t.rg)
+		if ranges != nil && len(ranges) == 0 {
+			// The page index rules out every row.
+			for _, c := range s.readCols {
+				s.stats.CountPages(pf.NumPages(t.rg, c), 0)
+			}
+			return nil
+		}
+	}
 	s.stats.RowGroupsRead.Add(1)
 	s.stats.BytesRead.Add(pf.RowGroupBytes(t.rg))
 	var it storage.RecordIterator
 	var err error
-	if len(s.late) > 0 && s.hook == nil && t.file.deletes == nil {
-		// Late materialization: rows dropped here fail the scan's filter,
-		// which the plan still applies above. Without deletes, row positions
-		// are not needed.
-		it, _, err = pf.ReadRowGroupFiltered(ctx, t.rg, s.readCols, s.late, BatchSize, allocator(ctx))
-	} else {
+	switch {
+	case s.hook == nil && t.file.deletes == nil && (len(s.late) > 0 || ranges != nil):
+		// Page skipping and late materialization: rows dropped here fail
+		// the scan's filter, which the plan still applies above. Without
+		// deletes, row positions are not needed.
+		it, _, err = pf.ReadRowGroupFiltered(ctx, t.rg, s.readCols, ranges, s.late, BatchSize, allocator(ctx))
+	case ranges != nil:
+		// Deletes count rows from the start of the file: each kept range is
+		// read and drained at its own position.
+		for _, r := range ranges {
+			it, _, err := pf.ReadRowGroupFiltered(ctx, t.rg, s.readCols, []storage.RowRange{r}, nil, BatchSize, allocator(ctx))
+			if err != nil {
+				return err
+			}
+			if err := s.drain(ctx, it, t.first+int64(r.Start), t.file.deletes); err != nil {
+				return err
+			}
+		}
+		return nil
+	default:
 		it, err = pf.ReadRowGroup(ctx, t.rg, s.readCols, BatchSize, allocator(ctx))
 	}
 	if err != nil {

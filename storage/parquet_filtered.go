@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -49,17 +51,28 @@ func FilterableType(t arrow.DataType) bool {
 // decoded whole and the filter above the scan drops the rest.
 const sparseFraction = 8
 
-// ReadRowGroupFiltered is ReadRowGroup with late materialization: it decodes
-// the predicates' columns first and, when few rows can match, decodes the
-// other columns only at those rows. The rows it drops cannot satisfy preds;
-// the rows it returns still need the query's filter. filtered reports
-// whether rows were dropped (row positions then no longer follow the file).
-func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []ReadColumn, preds []ColumnPredicate, batchSize int, mem memory.Allocator) (it RecordIterator, filtered bool, err error) {
-	if len(preds) == 0 || rg < 0 || rg >= f.NumRowGroups() || batchSize <= 0 {
+// ReadRowGroupFiltered is ReadRowGroup restricted to the rows that can
+// match. ranges (from RowRanges; nil: every row) are the rows the page index
+// keeps: pages outside them are not decoded. Within them, late
+// materialization decodes the predicates' columns first and, when few rows
+// can match, decodes the other columns only at those rows. The rows it
+// drops cannot satisfy preds or the filter RowRanges was given; the rows it
+// returns still need the query's filter. filtered reports whether rows were
+// dropped (row positions then no longer follow the file).
+func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []ReadColumn, ranges []RowRange, preds []ColumnPredicate, batchSize int, mem memory.Allocator) (it RecordIterator, filtered bool, err error) {
+	if (len(preds) == 0 && ranges == nil) || rg < 0 || rg >= f.NumRowGroups() || batchSize <= 0 {
 		it, err = f.ReadRowGroup(ctx, rg, cols, batchSize, mem)
 		return it, false, err
 	}
 	numRows := int(f.RowGroupNumRows(rg))
+	scope := ranges
+	if scope == nil {
+		scope = []RowRange{{0, numRows}}
+	}
+	inScope := 0
+	for _, r := range scope {
+		inScope += r.End - r.Start
+	}
 	arrays := make([]arrow.Array, len(cols))
 	release := func() {
 		for _, a := range arrays {
@@ -68,7 +81,17 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 			}
 		}
 	}
-	keep := make([]bool, numRows)
+	// readScope decodes column i at the rows of scope.
+	readScope := func(i int) error {
+		var err error
+		if ranges == nil {
+			arrays[i], err = f.readColumnChunk(ctx, rg, cols[i], numRows, mem)
+		} else {
+			arrays[i], err = f.readColumnRuns(ctx, rg, cols[i], scope, inScope, mem)
+		}
+		return err
+	}
+	keep := make([]bool, inScope)
 	for i := range keep {
 		keep[i] = true
 	}
@@ -78,59 +101,57 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 			return nil, false, fmt.Errorf("read row group %d of %s: predicate on column %d of %d", rg, f.path, p.Col, len(cols))
 		}
 		if arrays[p.Col] == nil {
-			arr, err := f.readColumnChunk(ctx, rg, cols[p.Col], numRows, mem)
-			if err != nil {
+			if err := readScope(p.Col); err != nil {
 				release()
 				return nil, false, err
 			}
-			arrays[p.Col] = arr
 		}
 		applyPredicate(arrays[p.Col], p, keep)
 	}
-	var runs [][2]int // [start, end) of kept rows
-	kept := 0
-	for i := 0; i < numRows; {
-		if !keep[i] {
-			i++
-			continue
+	// runs are the kept rows of the row group; kept positions index scope.
+	var runs []RowRange
+	kept, pos := 0, 0
+	for _, r := range scope {
+		for i := r.Start; i < r.End; {
+			if !keep[pos+i-r.Start] {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < r.End && keep[pos+j-r.Start] {
+				j++
+			}
+			runs = append(runs, RowRange{i, j})
+			kept += j - i
+			i = j
 		}
-		j := i + 1
-		for j < numRows && keep[j] {
-			j++
-		}
-		runs = append(runs, [2]int{i, j})
-		kept += j - i
-		i = j
+		pos += r.End - r.Start
 	}
 	fields := make([]arrow.Field, len(cols))
 	for i, col := range cols {
 		fields[i] = arrow.Field{Name: col.Name, Type: col.Type, Nullable: true}
 	}
-	if kept*sparseFraction > numRows {
-		// Dense: decode the rest whole, as ReadRowGroup does.
-		var rest []int
-		for i := range cols {
-			if arrays[i] == nil {
-				rest = append(rest, i)
-			}
+	var rest []int
+	for i := range cols {
+		if arrays[i] == nil {
+			rest = append(rest, i)
 		}
-		err := f.eachColumn(rest, func(i int) error {
-			var err error
-			arrays[i], err = f.readColumnChunk(ctx, rg, cols[i], numRows, mem)
-			return err
-		})
-		if err != nil {
+	}
+	if kept*sparseFraction > inScope {
+		// Dense: decode the rest at every row of scope; the filter above
+		// drops the others.
+		if err := f.eachColumn(rest, readScope); err != nil {
 			release()
 			return nil, false, err
 		}
-		return &sliceIterator{schema: arrow.NewSchema(fields, nil), arrays: arrays, numRows: int64(numRows), batchSize: int64(batchSize)}, false, nil
+		return &sliceIterator{schema: arrow.NewSchema(fields, nil), arrays: arrays, numRows: int64(inScope), batchSize: int64(batchSize)}, inScope < numRows, nil
 	}
 	var indices arrow.Array
 	if kept > 0 {
 		b := array.NewInt32Builder(mem)
 		b.Reserve(kept)
-		for _, r := range runs {
-			for i := r[0]; i < r[1]; i++ {
+		for i, k := range keep {
+			if k {
 				b.UnsafeAppend(int32(i))
 			}
 		}
@@ -138,10 +159,8 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 		b.Release()
 		defer indices.Release()
 	}
-	var rest []int
 	for i, col := range cols {
 		if arrays[i] == nil {
-			rest = append(rest, i)
 			continue
 		}
 		full := arrays[i]
@@ -170,8 +189,9 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 }
 
 // readColumnRuns decodes the rows of a column chunk that fall in runs
-// (sorted, disjoint [start, end) ranges holding kept rows in total).
-func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn, runs [][2]int, kept int, mem memory.Allocator) (arrow.Array, error) {
+// (sorted, disjoint ranges holding kept rows in total). With an offset
+// index, pages holding none of those rows are skipped unread.
+func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn, runs []RowRange, kept int, mem memory.Allocator) (arrow.Array, error) {
 	c, err := f.column(col)
 	if err != nil {
 		return nil, err
@@ -186,7 +206,9 @@ func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn
 	if err != nil {
 		return nil, fmt.Errorf("read column %s of %s: %w", col.Name, f.path, err)
 	}
-	pages := f.file.RowGroups()[rg].ColumnChunks()[c.Index()].Pages()
+	chunk := f.file.RowGroups()[rg].ColumnChunks()[c.Index()]
+	firsts := pageFirstRows(chunk)
+	pages := chunk.Pages()
 	defer pages.Close()
 	valid := newValidity(c, kept, mem)
 	fail := func(err error) (arrow.Array, error) {
@@ -194,11 +216,21 @@ func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn
 		dec.release()
 		return nil, fmt.Errorf("read column %s of %s: %w", col.Name, f.path, err)
 	}
-	row, out, ri := 0, 0, 0
+	row, out, ri, read := 0, 0, 0, 0
 	var sel []int32
 	for ri < len(runs) {
 		if err := ctx.Err(); err != nil {
 			return fail(err)
+		}
+		if firsts != nil {
+			// Jump to the page holding the next wanted row.
+			j := max(0, sort.Search(len(firsts), func(j int) bool { return firsts[j] > runs[ri].Start })-1)
+			if firsts[j] > row {
+				if err := pages.SeekToRow(int64(firsts[j])); err != nil {
+					return fail(err)
+				}
+				row = firsts[j]
+			}
 		}
 		p, err := pages.ReadPage()
 		if errors.Is(err, io.EOF) {
@@ -207,33 +239,59 @@ func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn
 		if err != nil {
 			return fail(err)
 		}
+		read++
 		n := int(p.NumRows())
 		sel = sel[:0]
-		for ri < len(runs) && runs[ri][0] < row+n {
-			s, e := max(runs[ri][0], row), min(runs[ri][1], row+n)
+		for ri < len(runs) && runs[ri].Start < row+n {
+			s, e := max(runs[ri].Start, row), min(runs[ri].End, row+n)
 			for i := s; i < e; i++ {
 				sel = append(sel, int32(i-row))
 			}
-			if runs[ri][1] > row+n {
+			if runs[ri].End > row+n {
 				break // the run goes on in the next page
 			}
 			ri++
 		}
-		if len(sel) > 0 {
-			if err := decodePageSelected(p, dec, valid, out, kept, sel); err != nil {
-				parquet.Release(p)
-				return fail(err)
-			}
-			out += len(sel)
+		switch {
+		case len(sel) == n:
+			err = decodePage(p, dec, valid, out, kept)
+		case len(sel) > 0:
+			err = decodePageSelected(p, dec, valid, out, kept, sel)
 		}
-		row += n
 		parquet.Release(p)
+		if err != nil {
+			return fail(err)
+		}
+		out += len(sel)
+		row += n
 	}
+	f.countPages(max(len(firsts), read), read)
 	if out != kept {
 		return fail(fmt.Errorf("column chunk has %d of the %d rows wanted", out, kept))
 	}
 	bitmap, nulls := valid.finish()
 	return dec.finish(bitmap, nulls), nil
+}
+
+// pageFirstRows returns the first row of each page of a chunk from its
+// offset index (loading it lets the page reader seek), or nil without one.
+func pageFirstRows(chunk parquet.ColumnChunk) []int {
+	fc, ok := chunk.(*parquet.FileColumnChunk)
+	if !ok {
+		return nil
+	}
+	oi, err := fc.OffsetIndex()
+	if err != nil || oi.NumPages() == 0 {
+		return nil
+	}
+	firsts := make([]int, oi.NumPages())
+	for j := range firsts {
+		firsts[j] = int(oi.FirstRowIndex(j))
+	}
+	if firsts[0] != 0 || !slices.IsSorted(firsts) {
+		return nil
+	}
+	return firsts
 }
 
 // applyPredicate clears keep[i] for the rows of arr that fail p.

@@ -61,7 +61,7 @@ func TestReadRowGroupFiltered(t *testing.T) {
 			parts := make([][]arrow.Array, len(rc))
 			sparse := false
 			for rg := range f.NumRowGroups() {
-				it, filtered, err := f.ReadRowGroupFiltered(context.Background(), rg, rc, c.preds, 100, mem)
+				it, filtered, err := f.ReadRowGroupFiltered(context.Background(), rg, rc, nil, c.preds, 100, mem)
 				if err != nil {
 					t.Fatal(err)
 				}

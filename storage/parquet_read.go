@@ -39,6 +39,23 @@ type ParquetFile struct {
 	// parallel > 1 decodes up to that many columns of a row group at once
 	// (SetColumnParallelism).
 	parallel int
+	pages    pageIndex
+	counter  PageCounter // nil: pages are not counted
+}
+
+// PageCounter is told, for each column chunk a read touches, how many pages
+// it has and how many were decoded (the rest skipped by the page index).
+type PageCounter interface {
+	CountPages(total, read int)
+}
+
+// SetPageCounter makes the file's reads report their pages to c.
+func (f *ParquetFile) SetPageCounter(c PageCounter) { f.counter = c }
+
+func (f *ParquetFile) countPages(total, read int) {
+	if f.counter != nil {
+		f.counter.CountPages(total, read)
+	}
 }
 
 // SetColumnParallelism lets ReadRowGroup decode up to n columns of a row
@@ -206,7 +223,8 @@ func (f *ParquetFile) readColumnChunk(ctx context.Context, rg int, col ReadColum
 	if err != nil {
 		return nil, fmt.Errorf("read column %s of %s: %w", col.Name, f.path, err)
 	}
-	arr, err := decodeChunk(ctx, f.file.RowGroups()[rg].ColumnChunks()[c.Index()], c, dec, numRows, mem)
+	arr, pages, err := decodeChunk(ctx, f.file.RowGroups()[rg].ColumnChunks()[c.Index()], c, dec, numRows, mem)
+	f.countPages(pages, pages)
 	if err != nil {
 		dec.release()
 		return nil, fmt.Errorf("read column %s of %s: %w", col.Name, f.path, err)
@@ -214,17 +232,18 @@ func (f *ParquetFile) readColumnChunk(ctx context.Context, rg int, col ReadColum
 	return arr, nil
 }
 
-// decodeChunk feeds every page of a column chunk to dec and builds the array.
-func decodeChunk(ctx context.Context, chunk parquet.ColumnChunk, c *parquet.Column, dec columnDecoder, numRows int, mem memory.Allocator) (arrow.Array, error) {
+// decodeChunk feeds every page of a column chunk to dec and builds the
+// array; it also returns the number of pages decoded.
+func decodeChunk(ctx context.Context, chunk parquet.ColumnChunk, c *parquet.Column, dec columnDecoder, numRows int, mem memory.Allocator) (arrow.Array, int, error) {
 	pages := chunk.Pages()
 	defer pages.Close()
 
 	valid := newValidity(c, numRows, mem)
-	row := 0
+	row, n := 0, 0
 	for {
 		if err := ctx.Err(); err != nil {
 			valid.release()
-			return nil, err
+			return nil, n, err
 		}
 		p, err := pages.ReadPage()
 		if errors.Is(err, io.EOF) {
@@ -232,22 +251,23 @@ func decodeChunk(ctx context.Context, chunk parquet.ColumnChunk, c *parquet.Colu
 		}
 		if err != nil {
 			valid.release()
-			return nil, err
+			return nil, n, err
 		}
+		n++
 		err = decodePage(p, dec, valid, row, numRows)
 		row += int(p.NumRows())
 		parquet.Release(p)
 		if err != nil {
 			valid.release()
-			return nil, err
+			return nil, n, err
 		}
 	}
 	if row != numRows {
 		valid.release()
-		return nil, fmt.Errorf("column chunk has %d rows, row group has %d", row, numRows)
+		return nil, n, fmt.Errorf("column chunk has %d rows, row group has %d", row, numRows)
 	}
 	bitmap, nulls := valid.finish()
-	return dec.finish(bitmap, nulls), nil
+	return dec.finish(bitmap, nulls), n, nil
 }
 
 func decodePage(p parquet.Page, dec columnDecoder, valid *validity, row, numRows int) error {

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -16,11 +17,33 @@ import (
 	"github.com/parquet-go/parquet-go/encoding"
 )
 
-// ParquetWriterOptions configures NewParquetWriter; zero values mean defaults.
+// ParquetWriterOptions configures NewParquetWriter; zero values mean the
+// defaults of Iceberg's write.parquet.* table properties.
 type ParquetWriterOptions struct {
-	Compression  string // "zstd" (default), "snappy", "gzip", "uncompressed" — Iceberg's write.parquet.compression-codec
-	RowGroupRows int    // default 1<<20 rows
-	PageBytes    int    // default 1 MiB
+	Compression   string // "zstd" (default), "snappy", "gzip", "uncompressed" — write.parquet.compression-codec
+	RowGroupRows  int    // default 1<<20 rows — write.parquet.row-group-size-rows
+	RowGroupBytes int64  // default 128 MiB — write.parquet.row-group-size-bytes
+	PageBytes     int    // default 1 MiB, before encoding — write.parquet.page-size-bytes
+	PageRows      int    // default 20,000 — write.parquet.page-row-limit
+	DictBytes     int64  // default 2 MiB; past it a column chunk goes on in PLAIN — write.parquet.dict-size-bytes
+}
+
+// Defaults of the write.parquet.* properties, as in Iceberg's Java writer.
+const (
+	defaultRowGroupRows  = 1 << 20
+	defaultRowGroupBytes = 128 << 20
+	defaultPageBytes     = 1 << 20
+	defaultPageRows      = 20_000
+	defaultDictBytes     = 2 << 20
+)
+
+func (o ParquetWriterOptions) withDefaults() ParquetWriterOptions {
+	o.RowGroupRows = cmp.Or(max(o.RowGroupRows, 0), defaultRowGroupRows)
+	o.RowGroupBytes = cmp.Or(max(o.RowGroupBytes, 0), defaultRowGroupBytes)
+	o.PageBytes = cmp.Or(max(o.PageBytes, 0), defaultPageBytes)
+	o.PageRows = cmp.Or(max(o.PageRows, 0), defaultPageRows)
+	o.DictBytes = cmp.Or(max(o.DictBytes, 0), defaultDictBytes)
+	return o
 }
 
 // WriteColumn describes one column of an Iceberg schema to write.
@@ -33,16 +56,23 @@ type WriteColumn struct {
 
 // ParquetWriter writes Arrow record batches as an Iceberg data file and
 // collects the file's Iceberg metrics on the way.
+//
+// Pages are cut every PageRows rows in every column at once (and earlier in
+// a column whose page buffer fills up), so that page boundaries line up
+// across columns and the page index can skip the same rows in all of them.
 type ParquetWriter struct {
-	cols         []WriteColumn
-	out          *countingWriter
-	w            *parquet.Writer
-	encoders     []columnEncoder
-	metrics      []*columnMetrics
-	rowGroupRows int
-	groupRows    int   // rows in the current row group
-	rows         int64 // rows in the file
-	values       []parquet.Value
+	cols      []WriteColumn
+	opts      ParquetWriterOptions
+	codec     compress.Codec
+	out       *countingWriter
+	w         *parquet.Writer // created by the first Write, which picks the encodings
+	encoders  []columnEncoder
+	metrics   []*columnMetrics
+	groupRows int   // rows in the current row group
+	groupBase int64 // w.Size() when the current row group started
+	pageRows  int   // rows in the current page
+	rows      int64 // rows in the file
+	values    []parquet.Value
 }
 
 // valueChunk bounds the parquet.Value scratch buffer used per column write.
@@ -54,22 +84,12 @@ func NewParquetWriter(w io.Writer, cols []WriteColumn, opts ParquetWriterOptions
 	if err != nil {
 		return nil, err
 	}
-	schema, err := parquetSchema(cols)
-	if err != nil {
-		return nil, err
-	}
 	pw := &ParquetWriter{
-		cols:         cols,
-		out:          &countingWriter{w: w},
-		rowGroupRows: opts.RowGroupRows,
-		values:       make([]parquet.Value, 0, valueChunk),
-	}
-	if pw.rowGroupRows <= 0 {
-		pw.rowGroupRows = 1 << 20
-	}
-	pageBytes := opts.PageBytes
-	if pageBytes <= 0 {
-		pageBytes = 1 << 20
+		cols:   cols,
+		opts:   opts.withDefaults(),
+		codec:  codec,
+		out:    &countingWriter{w: w},
+		values: make([]parquet.Value, 0, valueChunk),
 	}
 	for i, c := range cols {
 		enc, err := newColumnEncoder(c.Type, i, !c.Required)
@@ -83,18 +103,40 @@ func NewParquetWriter(w io.Writer, cols []WriteColumn, opts ParquetWriterOptions
 		pw.encoders = append(pw.encoders, enc)
 		pw.metrics = append(pw.metrics, m)
 	}
-	pw.w = parquet.NewWriter(pw.out, schema,
-		parquet.Compression(codec),
-		parquet.PageBufferSize(pageBytes),
+	if _, err := parquetSchema(cols, nil); err != nil {
+		return nil, err
+	}
+	return pw, nil
+}
+
+// start creates the parquet-go writer, choosing each column's encoding from
+// the first batch (nil when the file has no rows).
+func (w *ParquetWriter) start(first arrow.RecordBatch) error {
+	dict := make([]bool, len(w.cols))
+	if first != nil {
+		for i := range w.cols {
+			dict[i] = dictionaryPays(first.Column(i), w.opts.DictBytes)
+		}
+	}
+	schema, err := parquetSchema(w.cols, dict)
+	if err != nil {
+		return err
+	}
+	w.w = parquet.NewWriter(w.out, schema,
+		parquet.Compression(w.codec),
+		parquet.PageBufferSize(w.opts.PageBytes),
+		// As parquet-mr does, a column whose dictionary outgrows the bound
+		// goes on in PLAIN for the rest of the row group.
+		parquet.DictionaryMaxBytes(w.opts.DictBytes),
 		// Row groups are cut by Write; this only keeps parquet-go from
 		// splitting them on its own.
-		parquet.MaxRowsPerRowGroup(int64(pw.rowGroupRows)),
+		parquet.MaxRowsPerRowGroup(int64(w.opts.RowGroupRows)),
 		// Version 1 data pages are what the Java Iceberg writer produces and
 		// what every reader supports.
 		parquet.DataPageVersion(1),
 		parquet.CreatedBy("lakesql", "", ""),
 	)
-	return pw, nil
+	return nil
 }
 
 func compressionCodec(name string) (compress.Codec, error) {
@@ -124,22 +166,44 @@ func (w *ParquetWriter) Write(batch arrow.RecordBatch) error {
 			return fmt.Errorf("write column %s: required column has %d nulls", c.Name, batch.Column(i).NullN())
 		}
 	}
+	if w.w == nil {
+		if err := w.start(batch); err != nil {
+			return err
+		}
+	}
 	n := int(batch.NumRows())
 	for off := 0; off < n; {
-		end := min(n, off+w.rowGroupRows-w.groupRows)
+		end := min(n, off+w.opts.RowGroupRows-w.groupRows, off+w.opts.PageRows-w.pageRows)
 		if err := w.writeRows(batch, off, end); err != nil {
 			return err
 		}
 		w.groupRows += end - off
+		w.pageRows += end - off
 		w.rows += int64(end - off)
 		off = end
-		if w.groupRows == w.rowGroupRows {
+		if w.pageRows == w.opts.PageRows {
+			if err := w.endPage(); err != nil {
+				return err
+			}
+		}
+		if w.groupRows == w.opts.RowGroupRows || w.w.Size()-w.groupBase >= w.opts.RowGroupBytes {
 			if err := w.w.Flush(); err != nil {
 				return fmt.Errorf("write parquet row group: %w", err)
 			}
-			w.groupRows = 0
+			w.groupRows, w.pageRows, w.groupBase = 0, 0, w.w.Size()
 		}
 	}
+	return nil
+}
+
+// endPage writes out every column's buffered page.
+func (w *ParquetWriter) endPage() error {
+	for i, cw := range w.w.ColumnWriters() {
+		if err := cw.Flush(); err != nil {
+			return fmt.Errorf("write column %s: %w", w.cols[i].Name, err)
+		}
+	}
+	w.pageRows = 0
 	return nil
 }
 
@@ -161,10 +225,20 @@ func (w *ParquetWriter) writeRows(batch arrow.RecordBatch, from, to int) error {
 }
 
 // BytesWritten estimates the file size so far, including buffered rows.
-func (w *ParquetWriter) BytesWritten() int64 { return w.w.Size() }
+func (w *ParquetWriter) BytesWritten() int64 {
+	if w.w == nil {
+		return 0
+	}
+	return w.w.Size()
+}
 
 // Close writes the footer and returns the file's Iceberg metrics.
 func (w *ParquetWriter) Close() (FileMetrics, error) {
+	if w.w == nil {
+		if err := w.start(nil); err != nil {
+			return FileMetrics{}, err
+		}
+	}
 	if err := w.w.Close(); err != nil {
 		return FileMetrics{}, fmt.Errorf("close parquet writer: %w", err)
 	}
@@ -203,13 +277,17 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 }
 
 // parquetSchema builds the file schema, with the field ids, repetition and
-// logical types the Iceberg spec's Parquet appendix prescribes.
-func parquetSchema(cols []WriteColumn) (*parquet.Schema, error) {
+// logical types the Iceberg spec's Parquet appendix prescribes; columns with
+// dict[i] set are dictionary encoded.
+func parquetSchema(cols []WriteColumn, dict []bool) (*parquet.Schema, error) {
 	fields := make(orderedGroup, len(cols))
 	for i, c := range cols {
 		node, err := parquetNode(c.Type)
 		if err != nil {
 			return nil, fmt.Errorf("write column %s: %w", c.Name, err)
+		}
+		if i < len(dict) && dict[i] {
+			node = parquet.Encoded(node, &parquet.RLEDictionary)
 		}
 		if c.Required {
 			node = parquet.Required(node)

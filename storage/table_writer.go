@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
@@ -21,9 +21,17 @@ import (
 const DefaultTargetFileSize = 512 << 20
 
 // TableWriter writes rows into new data files of a table under its current
-// partition spec: rows are fanned out by partition value, and each partition's
-// file rolls over at write.target-file-size-bytes. Nothing is visible until
-// the caller commits the returned data files.
+// partition spec; each partition's file rolls over at
+// write.target-file-size-bytes. Nothing is visible until the caller commits
+// the returned data files.
+//
+// Under write.distribution-mode hash (the default) or range, rows are
+// clustered: buffered by partition (spilling to local temporary files past
+// a memory budget) and each partition's files written from all of its rows
+// when the writer closes, in the table's sort order when it has one. So a
+// write makes about ceil(partition bytes / target size) files per
+// partition whatever the input order. Under none, rows go straight to one
+// open file per partition, as they come.
 type TableWriter struct {
 	tbl        *table.Table
 	fs         icebergio.WriteFileIO
@@ -34,6 +42,8 @@ type TableWriter struct {
 	targetSize int64
 	opts       ParquetWriterOptions
 	writeID    string
+	sortKeys   []sortKey      // the table's sort order; nil: unsorted
+	buffer     *clusterBuffer // nil: rows are written as they come
 
 	open    map[string]*openFile
 	writes  int64 // batches written, to find the least recently written file
@@ -81,19 +91,27 @@ func NewTableWriterForSpec(tbl *table.Table, fs icebergio.WriteFileIO, spec iceb
 	w := &TableWriter{
 		tbl: tbl, fs: fs, spec: spec, schema: schema,
 		targetSize: int64(tbl.Properties().GetInt("write.target-file-size-bytes", DefaultTargetFileSize)),
-		opts:       ParquetWriterOptions{Compression: tbl.Properties().Get("write.parquet.compression-codec", "zstd")},
 		writeID:    uuid.NewString(),
 		open:       map[string]*openFile{},
 	}
-	if v := tbl.Properties().Get("write.parquet.row-group-size-rows", ""); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("table property write.parquet.row-group-size-rows=%q is not a positive integer", v)
-		}
-		w.opts.RowGroupRows = n
+	var err error
+	if w.opts, err = ParquetOptionsFromProperties(tbl.Properties()); err != nil {
+		return nil, fmt.Errorf("write %s: %w", strings.Join(tbl.Identifier(), "."), err)
 	}
 	for i, f := range fields {
 		w.cols = append(w.cols, WriteColumn{FieldID: f.ID, Name: f.Name, Type: arrowTypes[i], Required: f.Required})
+	}
+	mode := tbl.Properties().Get("write.distribution-mode", "hash")
+	switch mode {
+	case "hash", "range":
+	case "none":
+	default:
+		return nil, fmt.Errorf("write %s: table property write.distribution-mode=%q is not one of none, hash, range", strings.Join(tbl.Identifier(), "."), mode)
+	}
+	if order := tbl.SortOrder(); mode != "none" && !order.IsUnsorted() {
+		if w.sortKeys, err = sortKeysOf(order, schema); err != nil {
+			return nil, fmt.Errorf("write %s: %w", strings.Join(tbl.Identifier(), "."), err)
+		}
 	}
 	for _, pf := range w.spec.Fields() {
 		idx := -1
@@ -107,7 +125,55 @@ func NewTableWriterForSpec(tbl *table.Table, fs icebergio.WriteFileIO, spec iceb
 		}
 		w.partitions = append(w.partitions, partitionColumn{field: pf, sourceCol: idx, result: pf.Transform.ResultType(fields[idx].Type)})
 	}
+	if mode != "none" && (len(w.partitions) > 0 || w.sortKeys != nil) {
+		w.buffer = newClusterBuffer(w.arrowSchema(), DefaultWriteMemory, "", memory.DefaultAllocator)
+	}
 	return w, nil
+}
+
+// SetSortOrder orders each partition's rows by order rather than by the
+// table's sort order (rewrite_data_files' sort_order): the files of a
+// partition then hold disjoint ranges of the sort keys. The rows are
+// clustered even under write.distribution-mode none. Call it before the
+// first Write.
+func (w *TableWriter) SetSortOrder(order table.SortOrder) error {
+	if order.IsUnsorted() {
+		w.sortKeys = nil
+		return nil
+	}
+	keys, err := sortKeysOf(order, w.schema)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", strings.Join(w.tbl.Identifier(), "."), err)
+	}
+	w.sortKeys = keys
+	if w.buffer == nil {
+		w.buffer = newClusterBuffer(w.arrowSchema(), DefaultWriteMemory, "", memory.DefaultAllocator)
+	}
+	return nil
+}
+
+// SetTargetFileSize overrides write.target-file-size-bytes (rewrite_data_files'
+// target-file-size-bytes option).
+func (w *TableWriter) SetTargetFileSize(bytes int64) {
+	if bytes > 0 {
+		w.targetSize = bytes
+	}
+}
+
+// SetWriteMemory sets the bytes of rows a clustered write buffers before
+// spilling them to temporary files in dir ("": the system's).
+func (w *TableWriter) SetWriteMemory(bytes int64, dir string) {
+	if w.buffer != nil {
+		w.buffer.budget, w.buffer.dir = bytes, dir
+	}
+}
+
+func (w *TableWriter) arrowSchema() *arrow.Schema {
+	fields := make([]arrow.Field, len(w.cols))
+	for i, c := range w.cols {
+		fields[i] = arrow.Field{Name: c.Name, Type: c.Type, Nullable: !c.Required}
+	}
+	return arrow.NewSchema(fields, nil)
 }
 
 // Write adds a batch of rows.
@@ -118,12 +184,18 @@ func (w *TableWriter) Write(ctx context.Context, batch arrow.RecordBatch) error 
 	if err := w.checkRequired(batch); err != nil {
 		return err
 	}
-	if len(w.partitions) == 0 {
+	if len(w.partitions) == 0 && w.buffer == nil {
 		return w.writeTo(ctx, "", nil, batch)
 	}
 	groups, err := w.groupByPartition(batch)
 	if err != nil {
 		return err
+	}
+	if w.buffer != nil {
+		if err := w.buffer.add(ctx, batch, groups); err != nil {
+			return err
+		}
+		return ctx.Err()
 	}
 	for _, g := range groups {
 		part, err := takeRows(ctx, batch, g.rows)
@@ -139,9 +211,16 @@ func (w *TableWriter) Write(ctx context.Context, batch arrow.RecordBatch) error 
 	return nil
 }
 
-// checkRequired refuses NULLs in NOT NULL columns before anything is written.
+// checkRequired refuses batches of other types than the table's columns
+// and NULLs in NOT NULL columns, before anything is written.
 func (w *TableWriter) checkRequired(batch arrow.RecordBatch) error {
+	if int(batch.NumCols()) != len(w.cols) {
+		return fmt.Errorf("write %s: %d columns given, the table has %d", strings.Join(w.tbl.Identifier(), "."), batch.NumCols(), len(w.cols))
+	}
 	for i, c := range w.cols {
+		if got := batch.Column(i).DataType(); !arrow.TypeEqual(got, c.Type) {
+			return fmt.Errorf("write column %s: rows are %s, the column is %s", c.Name, got, c.Type)
+		}
 		if c.Required && batch.Column(i).NullN() > 0 {
 			return fmt.Errorf("column %s is NOT NULL but a row has NULL", c.Name)
 		}
@@ -160,6 +239,9 @@ type partitionGroup struct {
 // computed for the whole batch at once; the tuple's Iceberg values are
 // computed once per group, from its first row.
 func (w *TableWriter) groupByPartition(batch arrow.RecordBatch) ([]*partitionGroup, error) {
+	if len(w.partitions) == 0 {
+		return []*partitionGroup{{rows: allRows(int(batch.NumRows()))}}, nil
+	}
 	fast := make([][]int64, len(w.partitions))
 	for i, p := range w.partitions {
 		fast[i], _ = fastKeys(p.field.Transform, batch.Column(p.sourceCol))
@@ -197,6 +279,14 @@ func (w *TableWriter) groupByPartition(batch arrow.RecordBatch) ([]*partitionGro
 		g.rows = append(g.rows, int64(row))
 	}
 	return order, nil
+}
+
+func allRows(n int) []int64 {
+	rows := make([]int64, n)
+	for i := range rows {
+		rows[i] = int64(i)
+	}
+	return rows
 }
 
 // partitionValue applies a partition transform to one value.
@@ -345,7 +435,7 @@ func (w *TableWriter) WriteAll(ctx context.Context, next func() (arrow.RecordBat
 			return 0, nil, err
 		}
 		if batch == nil {
-			files, err := w.Close()
+			files, err := w.close(ctx)
 			return rows, files, err
 		}
 		rows += batch.NumRows()
@@ -359,6 +449,20 @@ func (w *TableWriter) WriteAll(ctx context.Context, next func() (arrow.RecordBat
 
 // Close finishes every open file and returns all data files written.
 func (w *TableWriter) Close() ([]iceberg.DataFile, error) {
+	return w.close(context.Background())
+}
+
+func (w *TableWriter) close(ctx context.Context) ([]iceberg.DataFile, error) {
+	if w.buffer != nil {
+		err := w.buffer.each(func(key string, values map[int]any, next func() (arrow.RecordBatch, error)) error {
+			return w.writePartition(ctx, key, values, next)
+		})
+		w.buffer.close()
+		w.buffer = nil
+		if err != nil {
+			return nil, err
+		}
+	}
 	for key, f := range w.open {
 		delete(w.open, key)
 		if err := w.finish(f); err != nil {
@@ -374,6 +478,10 @@ func (w *TableWriter) Paths() []string { return w.created }
 // Abort closes and deletes every file written, after a failure, so a failed
 // statement leaves no orphan files behind.
 func (w *TableWriter) Abort() {
+	if w.buffer != nil {
+		w.buffer.close()
+		w.buffer = nil
+	}
 	for _, f := range w.open {
 		f.out.Close()
 	}
@@ -458,4 +566,97 @@ func lostRace(ctx context.Context, tbl *table.Table, base *table.Snapshot, err e
 	}
 	now := tbl.CurrentSnapshot()
 	return now != nil && (base == nil || now.SnapshotID != base.SnapshotID)
+}
+
+// writePartition writes the buffered rows of one partition to its files,
+// sorted by the table's sort order when it has one, and finishes them.
+func (w *TableWriter) writePartition(ctx context.Context, key string, values map[int]any, next func() (arrow.RecordBatch, error)) error {
+	if w.sortKeys != nil {
+		sorted, err := w.sortedPartition(ctx, next)
+		if err != nil || sorted == nil {
+			return err
+		}
+		// Sorted rows go out in chunks, so that a file rolls over between
+		// two chunks and the partition's files hold disjoint key ranges.
+		defer sorted.Release()
+		var off int64
+		next = func() (arrow.RecordBatch, error) {
+			if off >= sorted.NumRows() {
+				return nil, nil
+			}
+			end := min(sorted.NumRows(), off+sortedChunkRows)
+			b := sorted.NewSlice(off, end)
+			off = end
+			return b, nil
+		}
+	}
+	for {
+		batch, err := next()
+		if err != nil || batch == nil {
+			if err == nil {
+				err = w.finishPartition(key)
+			}
+			return err
+		}
+		err = w.writeTo(ctx, key, values, batch)
+		batch.Release()
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// sortedChunkRows is how many sorted rows are written between checks of
+// the file's size.
+const sortedChunkRows = 4096
+
+// sortedPartition gathers a partition's rows and sorts them: sorting needs
+// them all at once, so a sorted write holds one partition in memory.
+func (w *TableWriter) sortedPartition(ctx context.Context, next func() (arrow.RecordBatch, error)) (arrow.RecordBatch, error) {
+	var parts []arrow.RecordBatch
+	defer func() {
+		for _, p := range parts {
+			p.Release()
+		}
+	}()
+	for {
+		b, err := next()
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		parts = append(parts, b)
+	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	all := parts[0]
+	if len(parts) > 1 {
+		tbl := array.NewTableFromRecords(parts[0].Schema(), parts)
+		defer tbl.Release()
+		cols := make([]arrow.Array, tbl.NumCols())
+		for i := range cols {
+			c, err := array.Concatenate(tbl.Column(i).Data().Chunks(), memory.DefaultAllocator)
+			if err != nil {
+				return nil, fmt.Errorf("gather rows of a partition: %w", err)
+			}
+			defer c.Release()
+			cols[i] = c
+		}
+		all = array.NewRecordBatch(parts[0].Schema(), cols, tbl.NumRows())
+		defer all.Release()
+	}
+	return sortRows(ctx, all, w.sortKeys)
+}
+
+// finishPartition finishes the partition's open file, if any.
+func (w *TableWriter) finishPartition(key string) error {
+	f := w.open[key]
+	if f == nil {
+		return nil
+	}
+	delete(w.open, key)
+	return w.finish(f)
 }
