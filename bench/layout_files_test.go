@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/demo"
 )
 
 var layoutScale = flag.Int("layout-scale", envInt("BENCH_LAYOUT_SCALE", quickOr(1_000_000, 10_000_000)), "layout: demo events in total")
@@ -27,8 +28,8 @@ func TestHarnessLayout(t *testing.T) {
 	lakesql.TuneGC()
 	dir := t.TempDir()
 	const days = 800
-	opts := lakesql.DemoOptions{Warehouse: filepath.Join(dir, "wh"), Days: days, EventsPerDay: max(1, *layoutScale/days)}
-	if err := lakesql.BuildDemo(ctx, opts); err != nil {
+	opts := demo.Options{Warehouse: filepath.Join(dir, "wh"), Days: days, EventsPerDay: max(1, *layoutScale/days)}
+	if err := demo.Build(ctx, opts); err != nil {
 		t.Fatal(err)
 	}
 	s, err := lakesql.Open(ctx, lakesql.Options{Warehouse: opts.Warehouse})
