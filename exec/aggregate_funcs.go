@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -73,7 +74,7 @@ func (a *countAcc) update(_ context.Context, arg arrow.Array, gids []int32, grou
 	valid := nullMask(arg)
 	var truth []byte
 	if a.onlyTrue && arg.DataType().ID() == arrow.BOOL {
-		truth = alignedBits(arg.Data().Buffers()[1].Bytes(), arg.Data().Offset(), arg.Len())
+		truth = expr.AlignedBits(arg.Data().Buffers()[1].Bytes(), arg.Data().Offset(), arg.Len())
 	}
 	for i, g := range gids {
 		if isValid(valid, i) && (!a.onlyTrue || truth != nil && bitutil.BitIsSet(truth, i)) {
@@ -128,8 +129,8 @@ func newAvgAcc(arg arrow.DataType) (accumulator, error) {
 }
 
 func addInt64(a, b int64) (int64, bool) {
-	s, o := intAdd(a, b)
-	return s, o == valueOK
+	s, o := expr.IntAdd(a, b)
+	return s, o == expr.ValueOK
 }
 
 func addFloat64(a, b float64) (float64, bool) { return a + b, true }
@@ -150,7 +151,7 @@ func addDecimal(a, b decimal128.Num) (decimal128.Num, bool) {
 func (a *sumAcc[T]) update(_ context.Context, arg arrow.Array, gids []int32, groups int) error {
 	a.sums = grow(a.sums, groups)
 	a.counts = grow(a.counts, groups)
-	vals, valid := fixedValues[T](arg), nullMask(arg)
+	vals, valid := expr.FixedValues[T](arg), nullMask(arg)
 	for i, g := range gids {
 		if !isValid(valid, i) {
 			continue

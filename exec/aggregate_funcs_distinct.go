@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -28,7 +29,7 @@ func newDistinctAcc(arg arrow.DataType, inner accumulator) (accumulator, error) 
 }
 
 func (a *distinctAcc) update(ctx context.Context, arg arrow.Array, gids []int32, groups int) error {
-	groupCol := int32Array(gids)
+	groupCol := expr.Int32Array(gids)
 	defer groupCol.Release()
 	before := a.pairs.len()
 	a.ids = a.pairs.insert([]arrow.Array{groupCol, arg}, a.ids)
@@ -47,7 +48,7 @@ func (a *distinctAcc) update(ctx context.Context, arg arrow.Array, gids []int32,
 	if len(rows) == 0 {
 		return a.inner.update(ctx, arg, nil, groups) // only grows the state to groups
 	}
-	firsts, err := takeArray(ctx, allocator(ctx), arg, rows)
+	firsts, err := expr.Take(ctx, allocator(ctx), arg, rows)
 	if err != nil {
 		return err
 	}

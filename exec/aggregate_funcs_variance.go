@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -24,7 +25,7 @@ func (a *varianceAcc) update(_ context.Context, arg arrow.Array, gids []int32, g
 	a.counts = grow(a.counts, groups)
 	a.means = grow(a.means, groups)
 	a.m2 = grow(a.m2, groups)
-	vals, valid := fixedValues[float64](arg), nullMask(arg)
+	vals, valid := expr.FixedValues[float64](arg), nullMask(arg)
 	for i, g := range gids {
 		if !isValid(valid, i) {
 			continue

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -59,7 +60,7 @@ func BenchmarkLikePrefix(b *testing.B) {
 	e := call(planner.FnLike, tBool, &planner.ColumnRef{Index: 0, Name: "s", T: tStr}, lit("item-00001%", tStr))
 	b.ResetTimer()
 	for b.Loop() {
-		out, err := Eval(context.Background(), e, batch, mem)
+		out, err := expr.Eval(context.Background(), e, batch, mem)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
@@ -102,7 +103,7 @@ func scanUnder(p planner.Plan) *planner.Scan {
 func (df *dynamicFilter) setBuild(ctx context.Context, build arrow.RecordBatch) error {
 	var parts []planner.Expr
 	for i, k := range df.buildKeys {
-		arr, err := Eval(ctx, k, build, allocator(ctx))
+		arr, err := expr.Eval(ctx, k, build, allocator(ctx))
 		if err != nil {
 			return err
 		}

@@ -1,31 +1,16 @@
 package exec
 
 import (
-	"context"
 	"errors"
+
+	"github.com/lakesql/lakesql/exec/expr"
 )
 
 // The kinds of execution errors, for errors.Is.
 var (
 	// ErrEval: a value cannot be computed (overflow, a failed cast, a
-	// result out of range).
-	ErrEval = errors.New("evaluation error")
+	// result out of range); expressions are evaluated by package expr.
+	ErrEval = expr.ErrEval
 	// ErrScalarSubqueryRows: a scalar subquery returned more than one row.
 	ErrScalarSubqueryRows = errors.New("scalar subquery returned more than one row")
 )
-
-// evalError marks an error of Eval as ErrEval and keeps the cause's kinds.
-type evalError struct{ err error }
-
-func (e *evalError) Error() string { return e.err.Error() }
-
-func (e *evalError) Unwrap() []error { return []error{ErrEval, e.err} }
-
-// asEvalError marks err as an evaluation error, except a cancellation,
-// which is not the expression's fault.
-func asEvalError(err error) error {
-	if err == nil || errors.Is(err, ErrEval) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &evalError{err: err}
-}

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/scalar"
 	icebergio "github.com/apache/iceberg-go/io"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/storage"
 )
@@ -149,7 +150,7 @@ func (it *hiveIterator) Close() { it.in.Close() }
 func withHiveColumns(p *planner.FileScan, schema *arrow.Schema, f planner.FileRef, batch arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error) {
 	n := int(batch.NumRows())
 	cols := make([]arrow.Array, len(p.Columns))
-	defer releaseArrays(cols)
+	defer expr.ReleaseArrays(cols)
 	next := 0
 	for i, c := range p.Columns {
 		if c.Hive < 0 {
@@ -171,7 +172,7 @@ func constantArray(l *planner.Literal, n int, mem memory.Allocator) (arrow.Array
 	if l.Value == nil {
 		return array.MakeArrayOfNull(mem, l.T, n), nil
 	}
-	sc, err := literalScalar(l)
+	sc, err := expr.LiteralScalar(l)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +193,7 @@ func pruneHiveFiles(ctx context.Context, p *planner.FileScan) ([]planner.FileRef
 		return p.Files, nil
 	}
 	defer batch.Release()
-	res, err := Eval(ctx, p.Filter, batch, mem)
+	res, err := expr.Eval(ctx, p.Filter, batch, mem)
 	if err != nil {
 		return p.Files, nil
 	}
@@ -216,7 +217,7 @@ func hiveBatch(ctx context.Context, p *planner.FileScan) (arrow.RecordBatch, err
 	mem := allocator(ctx)
 	schema := ArrowSchema(p.Schema())
 	cols := make([]arrow.Array, len(p.Columns))
-	defer releaseArrays(cols)
+	defer expr.ReleaseArrays(cols)
 	for i, c := range p.Columns {
 		if c.Hive < 0 {
 			cols[i] = array.MakeArrayOfNull(mem, c.Type, len(p.Files))

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -46,7 +47,7 @@ func (f *filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // apply filters one batch; it returns nil when no row passes.
 func (f *filter) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error) {
 	mem := allocator(ctx)
-	mask, err := Eval(ctx, f.pred, batch, mem)
+	mask, err := expr.Eval(ctx, f.pred, batch, mem)
 	if err != nil {
 		return nil, fmt.Errorf("WHERE %s: %w", f.pred, err)
 	}
@@ -75,8 +76,8 @@ func countTrue(b *array.Boolean) int {
 	if b.NullN() == 0 {
 		return bitutil.CountSetBits(values, d.Offset(), d.Len())
 	}
-	valid := alignedBits(d.Buffers()[0].Bytes(), d.Offset(), d.Len())
-	data := alignedBits(values, d.Offset(), d.Len())
+	valid := expr.AlignedBits(d.Buffers()[0].Bytes(), d.Offset(), d.Len())
+	data := expr.AlignedBits(values, d.Offset(), d.Len())
 	both := make([]byte, len(data))
 	for j := range both {
 		both[j] = valid[j] & data[j]

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/lakesql/lakesql/exec/expr"
 )
 
 // keyColumn stores one key column of a groupTable: a typed value per group,
@@ -72,7 +73,7 @@ func (k *typedKeys[T]) build(mem memory.Allocator) arrow.Array {
 // for equality rather than order.
 type bytesKeys struct {
 	t        arrow.DataType
-	cur      *bytesVec
+	cur      *expr.BytesVec
 	curValid []byte
 	vals     [][]byte
 	valid    []bool
@@ -81,14 +82,14 @@ type bytesKeys struct {
 func newBytesKeys(t arrow.DataType) keyColumn { return &bytesKeys{t: t} }
 
 func (k *bytesKeys) load(arr arrow.Array) {
-	k.cur, k.curValid = arrayBytes(extensionStorage(arr)), nullMask(arr)
+	k.cur, k.curValid = expr.ArrayBytes(expr.ExtensionStorage(arr)), nullMask(arr)
 }
 
 func (k *bytesKeys) hash(h []uint64) {
 	for i := range h {
 		x := uint64(nullHash)
 		if isValid(k.curValid, i) {
-			x = hashBytes(k.cur.at(i))
+			x = hashBytes(k.cur.At(i))
 		}
 		h[i] = mix(h[i] ^ x)
 	}
@@ -98,14 +99,14 @@ func (k *bytesKeys) equal(row int, g int32) bool {
 	if !isValid(k.curValid, row) {
 		return !k.valid[g]
 	}
-	return k.valid[g] && bytes.Equal(k.cur.at(row), k.vals[g])
+	return k.valid[g] && bytes.Equal(k.cur.At(row), k.vals[g])
 }
 
 func (k *bytesKeys) add(row int) {
 	valid := isValid(k.curValid, row)
 	var v []byte
 	if valid {
-		v = bytes.Clone(k.cur.at(row))
+		v = bytes.Clone(k.cur.At(row))
 	}
 	k.vals = append(k.vals, v)
 	k.valid = append(k.valid, valid)

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -84,7 +85,7 @@ func (h *hashAggregate) aggregate(ctx context.Context) (arrow.RecordBatch, error
 		}
 	}
 	cols := st.results(mem)
-	defer releaseArrays(cols)
+	defer expr.ReleaseArrays(cols)
 	return array.NewRecordBatch(h.schema, cols, int64(st.groups)), nil
 }
 
@@ -130,7 +131,7 @@ func (st *aggState) add(ctx context.Context, batch arrow.RecordBatch, mem memory
 		var arg arrow.Array
 		if c.Arg != nil {
 			var err error
-			if arg, err = Eval(ctx, c.Arg, batch, mem); err != nil {
+			if arg, err = expr.Eval(ctx, c.Arg, batch, mem); err != nil {
 				return fmt.Errorf("%s: %w", c, err)
 			}
 		}
@@ -153,10 +154,10 @@ func (st *aggState) assignGroups(ctx context.Context, batch arrow.RecordBatch, m
 		return nil
 	}
 	keys := make([]arrow.Array, len(st.h.groupBy))
-	defer releaseArrays(keys)
+	defer expr.ReleaseArrays(keys)
 	for i, g := range st.h.groupBy {
 		var err error
-		if keys[i], err = Eval(ctx, g, batch, mem); err != nil {
+		if keys[i], err = expr.Eval(ctx, g, batch, mem); err != nil {
 			return fmt.Errorf("GROUP BY %s: %w", g, err)
 		}
 	}

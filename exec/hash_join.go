@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
@@ -216,10 +217,10 @@ func (m *hashMatcher) setBuildStrs(ctx context.Context, build arrow.RecordBatch)
 // batch while it matches; a computed key is copied out of its array.
 func (m *hashMatcher) setProbeStrs(ctx context.Context, probe arrow.RecordBatch) error {
 	if ref, ok := m.probeKeys[0].(*planner.ColumnRef); ok {
-		col := extensionStorage(probe.Column(ref.Index))
+		col := expr.ExtensionStorage(probe.Column(ref.Index))
 		if isVarBytes(col.DataType()) {
-			b, valid := arrayBytes(col), nullsOf(col)
-			m.probeData, m.probeOffs, m.probeN = b.data, b.offsets, col.Len()
+			b, valid := expr.ArrayBytes(col), nullsOf(col)
+			m.probeData, m.probeOffs, m.probeN = b.Data(), b.Offsets(), col.Len()
 			m.probeNulls = grow(m.probeNulls[:0], m.probeN)
 			for i := range m.probeNulls {
 				m.probeNulls[i] = valid.isNull(i)
@@ -261,30 +262,30 @@ func (m *hashMatcher) nextStrs(p *pairs, max int) bool {
 
 // isVarBytes reports whether t is a variable-width string or binary type.
 func isVarBytes(t arrow.DataType) bool {
-	return kindOf(t) == kindBytes && keyWidth(t) < 0
+	return expr.KindOf(t) == expr.KindBytes && keyWidth(t) < 0
 }
 
 // evalBytesKey evaluates a string or binary key over batch and appends its
 // values to data (row i is data[offs[i]:offs[i+1]]) and its NULL flags to
 // isNull.
 func evalBytesKey(ctx context.Context, e planner.Expr, batch arrow.RecordBatch, data []byte, offs []int32, isNull []bool) ([]byte, []int32, []bool, error) {
-	arr, err := Eval(ctx, e, batch, allocator(ctx))
+	arr, err := expr.Eval(ctx, e, batch, allocator(ctx))
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("join key %s: %w", e, err)
 	}
 	defer arr.Release()
-	arr = extensionStorage(arr)
+	arr = expr.ExtensionStorage(arr)
 	if !isVarBytes(arr.DataType()) {
 		return nil, nil, nil, fmt.Errorf("join key %s: not a string", e)
 	}
 	n := arr.Len()
 	valid := nullsOf(arr)
-	b := arrayBytes(arr)
+	b := expr.ArrayBytes(arr)
 	offs = append(offs, int32(len(data)))
 	for i := range n {
 		null := valid.isNull(i)
 		if !null {
-			data = append(data, b.at(i)...)
+			data = append(data, b.At(i)...)
 		}
 		offs = append(offs, int32(len(data)))
 		isNull = append(isNull, null)
@@ -295,8 +296,8 @@ func evalBytesKey(ctx context.Context, e planner.Expr, batch arrow.RecordBatch, 
 // isIntKind reports whether values of t are integers that equal exactly when
 // their int64 widenings do.
 func isIntKind(t arrow.DataType) bool {
-	switch kindOf(t) {
-	case kindInt8, kindInt16, kindInt32, kindInt64:
+	switch expr.KindOf(t) {
+	case expr.KindInt8, expr.KindInt16, expr.KindInt32, expr.KindInt64:
 		return true
 	}
 	return false
@@ -305,16 +306,16 @@ func isIntKind(t arrow.DataType) bool {
 // evalIntKey evaluates an integer key over batch, appending its values
 // widened to int64 and its NULL flags to vals and isNull.
 func evalIntKey(ctx context.Context, e planner.Expr, batch arrow.RecordBatch, vals []int64, isNull []bool) ([]int64, []bool, error) {
-	arr, err := Eval(ctx, e, batch, allocator(ctx))
+	arr, err := expr.Eval(ctx, e, batch, allocator(ctx))
 	if err != nil {
 		return nil, nil, fmt.Errorf("join key %s: %w", e, err)
 	}
 	defer arr.Release()
-	arr = extensionStorage(arr)
+	arr = expr.ExtensionStorage(arr)
 	d := arr.Data()
 	n := arr.Len()
 	valid := nullsOf(arr)
-	if kindOf(arr.DataType()) == kindNull || len(d.Buffers()) < 2 || d.Buffers()[1] == nil {
+	if expr.KindOf(arr.DataType()) == expr.KindNull || len(d.Buffers()) < 2 || d.Buffers()[1] == nil {
 		for range n {
 			vals = append(vals, 0)
 			isNull = append(isNull, true)
@@ -322,20 +323,20 @@ func evalIntKey(ctx context.Context, e planner.Expr, batch arrow.RecordBatch, va
 		return vals, isNull, nil
 	}
 	raw := d.Buffers()[1].Bytes()
-	switch kindOf(arr.DataType()) {
-	case kindInt8:
+	switch expr.KindOf(arr.DataType()) {
+	case expr.KindInt8:
 		for _, v := range arrow.GetData[int8](raw)[d.Offset():][:n] {
 			vals = append(vals, int64(v))
 		}
-	case kindInt16:
+	case expr.KindInt16:
 		for _, v := range arrow.GetData[int16](raw)[d.Offset():][:n] {
 			vals = append(vals, int64(v))
 		}
-	case kindInt32:
+	case expr.KindInt32:
 		for _, v := range arrow.GetData[int32](raw)[d.Offset():][:n] {
 			vals = append(vals, int64(v))
 		}
-	case kindInt64:
+	case expr.KindInt64:
 		vals = append(vals, arrow.GetData[int64](raw)[d.Offset():][:n]...)
 	default:
 		return nil, nil, fmt.Errorf("join key %s: not an integer", e)
@@ -350,9 +351,9 @@ func evalIntKey(ctx context.Context, e planner.Expr, batch arrow.RecordBatch, va
 func evalKeys(ctx context.Context, exprs []planner.Expr, batch arrow.RecordBatch) (*rowKeys, error) {
 	mem := allocator(ctx)
 	cols := make([]arrow.Array, len(exprs))
-	defer releaseArrays(cols)
+	defer expr.ReleaseArrays(cols)
 	for i, e := range exprs {
-		arr, err := Eval(ctx, e, batch, mem)
+		arr, err := expr.Eval(ctx, e, batch, mem)
 		if err != nil {
 			return nil, fmt.Errorf("join key %s: %w", e, err)
 		}

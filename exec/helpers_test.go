@@ -1,17 +1,13 @@
 package exec
 
 import (
-	"context"
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
+	"github.com/lakesql/lakesql/exec/expr"
+	"github.com/lakesql/lakesql/exec/internal/exectest"
 	"github.com/lakesql/lakesql/planner"
-	"github.com/lakesql/lakesql/value"
 )
 
 var (
@@ -28,111 +24,50 @@ var (
 	tTsTZ   = planner.TypeTimestampTZ
 )
 
-func dec(p, s int32) arrow.DataType { return &arrow.Decimal128Type{Precision: p, Scale: s} }
+// The builders tests share with package expr (exectest). column and
+// evalCase are types of this package, so that tests may write them unkeyed.
+type column exectest.Column
 
-// column is a test column: a name, a type and its values in Arrow JSON.
-type column struct {
-	name string
-	t    arrow.DataType
-	json string
-}
+type evalCase exectest.EvalCase
 
-// newBatch builds a record batch from JSON columns.
-func newBatch(t testing.TB, mem memory.Allocator, cols ...column) arrow.RecordBatch {
-	t.Helper()
-	fields := make([]arrow.Field, len(cols))
-	arrs := make([]arrow.Array, len(cols))
-	for i, c := range cols {
-		arr, _, err := array.FromJSON(mem, c.t, strings.NewReader(c.json))
-		if err != nil {
-			t.Fatalf("column %s: %v", c.name, err)
-		}
-		defer arr.Release()
-		fields[i] = arrow.Field{Name: c.name, Type: c.t, Nullable: true}
-		arrs[i] = arr
-	}
-	return array.NewRecordBatch(arrow.NewSchema(fields, nil), arrs, int64(arrs[0].Len()))
-}
+var (
+	dec     = exectest.Dec
+	lit     = exectest.Lit
+	call    = exectest.Call
+	cast    = exectest.Cast
+	tryCast = exectest.TryCast
+	ref     = exectest.Ref
+)
 
 // testCols is the batch most expression tests run over.
-var testCols = []column{
-	{"i", tInt, `[1, -2, null, 2147483647, 0]`},
-	{"b", tBig, `[10, 20, null, 9223372036854775807, -5]`},
-	{"d", tDouble, `[1.5, -2.5, null, 1e20, 0]`},
-	{"s", tStr, `["abc", "a%c", null, "", "ABC"]`},
-	{"t", tBool, `[true, false, null, true, false]`},
-	{"m", dec(10, 2), `["1.25", "-3.50", null, "99999999.99", "0.00"]`},
-	{"dt", tDate, `["2024-01-31", "1969-12-31", null, "1970-01-01", "2000-02-29"]`},
-	{"ts", tTs, `[0, -1, null, 1700000000123456, 86400000000]`},
-	{"f", tFloat, `[1.5, -2.25, null, 3e38, 0]`},
-	{"j", tInt, `[3, 0, 5, null, -1]`},
-	{"bin", tBin, `["AAE=", "YWJj", null, "", "/w=="]`},
-	{"tz", tTsTZ, `[0, -1, null, 1700000000123456, 86400000000]`},
-}
+var testCols = localColumns(exectest.TestCols)
 
-func ref(name string) *planner.ColumnRef {
-	for i, c := range testCols {
-		if c.name == name {
-			return &planner.ColumnRef{Index: i, Name: name, T: c.t}
-		}
+func localColumns(cols []exectest.Column) []column {
+	out := make([]column, len(cols))
+	for i, c := range cols {
+		out[i] = column(c)
 	}
-	panic("no test column " + name)
+	return out
 }
 
-func lit(v any, t arrow.DataType) *planner.Literal { return &planner.Literal{Value: v, T: t} }
-
-func call(fn string, t arrow.DataType, args ...planner.Expr) *planner.Call {
-	return &planner.Call{Fn: fn, Args: args, T: t}
+func shared(cols []column) []exectest.Column {
+	out := make([]exectest.Column, len(cols))
+	for i, c := range cols {
+		out[i] = exectest.Column(c)
+	}
+	return out
 }
 
-func cast(x planner.Expr, t arrow.DataType) *planner.Cast { return &planner.Cast{X: x, T: t} }
-
-func tryCast(x planner.Expr, t arrow.DataType) *planner.Cast {
-	return &planner.Cast{X: x, T: t, Try: true}
+func newBatch(t testing.TB, mem memory.Allocator, cols ...column) arrow.RecordBatch {
+	t.Helper()
+	return exectest.NewBatch(t, mem, shared(cols)...)
 }
 
-// evalCase is one expression and its expected rendering, row by row.
-type evalCase struct {
-	name string
-	e    planner.Expr
-	want string // values joined by "|"; an error message prefixed by "error: "
-}
-
-// runEvalCases evaluates each case over batch with a checked allocator.
 func runEvalCases(t *testing.T, cols []column, cases []evalCase) {
 	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
-			batch := newBatch(t, mem, cols...)
-			defer batch.Release()
-			got, err := evalToString(mem, tc.e, batch)
-			if err != nil {
-				got = "error: " + err.Error()
-			}
-			if got != tc.want {
-				t.Errorf("%s\n got %s\nwant %s", tc.e, got, tc.want)
-			}
-		})
+	sharedCases := make([]exectest.EvalCase, len(cases))
+	for i, c := range cases {
+		sharedCases[i] = exectest.EvalCase(c)
 	}
-}
-
-func evalToString(mem memory.Allocator, e planner.Expr, batch arrow.RecordBatch) (string, error) {
-	arr, err := Eval(context.Background(), e, batch, mem)
-	if err != nil {
-		return "", err
-	}
-	defer arr.Release()
-	if arr.Len() != int(batch.NumRows()) {
-		return "", fmt.Errorf("result has %d rows, batch %d", arr.Len(), batch.NumRows())
-	}
-	if !arrow.TypeEqual(arr.DataType(), e.Type()) {
-		return "", fmt.Errorf("result type %s, expression type %s", arr.DataType(), e.Type())
-	}
-	vals := make([]string, arr.Len())
-	for i := range vals {
-		vals[i] = value.Format(arr, i)
-	}
-	return strings.Join(vals, "|"), nil
+	exectest.RunEvalCases(t, expr.Eval, shared(cols), sharedCases)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
@@ -220,7 +221,7 @@ func (j *join) matched(ctx context.Context, p *pairs) (arrow.RecordBatch, error)
 	}
 	defer out.Release()
 	mem := allocator(ctx)
-	mask, err := Eval(ctx, j.cond, out, mem)
+	mask, err := expr.Eval(ctx, j.cond, out, mem)
 	if err != nil {
 		return nil, fmt.Errorf("join condition %s: %w", j.cond, err)
 	}
@@ -323,12 +324,12 @@ func (j *join) assemble(ctx context.Context, probeRows, buildRows []int32, keep 
 	if err != nil {
 		return nil, err
 	}
-	defer releaseArrays(probeCols)
+	defer expr.ReleaseArrays(probeCols)
 	buildCols, err := takeRows(ctx, buildOp.Schema(), j.build, buildRows, buildKeep)
 	if err != nil {
 		return nil, err
 	}
-	defer releaseArrays(buildCols)
+	defer expr.ReleaseArrays(buildCols)
 	leftCols, rightCols := probeCols, buildCols
 	if j.buildLeft {
 		leftCols, rightCols = buildCols, probeCols
@@ -357,9 +358,9 @@ func takeRows(ctx context.Context, schema *arrow.Schema, batch arrow.RecordBatch
 			cols[c] = array.MakeArrayOfNull(mem, f.Type, len(rows))
 			continue
 		}
-		taken, err := takeArray(ctx, mem, batch.Column(c), rows)
+		taken, err := expr.Take(ctx, mem, batch.Column(c), rows)
 		if err != nil {
-			releaseArrays(cols)
+			expr.ReleaseArrays(cols)
 			return nil, fmt.Errorf("join: gather column %s: %w", f.Name, err)
 		}
 		cols[c] = taken
@@ -389,7 +390,7 @@ func materialize(ctx context.Context, op Operator) (arrow.RecordBatch, error) {
 	}
 	mem := allocator(ctx)
 	cols := make([]arrow.Array, op.Schema().NumFields())
-	defer releaseArrays(cols)
+	defer expr.ReleaseArrays(cols)
 	for c, f := range op.Schema().Fields() {
 		if len(batches) == 0 {
 			cols[c] = array.MakeArrayOfNull(mem, f.Type, 0)

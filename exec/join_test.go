@@ -113,7 +113,7 @@ func buildTestJoin(c joinCase, hash, buildLeft bool, keep []bool, left, right Op
 	nl := len(c.left)
 	var lkeys, rkeys, conds []planner.Expr
 	for _, k := range c.keys {
-		lt, rt := c.left[k[0]].t, c.right[k[1]].t
+		lt, rt := c.left[k[0]].T, c.right[k[1]].T
 		lkeys = append(lkeys, joinCol(k[0], lt))
 		rkeys = append(rkeys, joinCol(k[1], rt))
 		conds = append(conds, call(planner.FnEq, tBool, joinCol(k[0], lt), joinCol(nl+k[1], rt)))

@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -38,10 +39,10 @@ func (p *project) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	defer batch.Release()
 	mem := allocator(ctx)
 	cols := make([]arrow.Array, len(p.exprs))
-	defer releaseArrays(cols)
+	defer expr.ReleaseArrays(cols)
 	for i, e := range p.exprs {
 		// Evaluation errors already name the expression that failed.
-		if cols[i], err = Eval(ctx, e, batch, mem); err != nil {
+		if cols[i], err = expr.Eval(ctx, e, batch, mem); err != nil {
 			return nil, err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -31,7 +32,7 @@ type nulls struct {
 }
 
 func nullsOf(arr arrow.Array) nulls {
-	if kindOf(arr.DataType()) == kindNull {
+	if expr.KindOf(arr.DataType()) == expr.KindNull {
 		return nulls{bits: make([]byte, bitutil.BytesForBits(int64(arr.Len())))}
 	}
 	if arr.NullN() == 0 {
@@ -52,7 +53,7 @@ func (v nulls) isNull(i int) bool { return v.bits != nil && !bitutil.BitIsSet(v.
 func encodeKeys(cols []arrow.Array, n int) (*rowKeys, error) {
 	sizes := make([]int32, n+1) // sizes[i+1] is row i's length, then prefix sums
 	for _, c := range cols {
-		if err := addKeySizes(extensionStorage(c), sizes[1:]); err != nil {
+		if err := addKeySizes(expr.ExtensionStorage(c), sizes[1:]); err != nil {
 			return nil, err
 		}
 	}
@@ -62,7 +63,7 @@ func encodeKeys(cols []arrow.Array, n int) (*rowKeys, error) {
 	k := &rowKeys{data: make([]byte, sizes[n]), offsets: sizes, hasNull: make([]bool, n)}
 	cursor := append([]int32(nil), sizes[:n]...)
 	for _, c := range cols {
-		k.encodeColumn(extensionStorage(c), cursor)
+		k.encodeColumn(expr.ExtensionStorage(c), cursor)
 	}
 	return k, nil
 }
@@ -75,14 +76,14 @@ func addKeySizes(arr arrow.Array, sizes []int32) error {
 		}
 		return nil
 	}
-	if kindOf(arr.DataType()) != kindBytes {
+	if expr.KindOf(arr.DataType()) != expr.KindBytes {
 		return fmt.Errorf("cannot compare values of type %s for equality", planner.TypeString(arr.DataType()))
 	}
-	b, valid := arrayBytes(arr), nullsOf(arr)
+	b, valid := expr.ArrayBytes(arr), nullsOf(arr)
 	for i := range sizes {
 		sizes[i] += 1 + 4
 		if !valid.isNull(i) {
-			sizes[i] += int32(len(b.at(i)))
+			sizes[i] += int32(len(b.At(i)))
 		}
 	}
 	return nil
@@ -91,17 +92,17 @@ func addKeySizes(arr arrow.Array, sizes []int32) error {
 // keyWidth is the encoded width of a fixed-width value, or -1 for variable
 // width and unsupported types.
 func keyWidth(t arrow.DataType) int {
-	switch kindOf(t) {
-	case kindNull:
+	switch expr.KindOf(t) {
+	case expr.KindNull:
 		return 0
-	case kindBool:
+	case expr.KindBool:
 		return 1
-	case kindBytes:
-		if fsb, ok := storageTypeOf(t).(*arrow.FixedSizeBinaryType); ok {
+	case expr.KindBytes:
+		if fsb, ok := expr.StorageTypeOf(t).(*arrow.FixedSizeBinaryType); ok {
 			return fsb.ByteWidth // also UUID, stored as 16 bytes
 		}
 		return -1
-	case kindUnsupported:
+	case expr.KindUnsupported:
 		return -1
 	}
 	return t.(arrow.FixedWidthDataType).Bytes()
@@ -119,20 +120,20 @@ func (k *rowKeys) encodeColumn(arr arrow.Array, cursor []int32) {
 		}
 		cursor[i]++
 	}
-	switch kindOf(arr.DataType()) {
-	case kindNull:
-	case kindBool:
+	switch expr.KindOf(arr.DataType()) {
+	case expr.KindNull:
+	case expr.KindBool:
 		encodeBools(k.data, arr, valid, cursor)
-	case kindFloat32:
-		encodeFixed(k.data, fixedValues[float32](arr), valid, cursor, 4, func(b []byte, v float32) {
+	case expr.KindFloat32:
+		encodeFixed(k.data, expr.FixedValues[float32](arr), valid, cursor, 4, func(b []byte, v float32) {
 			binary.LittleEndian.PutUint32(b, math.Float32bits(canonicalFloat(v)))
 		})
-	case kindFloat64:
-		encodeFixed(k.data, fixedValues[float64](arr), valid, cursor, 8, func(b []byte, v float64) {
+	case expr.KindFloat64:
+		encodeFixed(k.data, expr.FixedValues[float64](arr), valid, cursor, 8, func(b []byte, v float64) {
 			binary.LittleEndian.PutUint64(b, math.Float64bits(canonicalFloat(v)))
 		})
-	case kindBytes:
-		encodeBytes(k.data, arrayBytes(arr), valid, cursor, keyWidth(arr.DataType()) < 0)
+	case expr.KindBytes:
+		encodeBytes(k.data, expr.ArrayBytes(arr), valid, cursor, keyWidth(arr.DataType()) < 0)
 	default:
 		encodeRaw(k.data, arr, valid, cursor)
 	}
@@ -155,7 +156,7 @@ func encodeBools(data []byte, arr arrow.Array, valid nulls, cursor []int32) {
 	bits, off := d.Buffers()[1].Bytes(), d.Offset()
 	for i := range cursor {
 		if !valid.isNull(i) {
-			data[cursor[i]] = boolByte(bitutil.BitIsSet(bits, off+i))
+			data[cursor[i]] = expr.BoolByte(bitutil.BitIsSet(bits, off+i))
 		}
 		cursor[i]++
 	}
@@ -187,21 +188,21 @@ func encodeRaw(data []byte, arr arrow.Array, valid nulls, cursor []int32) {
 
 // encodeBytes writes strings and binaries as length and bytes (variable
 // width) or as bytes (fixed-size binary such as UUID).
-func encodeBytes(data []byte, b *bytesVec, valid nulls, cursor []int32, withLength bool) {
+func encodeBytes(data []byte, b *expr.BytesVec, valid nulls, cursor []int32, withLength bool) {
 	for i := range cursor {
 		if withLength {
 			if !valid.isNull(i) {
-				binary.LittleEndian.PutUint32(data[cursor[i]:], uint32(len(b.at(i))))
+				binary.LittleEndian.PutUint32(data[cursor[i]:], uint32(len(b.At(i))))
 			}
 			cursor[i] += 4
 		}
 		if valid.isNull(i) {
 			if !withLength {
-				cursor[i] += int32(b.width)
+				cursor[i] += int32(b.Width())
 			}
 			continue
 		}
-		cursor[i] += int32(copy(data[cursor[i]:], b.at(i)))
+		cursor[i] += int32(copy(data[cursor[i]:], b.At(i)))
 	}
 }
 

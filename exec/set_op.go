@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -137,7 +138,7 @@ func selectRows(ctx context.Context, batch arrow.RecordBatch, rows []int32) (arr
 	if err != nil {
 		return nil, err
 	}
-	defer releaseArrays(cols)
+	defer expr.ReleaseArrays(cols)
 	return array.NewRecordBatch(batch.Schema(), cols, int64(len(rows))), nil
 }
 

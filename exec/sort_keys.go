@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -68,9 +69,9 @@ func withNulls(values func(i, j int) int, validA, validB []byte, key planner.Sor
 func evalSortKeys(ctx context.Context, keys []planner.SortKey, batch arrow.RecordBatch, mem memory.Allocator) ([]arrow.Array, error) {
 	cols := make([]arrow.Array, len(keys))
 	for i, k := range keys {
-		col, err := Eval(ctx, k.Expr, batch, mem)
+		col, err := expr.Eval(ctx, k.Expr, batch, mem)
 		if err != nil {
-			releaseArrays(cols)
+			expr.ReleaseArrays(cols)
 			return nil, fmt.Errorf("ORDER BY %s: %w", k.Expr, err)
 		}
 		cols[i] = col
@@ -85,7 +86,7 @@ func sortedRows(ctx context.Context, keys []planner.SortKey, batch arrow.RecordB
 	if err != nil {
 		return nil, err
 	}
-	defer releaseArrays(cols)
+	defer expr.ReleaseArrays(cols)
 	order, err := newRowOrder(keys, cols, cols)
 	if err != nil {
 		return nil, err
@@ -101,9 +102,9 @@ func sortedRows(ctx context.Context, keys []planner.SortKey, batch arrow.RecordB
 // gatherRows returns the rows of batch at idx, in that order.
 func gatherRows(ctx context.Context, batch arrow.RecordBatch, idx []int32) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, batch.NumCols())
-	defer releaseArrays(cols)
+	defer expr.ReleaseArrays(cols)
 	for c := range cols {
-		col, err := takeArray(ctx, allocator(ctx), batch.Column(c), idx)
+		col, err := expr.Take(ctx, allocator(ctx), batch.Column(c), idx)
 		if err != nil {
 			return nil, err
 		}
@@ -115,7 +116,7 @@ func gatherRows(ctx context.Context, batch arrow.RecordBatch, idx []int32) (arro
 // concatBatches concatenates batches of one schema into one batch.
 func concatBatches(mem memory.Allocator, schema *arrow.Schema, batches []arrow.RecordBatch) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, schema.NumFields())
-	defer releaseArrays(cols)
+	defer expr.ReleaseArrays(cols)
 	rows := int64(0)
 	for _, b := range batches {
 		rows += b.NumRows()

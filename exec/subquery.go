@@ -8,10 +8,12 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -87,20 +89,23 @@ func prepareAll(exprs []planner.Expr, env *Env) []planner.Expr {
 	return out
 }
 
-func (ev *evaluator) subquery(e *subqueryExpr) (arrow.Array, error) {
-	if err := e.result(ev.ctx); err != nil {
+// EvalBatch implements expr.External: the subquery's value on every row of
+// batch, running the subquery on first use.
+func (e *subqueryExpr) EvalBatch(ctx context.Context, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
+	if err := e.result(ctx); err != nil {
 		return nil, err
 	}
+	n := int(batch.NumRows())
 	switch e.Kind {
 	case planner.SubqueryScalar:
 		if e.value == nil {
-			return ev.allNull(e.T), nil
+			return array.MakeArrayOfNull(mem, e.T, n), nil
 		}
-		return scalar.MakeArrayFromScalar(e.value, ev.n, ev.mem)
+		return scalar.MakeArrayFromScalar(e.value, n, mem)
 	case planner.SubqueryExists:
-		return scalar.MakeArrayFromScalar(scalar.NewBooleanScalar(e.exists), ev.n, ev.mem)
+		return scalar.MakeArrayFromScalar(scalar.NewBooleanScalar(e.exists), n, mem)
 	}
-	return ev.inSubquery(e)
+	return e.inSubquery(ctx, batch, mem)
 }
 
 // run executes the subquery. Its result outlives the batch being evaluated,
@@ -185,18 +190,20 @@ func (e *subqueryExpr) add(batch arrow.RecordBatch, before int) error {
 // inSubquery looks each value of X up in the subquery's values: TRUE when
 // found; NULL when X is NULL, or when it is not found and the subquery had a
 // NULL; FALSE otherwise, and always FALSE for a subquery without rows.
-func (ev *evaluator) inSubquery(e *subqueryExpr) (arrow.Array, error) {
-	x, err := ev.eval(e.X)
+func (e *subqueryExpr) inSubquery(ctx context.Context, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
+	x, err := expr.Eval(ctx, e.X, batch, mem)
 	if err != nil {
 		return nil, err
 	}
 	defer x.Release()
-	keys, err := encodeKeys([]arrow.Array{x}, ev.n)
+	n := int(batch.NumRows())
+	keys, err := encodeKeys([]arrow.Array{x}, n)
 	if err != nil {
 		return nil, err
 	}
 	empty := e.set.len() == 0 && !e.setNull
-	values, validity := ev.newBitmap(), ev.newBitmap()
+	bitmapBytes := int(bitutil.BytesForBits(int64(n)))
+	values, validity := expr.NewBuffer(mem, bitmapBytes), expr.NewBuffer(mem, bitmapBytes)
 	for r, null := range keys.hasNull {
 		switch {
 		case empty:
@@ -209,5 +216,5 @@ func (ev *evaluator) inSubquery(e *subqueryExpr) (arrow.Array, error) {
 			bitutil.SetBit(validity.Bytes(), r)
 		}
 	}
-	return makeArray(planner.TypeBoolean, ev.n, validity, values), nil
+	return expr.MakeArray(planner.TypeBoolean, n, validity, values), nil
 }

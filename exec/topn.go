@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -117,7 +118,7 @@ func (t *topN) candidates(ctx context.Context, batch arrow.RecordBatch, mem memo
 	if err != nil {
 		return nil, err
 	}
-	defer releaseArrays(keys)
+	defer expr.ReleaseArrays(keys)
 	self, err := newRowOrder(t.keys, keys, keys)
 	if err != nil {
 		return nil, err
@@ -130,7 +131,7 @@ func (t *topN) candidates(ctx context.Context, batch arrow.RecordBatch, mem memo
 		if err != nil {
 			return nil, err
 		}
-		defer releaseArrays(lastKeys)
+		defer expr.ReleaseArrays(lastKeys)
 		vsLast, err := newRowOrder(t.keys, keys, lastKeys)
 		if err != nil {
 			return nil, err

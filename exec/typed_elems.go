@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -78,34 +79,34 @@ var (
 
 // opsOf returns the typed operations for values of type t.
 func opsOf(t arrow.DataType) (typedOps, error) {
-	switch kindOf(t) {
-	case kindNull:
+	switch expr.KindOf(t) {
+	case expr.KindNull:
 		return nullOps, nil
-	case kindBool:
+	case expr.KindBool:
 		return boolOps, nil
-	case kindInt8:
+	case expr.KindInt8:
 		return int8Ops, nil
-	case kindInt16:
+	case expr.KindInt16:
 		return int16Ops, nil
-	case kindInt32:
+	case expr.KindInt32:
 		return int32Ops, nil
-	case kindInt64:
+	case expr.KindInt64:
 		return int64Ops, nil
-	case kindFloat32:
+	case expr.KindFloat32:
 		return float32Ops, nil
-	case kindFloat64:
+	case expr.KindFloat64:
 		return float64Ops, nil
-	case kindDecimal:
+	case expr.KindDecimal:
 		return decimalOps, nil
-	case kindBytes:
+	case expr.KindBytes:
 		return bytesOps, nil
 	}
 	return typedOps{}, fmt.Errorf("cannot group or order values of type %s", planner.TypeString(t))
 }
 
-func fixedElem[T fixedWidth](compare func(a, b T) int, hash func(T) uint64) elem[T] {
+func fixedElem[T expr.FixedWidth](compare func(a, b T) int, hash func(T) uint64) elem[T] {
 	return elem[T]{
-		values:  func(_ []T, arr arrow.Array) []T { return fixedValues[T](extensionStorage(arr)) },
+		values:  func(_ []T, arr arrow.Array) []T { return expr.FixedValues[T](expr.ExtensionStorage(arr)) },
 		compare: compare,
 		hash:    hash,
 		own:     same[T],
@@ -115,7 +116,7 @@ func fixedElem[T fixedWidth](compare func(a, b T) int, hash func(T) uint64) elem
 
 func same[T any](v T) T { return v }
 
-func compareFloat[T float](a, b T) int {
+func compareFloat[T expr.Float](a, b T) int {
 	switch {
 	case a < b:
 		return -1
@@ -142,9 +143,9 @@ func mix(x uint64) uint64 {
 	return x
 }
 
-func hashInt[T signed | ~uint8](v T) uint64 { return mix(uint64(v)) }
+func hashInt[T expr.Signed | ~uint8](v T) uint64 { return mix(uint64(v)) }
 
-func hashFloat[T float](v T) uint64 {
+func hashFloat[T expr.Float](v T) uint64 {
 	f := float64(v)
 	switch {
 	case f == 0:
@@ -169,7 +170,7 @@ func unpackBools(dst []uint8, arr arrow.Array) []uint8 {
 	bits, off := d.Buffers()[1].Bytes(), d.Offset()
 	out := grow(dst[:0], d.Len())
 	for i := range out {
-		out[i] = boolByte(bitutil.BitIsSet(bits, off+i))
+		out[i] = expr.BoolByte(bitutil.BitIsSet(bits, off+i))
 	}
 	return out
 }
@@ -183,10 +184,10 @@ func nullValues(dst []uint8, arr arrow.Array) []uint8 {
 // bytesValues views a STRING, BINARY or UUID column as byte slices into
 // the array's buffers.
 func bytesValues(dst [][]byte, arr arrow.Array) [][]byte {
-	v := arrayBytes(extensionStorage(arr))
+	v := expr.ArrayBytes(expr.ExtensionStorage(arr))
 	out := grow(dst[:0], arr.Len())
 	for i := range out {
-		out[i] = v.at(i)
+		out[i] = v.At(i)
 	}
 	return out
 }
@@ -200,7 +201,7 @@ func validityBuffer(mem memory.Allocator, valid []bool) *memory.Buffer {
 	if allValid {
 		return nil
 	}
-	buf := newBuffer(mem, int(bitutil.BytesForBits(int64(len(valid)))))
+	buf := expr.NewBuffer(mem, int(bitutil.BytesForBits(int64(len(valid)))))
 	for i, v := range valid {
 		if v {
 			bitutil.SetBit(buf.Bytes(), i)
@@ -209,43 +210,43 @@ func validityBuffer(mem memory.Allocator, valid []bool) *memory.Buffer {
 	return buf
 }
 
-func buildFixed[T fixedWidth](mem memory.Allocator, t arrow.DataType, vals []T, valid []bool) arrow.Array {
+func buildFixed[T expr.FixedWidth](mem memory.Allocator, t arrow.DataType, vals []T, valid []bool) arrow.Array {
 	var zero T
-	buf := newBuffer(mem, len(vals)*int(unsafe.Sizeof(zero)))
+	buf := expr.NewBuffer(mem, len(vals)*int(unsafe.Sizeof(zero)))
 	copy(arrow.GetData[T](buf.Bytes()), vals)
-	return makeArray(t, len(vals), validityBuffer(mem, valid), buf)
+	return expr.MakeArray(t, len(vals), validityBuffer(mem, valid), buf)
 }
 
 func buildBools(mem memory.Allocator, t arrow.DataType, vals []uint8, valid []bool) arrow.Array {
-	buf := newBuffer(mem, int(bitutil.BytesForBits(int64(len(vals)))))
+	buf := expr.NewBuffer(mem, int(bitutil.BytesForBits(int64(len(vals)))))
 	for i, v := range vals {
 		if v != 0 {
 			bitutil.SetBit(buf.Bytes(), i)
 		}
 	}
-	return makeArray(t, len(vals), validityBuffer(mem, valid), buf)
+	return expr.MakeArray(t, len(vals), validityBuffer(mem, valid), buf)
 }
 
 // buildBytes makes a variable-width (offsets and data) or, for UUIDs, a
 // fixed-width binary array.
 func buildBytes(mem memory.Allocator, t arrow.DataType, vals [][]byte, valid []bool) arrow.Array {
-	if fsb, ok := storageTypeOf(t).(*arrow.FixedSizeBinaryType); ok {
-		data := newBuffer(mem, len(vals)*fsb.ByteWidth) // NULL slots take their width too
+	if fsb, ok := expr.StorageTypeOf(t).(*arrow.FixedSizeBinaryType); ok {
+		data := expr.NewBuffer(mem, len(vals)*fsb.ByteWidth) // NULL slots take their width too
 		for i, v := range vals {
 			copy(data.Bytes()[i*fsb.ByteWidth:], v)
 		}
-		return makeArray(t, len(vals), validityBuffer(mem, valid), data)
+		return expr.MakeArray(t, len(vals), validityBuffer(mem, valid), data)
 	}
-	offsets := newBuffer(mem, (len(vals)+1)*4)
+	offsets := expr.NewBuffer(mem, (len(vals)+1)*4)
 	offs := arrow.GetData[int32](offsets.Bytes())
 	for i, v := range vals {
 		offs[i+1] = offs[i] + int32(len(v))
 	}
-	data := newBuffer(mem, int(offs[len(vals)]))
+	data := expr.NewBuffer(mem, int(offs[len(vals)]))
 	for i, v := range vals {
 		copy(data.Bytes()[offs[i]:], v)
 	}
-	return makeArray(t, len(vals), validityBuffer(mem, valid), offsets, data)
+	return expr.MakeArray(t, len(vals), validityBuffer(mem, valid), offsets, data)
 }
 
 func buildNulls(mem memory.Allocator, t arrow.DataType, vals []uint8, _ []bool) arrow.Array {
@@ -261,7 +262,7 @@ func nullMask(arr arrow.Array) []byte {
 	if arr.DataType().ID() == arrow.NULL {
 		return make([]byte, bitutil.BytesForBits(int64(arr.Len())))
 	}
-	return alignedBits(arr.NullBitmapBytes(), arr.Data().Offset(), arr.Len())
+	return expr.AlignedBits(arr.NullBitmapBytes(), arr.Data().Offset(), arr.Len())
 }
 
 // isValid reads a nullMask.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -40,7 +41,7 @@ func (s *valueSummary) add(arr arrow.Array) {
 		if arr.IsNull(i) {
 			continue
 		}
-		v, ok := LiteralValue(arr, i)
+		v, ok := expr.LiteralValue(arr, i)
 		if !ok || isNaNValue(v) {
 			s.unusable = true
 			return

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -42,10 +43,10 @@ func (v *values) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	one := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 1)
 	defer one.Release()
 	cols := make([]arrow.Array, v.schema.NumFields())
-	defer releaseArrays(cols)
+	defer expr.ReleaseArrays(cols)
 	for c, field := range v.schema.Fields() {
 		cells := make([]arrow.Array, len(v.rows))
-		defer releaseArrays(cells)
+		defer expr.ReleaseArrays(cells)
 		for r, row := range v.rows {
 			if len(row) != len(cols) {
 				return nil, fmt.Errorf("VALUES row %d has %d values, expected %d", r+1, len(row), len(cols))
@@ -54,7 +55,7 @@ func (v *values) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			if !arrow.TypeEqual(e.Type(), field.Type) {
 				e = &planner.Cast{X: e, T: field.Type}
 			}
-			cell, err := Eval(ctx, e, one, mem)
+			cell, err := expr.Eval(ctx, e, one, mem)
 			if err != nil {
 				return nil, fmt.Errorf("VALUES row %d, column %s: %w", r+1, field.Name, err)
 			}

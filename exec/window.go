@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
@@ -93,7 +94,7 @@ func (w *windowOp) compute(ctx context.Context) (arrow.RecordBatch, error) {
 	for _, c := range cols {
 		c.Retain()
 	}
-	defer func() { releaseArrays(cols) }() // the result columns too
+	defer func() { expr.ReleaseArrays(cols) }() // the result columns too
 	arranged := map[string]*windowRows{}
 	for _, call := range w.calls {
 		key := call.SpecKey()
@@ -130,7 +131,7 @@ func (w *windowOp) readAll(ctx context.Context, mem memory.Allocator) (arrow.Rec
 	schema := w.input.Schema()
 	if len(batches) == 0 { // concatenation needs at least one batch
 		cols := make([]arrow.Array, schema.NumFields())
-		defer releaseArrays(cols)
+		defer expr.ReleaseArrays(cols)
 		for i, f := range schema.Fields() {
 			cols[i] = array.MakeArrayOfNull(mem, f.Type, 0)
 		}
@@ -191,7 +192,7 @@ func arrangeRows(ctx context.Context, call *planner.WindowCall, batch arrow.Reco
 		if err != nil {
 			return nil, err
 		}
-		defer releaseArrays(keys)
+		defer expr.ReleaseArrays(keys)
 		order, err := newRowOrder(call.OrderBy, keys, keys)
 		if err != nil {
 			return nil, err
@@ -225,11 +226,11 @@ func (r *windowRows) partition(ctx context.Context, partitionBy []planner.Expr, 
 		return nil
 	}
 	keys := make([]arrow.Array, len(partitionBy))
-	defer releaseArrays(keys)
+	defer expr.ReleaseArrays(keys)
 	types := make([]arrow.DataType, len(partitionBy))
 	for i, p := range partitionBy {
 		var err error
-		if keys[i], err = Eval(ctx, p, batch, mem); err != nil {
+		if keys[i], err = expr.Eval(ctx, p, batch, mem); err != nil {
 			return fmt.Errorf("PARTITION BY %s: %w", p, err)
 		}
 		types[i] = p.Type()

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -140,12 +141,12 @@ func frameValues(ctx context.Context, call *planner.WindowCall, r *windowRows, b
 // gatherArgs evaluates the call's first argument x and def over batch and
 // returns, for each row i, x[src[i]], or def[i] where src[i] is -1.
 func gatherArgs(ctx context.Context, call *planner.WindowCall, batch arrow.RecordBatch, mem memory.Allocator, src []int32, def planner.Expr) (arrow.Array, error) {
-	x, err := Eval(ctx, call.Args[0], batch, mem)
+	x, err := expr.Eval(ctx, call.Args[0], batch, mem)
 	if err != nil {
 		return nil, err
 	}
 	defer x.Release()
-	d, err := Eval(ctx, def, batch, mem)
+	d, err := expr.Eval(ctx, def, batch, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -169,5 +170,5 @@ func gatherOrDefault(ctx context.Context, x, def arrow.Array, src []int32, mem m
 		}
 		idx[i] = s
 	}
-	return takeArray(ctx, mem, both, idx)
+	return expr.Take(ctx, mem, both, idx)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
@@ -20,7 +21,7 @@ func frameAggregate(ctx context.Context, call *planner.WindowCall, r *windowRows
 		counts, err := foldFrames(r, call.Frame, countMonoid(nil))
 		return buildFixed(mem, planner.TypeBigint, counts, nil), err
 	}
-	arg, err := Eval(ctx, call.Args[0], batch, mem)
+	arg, err := expr.Eval(ctx, call.Args[0], batch, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +167,7 @@ type sumState[T summable] struct {
 // sumFrames computes sum or avg over frames of a BIGINT, DOUBLE or DECIMAL
 // argument; add is the typed, overflow-checked addition of GROUP BY sums.
 func sumFrames[T summable](call *planner.WindowCall, r *windowRows, arg arrow.Array, add func(a, b T) (T, bool), toFloat func(T) float64, mem memory.Allocator) (arrow.Array, error) {
-	vals, valid := fixedValues[T](arg), nullMask(arg)
+	vals, valid := expr.FixedValues[T](arg), nullMask(arg)
 	m := monoid[sumState[T]]{
 		leaf: func(row int32) sumState[T] {
 			if !isValid(valid, int(row)) {

@@ -3,7 +3,7 @@ package optimizer
 import (
 	"context"
 
-	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -47,13 +47,13 @@ func fold(e planner.Expr) planner.Expr {
 				return folded
 			}
 			if allLiterals(x.Args) {
-				if lit, ok := exec.EvalConstant(context.Background(), x); ok {
+				if lit, ok := expr.EvalConstant(context.Background(), x); ok {
 					return lit
 				}
 			}
 		case *planner.Cast:
 			if allLiterals([]planner.Expr{x.X}) {
-				if lit, ok := exec.EvalConstant(context.Background(), x); ok {
+				if lit, ok := expr.EvalConstant(context.Background(), x); ok {
 					return lit
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
@@ -151,7 +152,7 @@ func (d *deletion) partitionVerdict(ctx context.Context, df iceberg.DataFile) (a
 	}
 	one := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 1)
 	defer one.Release()
-	res, err := exec.Eval(ctx, folded, one, memory.DefaultAllocator)
+	res, err := expr.Eval(ctx, folded, one, memory.DefaultAllocator)
 	if err != nil {
 		return false, false // the rows are read and the error, if real, reported then
 	}
@@ -257,7 +258,7 @@ func countTrue(ctx context.Context, cond planner.Expr, batch arrow.RecordBatch) 
 	if cond == nil {
 		return batch.NumRows(), nil
 	}
-	res, err := exec.Eval(ctx, cond, batch, memory.DefaultAllocator)
+	res, err := expr.Eval(ctx, cond, batch, memory.DefaultAllocator)
 	if err != nil {
 		return 0, fmt.Errorf("WHERE %s: %w", cond, err)
 	}

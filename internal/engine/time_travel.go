@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go/table"
 
-	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/value"
@@ -106,7 +106,7 @@ func ConstantValue(ctx context.Context, clause string, x planner.Expr, t arrow.D
 	}
 	one := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 1)
 	defer one.Release()
-	v, err := exec.Eval(ctx, x, one, memory.DefaultAllocator)
+	v, err := expr.Eval(ctx, x, one, memory.DefaultAllocator)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", clause, err)
 	}

@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"fmt"
@@ -17,95 +17,95 @@ import (
 type outcome uint8
 
 const (
-	valueOK   outcome = iota
+	ValueOK   outcome = iota
 	valueNull         // the row's result is NULL (division or modulo by zero)
 	overflow          // the result does not fit the result type
 )
 
-type signed interface {
+type Signed interface {
 	~int8 | ~int16 | ~int32 | ~int64
 }
-type float interface{ ~float32 | ~float64 }
+type Float interface{ ~float32 | ~float64 }
 
 // minOf returns the smallest value of a signed integer type.
-func minOf[T signed]() T {
+func minOf[T Signed]() T {
 	var z T
 	return T(-1) << (unsafe.Sizeof(z)*8 - 1)
 }
 
 // Integer kernels detect overflow with the sign tricks of two's complement.
-func intAdd[T signed](x, y T) (T, outcome) {
+func IntAdd[T Signed](x, y T) (T, outcome) {
 	s := x + y
 	if (s^x)&(s^y) < 0 {
 		return 0, overflow
 	}
-	return s, valueOK
+	return s, ValueOK
 }
 
-func intSub[T signed](x, y T) (T, outcome) {
+func intSub[T Signed](x, y T) (T, outcome) {
 	d := x - y
 	if (x^y)&(d^x) < 0 {
 		return 0, overflow
 	}
-	return d, valueOK
+	return d, ValueOK
 }
 
-func intMul[T signed](x, y T) (T, outcome) {
+func intMul[T Signed](x, y T) (T, outcome) {
 	if x == 0 || y == 0 {
-		return 0, valueOK
+		return 0, ValueOK
 	}
 	p := x * y
 	if p/y != x || (x == -1 && y == minOf[T]()) || (y == -1 && x == minOf[T]()) {
 		return 0, overflow
 	}
-	return p, valueOK
+	return p, ValueOK
 }
 
 // intDiv truncates toward zero; division by zero is NULL (SQL engines differ
 // here; lakesql follows DuckDB).
-func intDiv[T signed](x, y T) (T, outcome) {
+func intDiv[T Signed](x, y T) (T, outcome) {
 	switch {
 	case y == 0:
 		return 0, valueNull
 	case y == -1 && x == minOf[T]():
 		return 0, overflow
 	}
-	return x / y, valueOK
+	return x / y, ValueOK
 }
 
 // intMod has the sign of the dividend; modulo by zero is NULL.
-func intMod[T signed](x, y T) (T, outcome) {
+func intMod[T Signed](x, y T) (T, outcome) {
 	if y == 0 {
 		return 0, valueNull
 	}
-	return x % y, valueOK
+	return x % y, ValueOK
 }
 
-func intNeg[T signed](x T) (T, outcome) {
+func intNeg[T Signed](x T) (T, outcome) {
 	if x == minOf[T]() {
 		return 0, overflow
 	}
-	return -x, valueOK
+	return -x, ValueOK
 }
 
-func floatAdd[T float](x, y T) (T, outcome) { return x + y, valueOK }
-func floatSub[T float](x, y T) (T, outcome) { return x - y, valueOK }
-func floatMul[T float](x, y T) (T, outcome) { return x * y, valueOK }
-func floatNeg[T float](x T) (T, outcome)    { return -x, valueOK }
+func floatAdd[T Float](x, y T) (T, outcome) { return x + y, ValueOK }
+func floatSub[T Float](x, y T) (T, outcome) { return x - y, ValueOK }
+func floatMul[T Float](x, y T) (T, outcome) { return x * y, ValueOK }
+func floatNeg[T Float](x T) (T, outcome)    { return -x, ValueOK }
 
 // floatDiv: division by zero is NULL rather than ±Inf/NaN, as for integers.
-func floatDiv[T float](x, y T) (T, outcome) {
+func floatDiv[T Float](x, y T) (T, outcome) {
 	if y == 0 {
 		return 0, valueNull
 	}
-	return x / y, valueOK
+	return x / y, ValueOK
 }
 
-func floatMod[T float](x, y T) (T, outcome) {
+func floatMod[T Float](x, y T) (T, outcome) {
 	if y == 0 {
 		return 0, valueNull
 	}
-	return T(math.Mod(float64(x), float64(y))), valueOK
+	return T(math.Mod(float64(x), float64(y))), ValueOK
 }
 
 // arith evaluates add, sub, mul, div and mod.
@@ -113,20 +113,20 @@ func (ev *evaluator) arith(c *planner.Call, a, b operand) (arrow.Array, error) {
 	if a.isNullLiteral() || b.isNullLiteral() {
 		return ev.allNull(c.T), nil
 	}
-	switch kindOf(c.T) {
-	case kindInt8:
+	switch KindOf(c.T) {
+	case KindInt8:
 		return binaryKernel(ev, c, a, b, intKernel[int8](c.Fn))
-	case kindInt16:
+	case KindInt16:
 		return binaryKernel(ev, c, a, b, intKernel[int16](c.Fn))
-	case kindInt32:
+	case KindInt32:
 		return binaryKernel(ev, c, a, b, intKernel[int32](c.Fn))
-	case kindInt64:
+	case KindInt64:
 		return binaryKernel(ev, c, a, b, intKernel[int64](c.Fn))
-	case kindFloat32:
+	case KindFloat32:
 		return binaryKernel(ev, c, a, b, floatKernel[float32](c.Fn))
-	case kindFloat64:
+	case KindFloat64:
 		return binaryKernel(ev, c, a, b, floatKernel[float64](c.Fn))
-	case kindDecimal:
+	case KindDecimal:
 		f, err := decimalKernel(c, a.t, b.t)
 		if err != nil {
 			return nil, err
@@ -136,10 +136,10 @@ func (ev *evaluator) arith(c *planner.Call, a, b operand) (arrow.Array, error) {
 	return nil, fmt.Errorf("%s: unsupported type %s", c, planner.TypeString(c.T))
 }
 
-func intKernel[T signed](fn string) func(x, y T) (T, outcome) {
+func intKernel[T Signed](fn string) func(x, y T) (T, outcome) {
 	switch fn {
 	case planner.FnAdd:
-		return intAdd[T]
+		return IntAdd[T]
 	case planner.FnSub:
 		return intSub[T]
 	case planner.FnMul:
@@ -150,7 +150,7 @@ func intKernel[T signed](fn string) func(x, y T) (T, outcome) {
 	return intMod[T]
 }
 
-func floatKernel[T float](fn string) func(x, y T) (T, outcome) {
+func floatKernel[T Float](fn string) func(x, y T) (T, outcome) {
 	switch fn {
 	case planner.FnAdd:
 		return floatAdd[T]
@@ -167,9 +167,9 @@ func floatKernel[T float](fn string) func(x, y T) (T, outcome) {
 // binaryKernel applies f to the rows where both operands are valid, into a
 // new array of type c.T. Rows for which f reports valueNull become NULL; an
 // overflow fails the whole evaluation.
-func binaryKernel[T fixedWidth](ev *evaluator, c *planner.Call, a, b operand, f func(x, y T) (T, outcome)) (arrow.Array, error) {
+func binaryKernel[T FixedWidth](ev *evaluator, c *planner.Call, a, b operand, f func(x, y T) (T, outcome)) (arrow.Array, error) {
 	x, y := fixedVec[T](a), fixedVec[T](b)
-	return mapRows(ev, c.T, ev.validity(a, b), func(i int) (T, outcome) { return f(x.at(i), y.at(i)) }, overflowError(c))
+	return mapRows(ev, c.T, ev.validity(a, b), func(i int) (T, outcome) { return f(x.At(i), y.At(i)) }, overflowError(c))
 }
 
 // negate evaluates unary minus.
@@ -177,39 +177,39 @@ func (ev *evaluator) negate(c *planner.Call, a operand) (arrow.Array, error) {
 	if a.isNullLiteral() {
 		return ev.allNull(c.T), nil
 	}
-	switch kindOf(c.T) {
-	case kindInt8:
+	switch KindOf(c.T) {
+	case KindInt8:
 		return unaryKernel(ev, c, a, intNeg[int8])
-	case kindInt16:
+	case KindInt16:
 		return unaryKernel(ev, c, a, intNeg[int16])
-	case kindInt32:
+	case KindInt32:
 		return unaryKernel(ev, c, a, intNeg[int32])
-	case kindInt64:
+	case KindInt64:
 		return unaryKernel(ev, c, a, intNeg[int64])
-	case kindFloat32:
+	case KindFloat32:
 		return unaryKernel(ev, c, a, floatNeg[float32])
-	case kindFloat64:
+	case KindFloat64:
 		return unaryKernel(ev, c, a, floatNeg[float64])
-	case kindDecimal:
+	case KindDecimal:
 		// Negation cannot leave the precision, which is symmetric around zero.
-		return unaryKernel(ev, c, a, func(x decimal128.Num) (decimal128.Num, outcome) { return x.Negate(), valueOK })
+		return unaryKernel(ev, c, a, func(x decimal128.Num) (decimal128.Num, outcome) { return x.Negate(), ValueOK })
 	}
 	return nil, fmt.Errorf("%s: unsupported type %s", c, planner.TypeString(c.T))
 }
 
-func unaryKernel[T fixedWidth](ev *evaluator, c *planner.Call, a operand, f func(x T) (T, outcome)) (arrow.Array, error) {
+func unaryKernel[T FixedWidth](ev *evaluator, c *planner.Call, a operand, f func(x T) (T, outcome)) (arrow.Array, error) {
 	x := fixedVec[T](a)
-	return mapRows(ev, c.T, ev.validity(a), func(i int) (T, outcome) { return f(x.at(i)) }, overflowError(c))
+	return mapRows(ev, c.T, ev.validity(a), func(i int) (T, outcome) { return f(x.At(i)) }, overflowError(c))
 }
 
 // mapRows builds an array of type t from row(i), computed for each row valid
 // in validity (nil: all rows); it takes ownership of validity. See fillRows.
-func mapRows[T fixedWidth](ev *evaluator, t arrow.DataType, validity *memory.Buffer, row func(i int) (T, outcome), fail func(i int) error) (arrow.Array, error) {
+func mapRows[T FixedWidth](ev *evaluator, t arrow.DataType, validity *memory.Buffer, row func(i int) (T, outcome), fail func(i int) error) (arrow.Array, error) {
 	vals, validity, err := fillRows(ev, validity, row, fail)
 	if err != nil {
 		return nil, err
 	}
-	return makeArray(t, ev.n, validity, vals), nil
+	return MakeArray(t, ev.n, validity, vals), nil
 }
 
 // fillRows computes row(i) for each row valid in validity (nil: all rows)
@@ -217,9 +217,9 @@ func mapRows[T fixedWidth](ev *evaluator, t arrow.DataType, validity *memory.Buf
 // report valueNull become NULL; a row that reports overflow stops the work
 // with the error fail(i). NULL rows are skipped, so garbage under them can
 // never raise errors.
-func fillRows[T fixedWidth](ev *evaluator, validity *memory.Buffer, row func(i int) (T, outcome), fail func(i int) error) (vals, valid *memory.Buffer, err error) {
+func fillRows[T FixedWidth](ev *evaluator, validity *memory.Buffer, row func(i int) (T, outcome), fail func(i int) error) (vals, valid *memory.Buffer, err error) {
 	n := ev.n
-	buf := newBuffer(ev.mem, n*int(unsafe.Sizeof(*new(T))))
+	buf := NewBuffer(ev.mem, n*int(unsafe.Sizeof(*new(T))))
 	out := arrow.GetData[T](buf.Bytes())[:n]
 	var bits []byte
 	if validity != nil {

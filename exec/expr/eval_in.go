@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"fmt"
@@ -68,24 +68,24 @@ func literals(args []planner.Expr) ([]*planner.Literal, bool) {
 // without a hash path.
 func (ev *evaluator) inSet(x operand, lits []*planner.Literal) (found []byte, hasNull, ok bool) {
 	found = make([]byte, bitutil.BytesForBits(int64(ev.n)))
-	switch kindOf(x.t) {
-	case kindBool:
-		inLookup(boolVec(x, ev.n), literalSet(lits, func(v any) uint8 { return boolByte(v.(bool)) }), found, ev.n)
-	case kindInt8:
+	switch KindOf(x.t) {
+	case KindBool:
+		inLookup(boolVec(x, ev.n), literalSet(lits, func(v any) uint8 { return BoolByte(v.(bool)) }), found, ev.n)
+	case KindInt8:
 		inLookup(fixedVec[int8](x), literalSet(lits, asT[int8]), found, ev.n)
-	case kindInt16:
+	case KindInt16:
 		inLookup(fixedVec[int16](x), literalSet(lits, asT[int16]), found, ev.n)
-	case kindInt32:
+	case KindInt32:
 		inLookup(fixedVec[int32](x), literalSet(lits, asT[int32]), found, ev.n)
-	case kindInt64:
+	case KindInt64:
 		inLookup(fixedVec[int64](x), literalSet(lits, asT[int64]), found, ev.n)
-	case kindFloat32:
+	case KindFloat32:
 		inLookup(fixedVec[float32](x), literalSet(lits, asT[float32]), found, ev.n)
-	case kindFloat64:
+	case KindFloat64:
 		inLookup(fixedVec[float64](x), literalSet(lits, asT[float64]), found, ev.n)
-	case kindDecimal:
+	case KindDecimal:
 		inLookup(fixedVec[decimal128.Num](x), literalSet(lits, asT[decimal128.Num]), found, ev.n)
-	case kindBytes:
+	case KindBytes:
 		inLookupBytes(newBytesVec(x), literalSet(lits, bytesKey), found, ev.n)
 	default:
 		return nil, false, false
@@ -119,15 +119,15 @@ func literalSet[K comparable](lits []*planner.Literal, key func(any) K) map[K]st
 
 func inLookup[T comparable, V view[T]](x V, set map[T]struct{}, found []byte, n int) {
 	for i := 0; i < n; i++ {
-		if _, ok := set[x.at(i)]; ok {
+		if _, ok := set[x.At(i)]; ok {
 			bitutil.SetBit(found, i)
 		}
 	}
 }
 
-func inLookupBytes(x *bytesVec, set map[string]struct{}, found []byte, n int) {
+func inLookupBytes(x *BytesVec, set map[string]struct{}, found []byte, n int) {
 	for i := 0; i < n; i++ {
-		if _, ok := set[string(x.at(i))]; ok {
+		if _, ok := set[string(x.At(i))]; ok {
 			bitutil.SetBit(found, i)
 		}
 	}
@@ -148,5 +148,5 @@ func (ev *evaluator) inResult(x operand, found []byte, hasNull bool) arrow.Array
 			validity.Bytes()[j] &= f
 		}
 	}
-	return makeArray(planner.TypeBoolean, ev.n, validity, out)
+	return MakeArray(planner.TypeBoolean, ev.n, validity, out)
 }

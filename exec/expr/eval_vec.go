@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
@@ -10,7 +10,7 @@ import (
 // view is a typed, random-access view of an operand's values. Kernels that are
 // not on the hottest paths (bytes, decimals) are written once against it.
 type view[T any] interface {
-	at(i int) T
+	At(i int) T
 }
 
 // vec views a fixed-width operand: the array's value slice, or one constant.
@@ -21,7 +21,7 @@ type vec[T any] struct {
 	isConst bool
 }
 
-func (v *vec[T]) at(i int) T {
+func (v *vec[T]) At(i int) T {
 	if v.isConst {
 		return v.c
 	}
@@ -31,20 +31,20 @@ func (v *vec[T]) at(i int) T {
 // fixedWidth are the Go element types of the fixed-width Arrow arrays lakesql
 // computes on. DATE is read as int32, TIME and TIMESTAMP as int64; uint8
 // holds unpacked BOOLEANs.
-type fixedWidth interface {
+type FixedWidth interface {
 	uint8 | int8 | int16 | int32 | int64 | float32 | float64 | decimal128.Num
 }
 
 // fixedVec views a non-NULL fixed-width operand as elements of T.
-func fixedVec[T fixedWidth](o operand) *vec[T] {
+func fixedVec[T FixedWidth](o operand) *vec[T] {
 	if o.lit != nil {
 		return &vec[T]{c: o.lit.Value.(T), isConst: true}
 	}
-	return &vec[T]{vals: fixedValues[T](extensionStorage(o.arr))}
+	return &vec[T]{vals: FixedValues[T](ExtensionStorage(o.arr))}
 }
 
 // fixedValues returns the value slice of a fixed-width array.
-func fixedValues[T fixedWidth](arr arrow.Array) []T {
+func FixedValues[T FixedWidth](arr arrow.Array) []T {
 	d := arr.Data()
 	return arrow.GetData[T](d.Buffers()[1].Bytes())[d.Offset() : d.Offset()+d.Len()]
 }
@@ -53,18 +53,18 @@ func fixedValues[T fixedWidth](arr arrow.Array) []T {
 // the ordered kernels (FALSE < TRUE).
 func boolVec(o operand, n int) *vec[uint8] {
 	if o.lit != nil {
-		return &vec[uint8]{c: boolByte(o.lit.Value.(bool)), isConst: true}
+		return &vec[uint8]{c: BoolByte(o.lit.Value.(bool)), isConst: true}
 	}
 	d := o.arr.Data()
 	bits, off := d.Buffers()[1].Bytes(), d.Offset()
 	vals := make([]uint8, n)
 	for i := range vals {
-		vals[i] = boolByte(bitutil.BitIsSet(bits, off+i))
+		vals[i] = BoolByte(bitutil.BitIsSet(bits, off+i))
 	}
 	return &vec[uint8]{vals: vals}
 }
 
-func boolByte(b bool) uint8 {
+func BoolByte(b bool) uint8 {
 	if b {
 		return 1
 	}
@@ -72,7 +72,7 @@ func boolByte(b bool) uint8 {
 }
 
 // bytesVec views a STRING, BINARY or fixed-size binary (UUID) operand.
-type bytesVec struct {
+type BytesVec struct {
 	offsets []int32 // variable width: len n+1, absolute offsets into data
 	width   int     // fixed width, when offsets is nil
 	data    []byte
@@ -80,7 +80,19 @@ type bytesVec struct {
 	isConst bool
 }
 
-func (v *bytesVec) at(i int) []byte {
+// Data, Offsets and Width give the vector's layout to kernels outside this
+// package that read it in place (join and grouping keys).
+func (v *BytesVec) Data() []byte { return v.data }
+
+// Offsets are the absolute offsets of variable-width values into Data, nil
+// for fixed-width values.
+func (v *BytesVec) Offsets() []int32 { return v.offsets }
+
+// Width is the width of fixed-width values.
+func (v *BytesVec) Width() int { return v.width }
+
+// At is the i-th value.
+func (v *BytesVec) At(i int) []byte {
 	switch {
 	case v.isConst:
 		return v.c
@@ -92,26 +104,26 @@ func (v *bytesVec) at(i int) []byte {
 }
 
 // newBytesVec views a non-NULL byte-like operand.
-func newBytesVec(o operand) *bytesVec {
+func newBytesVec(o operand) *BytesVec {
 	if o.lit != nil {
 		switch v := o.lit.Value.(type) {
 		case string:
-			return &bytesVec{c: []byte(v), isConst: true}
+			return &BytesVec{c: []byte(v), isConst: true}
 		default:
-			return &bytesVec{c: v.([]byte), isConst: true}
+			return &BytesVec{c: v.([]byte), isConst: true}
 		}
 	}
-	return arrayBytes(extensionStorage(o.arr))
+	return ArrayBytes(ExtensionStorage(o.arr))
 }
 
 // arrayBytes views a STRING, BINARY or FIXED_SIZE_BINARY array.
-func arrayBytes(arr arrow.Array) *bytesVec {
+func ArrayBytes(arr arrow.Array) *BytesVec {
 	d := arr.Data()
 	off, n := d.Offset(), d.Len()
 	if fsb, ok := d.DataType().(*arrow.FixedSizeBinaryType); ok {
-		return &bytesVec{width: fsb.ByteWidth, data: bufferBytes(d.Buffers()[1])[off*fsb.ByteWidth:]}
+		return &BytesVec{width: fsb.ByteWidth, data: bufferBytes(d.Buffers()[1])[off*fsb.ByteWidth:]}
 	}
-	return &bytesVec{
+	return &BytesVec{
 		offsets: arrow.GetData[int32](bufferBytes(d.Buffers()[1]))[off : off+n+1],
 		data:    bufferBytes(d.Buffers()[2]),
 	}
@@ -140,16 +152,16 @@ func (ev *evaluator) boolBits(o operand) (valid, data []byte) {
 		return nil, data
 	}
 	d := o.arr.Data()
-	data = alignedBits(d.Buffers()[1].Bytes(), d.Offset(), ev.n)
+	data = AlignedBits(d.Buffers()[1].Bytes(), d.Offset(), ev.n)
 	if o.arr.NullN() > 0 {
-		valid = alignedBits(d.Buffers()[0].Bytes(), d.Offset(), ev.n)
+		valid = AlignedBits(d.Buffers()[0].Bytes(), d.Offset(), ev.n)
 	}
 	return valid, data
 }
 
 // alignedBits returns n bits of bm starting at bit off, re-based to bit 0
 // (copying only when off is not byte-aligned).
-func alignedBits(bm []byte, off, n int) []byte {
+func AlignedBits(bm []byte, off, n int) []byte {
 	if off%8 == 0 {
 		return bm[off/8 : off/8+int(bitutil.BytesForBits(int64(n)))]
 	}

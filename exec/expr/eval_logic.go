@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"fmt"
@@ -50,7 +50,7 @@ func (ev *evaluator) logicFold(and bool, ops []operand) arrow.Array {
 			}
 		}
 	}
-	return makeArray(planner.TypeBoolean, ev.n, validBuf, dataBuf)
+	return MakeArray(planner.TypeBoolean, ev.n, validBuf, dataBuf)
 }
 
 // not negates a BOOLEAN; NOT NULL is NULL.
@@ -63,7 +63,7 @@ func (ev *evaluator) not(a operand) (arrow.Array, error) {
 	for j, b := range d {
 		out.Bytes()[j] = ^b
 	}
-	return makeArray(planner.TypeBoolean, ev.n, ev.validity(a), out), nil
+	return MakeArray(planner.TypeBoolean, ev.n, ev.validity(a), out), nil
 }
 
 // isNull evaluates IS NULL (null=true) or IS NOT NULL; never NULL.
@@ -101,7 +101,7 @@ func (ev *evaluator) boolFromBits(valid []byte, f func(valid, data byte) byte, d
 		}
 		out.Bytes()[j] = f(byteAt(valid, j), d)
 	}
-	return makeArray(planner.TypeBoolean, ev.n, nil, out)
+	return MakeArray(planner.TypeBoolean, ev.n, nil, out)
 }
 
 // nullIf evaluates NULLIF(a, b): a, except NULL where a = b.
@@ -132,7 +132,7 @@ func (ev *evaluator) nullIf(a, b operand) (arrow.Array, error) {
 func (ev *evaluator) withValidity(arr arrow.Array, valid []byte) arrow.Array {
 	d := arr.Data()
 	off := d.Offset()
-	bm := newBuffer(ev.mem, int(bitutil.BytesForBits(int64(off+ev.n))))
+	bm := NewBuffer(ev.mem, int(bitutil.BytesForBits(int64(off+ev.n))))
 	defer bm.Release()
 	bitutil.CopyBitmap(valid, 0, ev.n, bm.Bytes(), off)
 	data := array.NewData(d.DataType(), ev.n, append(

@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ func tzLocalKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, 
 	}
 	x := fixedVec[int64](ops[0])
 	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
-		return value.InstantToLocal(x.at(i), loc), valueOK
+		return value.InstantToLocal(x.At(i), loc), ValueOK
 	}, nil)
 }
 
@@ -40,7 +40,7 @@ func tzInstantKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array
 	}
 	x := fixedVec[int64](ops[0])
 	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
-		return value.LocalToInstant(x.at(i), loc), valueOK
+		return value.LocalToInstant(x.At(i), loc), ValueOK
 	}, nil)
 }
 
@@ -52,16 +52,16 @@ func tzParseKernel(try bool) func(ev *evaluator, c *planner.Call, ops []operand)
 		}
 		s := newBytesVec(ops[0])
 		return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
-			v, err := value.ParseTimestampTZIn(unsafeString(s.at(i)), loc)
+			v, err := value.ParseTimestampTZIn(unsafeString(s.At(i)), loc)
 			switch {
 			case err == nil:
-				return v, valueOK
+				return v, ValueOK
 			case try:
 				return 0, valueNull
 			}
 			return 0, overflow
 		}, func(i int) error {
-			return fmt.Errorf("cannot cast '%s' to TIMESTAMPTZ", s.at(i))
+			return fmt.Errorf("cannot cast '%s' to TIMESTAMPTZ", s.At(i))
 		})
 	}
 }
@@ -73,6 +73,6 @@ func tzFormatKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array,
 	}
 	x := fixedVec[int64](ops[0])
 	return ev.stringRows(ops, func(dst []byte, i int) []byte {
-		return value.AppendTimestampIn(dst, x.at(i), loc)
+		return value.AppendTimestampIn(dst, x.At(i), loc)
 	}), nil
 }

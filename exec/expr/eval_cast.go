@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"fmt"
@@ -45,32 +45,32 @@ func (ev *evaluator) castArray(src arrow.Array, to arrow.DataType, try bool) (ar
 	}
 	cc := &caster{ev: ev, src: src, to: to, try: try}
 	op := operand{arr: src, t: from}
-	switch kindOf(from) {
-	case kindBool:
+	switch KindOf(from) {
+	case KindBool:
 		return castFromNumber(cc, boolVec(op, ev.n))
-	case kindInt8:
+	case KindInt8:
 		return castFromNumber(cc, fixedVec[int8](op))
-	case kindInt16:
+	case KindInt16:
 		return castFromNumber(cc, fixedVec[int16](op))
-	case kindInt32:
+	case KindInt32:
 		if from.ID() == arrow.DATE32 {
 			return castFromDate(cc, fixedVec[int32](op))
 		}
 		return castFromNumber(cc, fixedVec[int32](op))
-	case kindInt64:
+	case KindInt64:
 		if ts, ok := from.(*arrow.TimestampType); ok && ts.Unit == arrow.Microsecond {
 			return castFromTimestamp(cc, fixedVec[int64](op))
 		}
 		if from.ID() == arrow.INT64 {
 			return castFromNumber(cc, fixedVec[int64](op))
 		}
-	case kindFloat32:
+	case KindFloat32:
 		return castFromNumber(cc, fixedVec[float32](op))
-	case kindFloat64:
+	case KindFloat64:
 		return castFromNumber(cc, fixedVec[float64](op))
-	case kindDecimal:
+	case KindDecimal:
 		return castFromDecimal(cc, fixedVec[decimal128.Num](op))
-	case kindBytes:
+	case KindBytes:
 		if from.ID() == arrow.STRING {
 			return castFromString(cc, newBytesVec(op))
 		}
@@ -122,13 +122,13 @@ func (cc *caster) fail(i int) error {
 // castRows converts every valid row of x with conv; a value conv rejects is
 // an error, or NULL under TRY_CAST. D is the element type of cc.to (uint8 for
 // BOOLEAN, packed into bits at the end).
-func castRows[S any, D fixedWidth, V view[S]](cc *caster, x V, conv func(S) (D, bool)) (arrow.Array, error) {
+func castRows[S any, D FixedWidth, V view[S]](cc *caster, x V, conv func(S) (D, bool)) (arrow.Array, error) {
 	ev := cc.ev
 	row := func(i int) (D, outcome) {
-		d, ok := conv(x.at(i))
+		d, ok := conv(x.At(i))
 		switch {
 		case ok:
-			return d, valueOK
+			return d, ValueOK
 		case cc.try:
 			return d, valueNull
 		}
@@ -141,13 +141,13 @@ func castRows[S any, D fixedWidth, V view[S]](cc *caster, x V, conv func(S) (D, 
 	if cc.to.ID() == arrow.BOOL {
 		vals = packBools(ev.mem, vals, ev.n)
 	}
-	return makeArray(cc.to, ev.n, validity, vals), nil
+	return MakeArray(cc.to, ev.n, validity, vals), nil
 }
 
 // packBools converts a buffer of n 0/1 bytes into a bitmap, releasing it.
 func packBools(mem memory.Allocator, bytes *memory.Buffer, n int) *memory.Buffer {
 	defer bytes.Release()
-	bits := newBuffer(mem, int(bitutil.BytesForBits(int64(n))))
+	bits := NewBuffer(mem, int(bitutil.BytesForBits(int64(n))))
 	for i, b := range bytes.Bytes()[:n] {
 		if b != 0 {
 			bitutil.SetBit(bits.Bytes(), i)
@@ -157,7 +157,7 @@ func packBools(mem memory.Allocator, bytes *memory.Buffer, n int) *memory.Buffer
 }
 
 // number is a source or target of numeric casts; uint8 is an unpacked BOOLEAN.
-type number interface{ signed | float | ~uint8 }
+type number interface{ Signed | Float | ~uint8 }
 
 // isFloat reports whether T is a floating-point type.
 func isFloat[T number]() bool {
@@ -169,7 +169,7 @@ func isFloat[T number]() bool {
 func castFromNumber[S number](cc *caster, x *vec[S]) (arrow.Array, error) {
 	switch cc.to.ID() {
 	case arrow.BOOL:
-		return castRows(cc, x, func(v S) (uint8, bool) { return boolByte(v != 0), true })
+		return castRows(cc, x, func(v S) (uint8, bool) { return BoolByte(v != 0), true })
 	case arrow.INT8:
 		return castRows(cc, x, numToInt[S, int8])
 	case arrow.INT16:
@@ -190,7 +190,7 @@ func castFromNumber[S number](cc *caster, x *vec[S]) (arrow.Array, error) {
 }
 
 // numToInt converts to an integer type; floats round half away from zero.
-func numToInt[S number, D signed](v S) (D, bool) {
+func numToInt[S number, D Signed](v S) (D, bool) {
 	if isFloat[S]() {
 		r := math.Round(float64(v))
 		limit := math.Ldexp(1, int(unsafe.Sizeof(D(0)))*8-1)
@@ -204,7 +204,7 @@ func numToInt[S number, D signed](v S) (D, bool) {
 }
 
 // numToFloat converts to a float type; finite values that overflow it fail.
-func numToFloat[S number, D float](v S) (D, bool) {
+func numToFloat[S number, D Float](v S) (D, bool) {
 	d := D(v)
 	return d, !math.IsInf(float64(d), 0) || math.IsInf(float64(v), 0)
 }
@@ -234,7 +234,7 @@ func castFromDecimal(cc *caster, x *vec[decimal128.Num]) (arrow.Array, error) {
 	_, from := decimalParams(cc.src.DataType())
 	switch cc.to.ID() {
 	case arrow.BOOL:
-		return castRows(cc, x, func(v decimal128.Num) (uint8, bool) { return boolByte(v.Sign() != 0), true })
+		return castRows(cc, x, func(v decimal128.Num) (uint8, bool) { return BoolByte(v.Sign() != 0), true })
 	case arrow.INT8:
 		return castRows(cc, x, decimalToInt[int8](from))
 	case arrow.INT16:
@@ -253,14 +253,14 @@ func castFromDecimal(cc *caster, x *vec[decimal128.Num]) (arrow.Array, error) {
 		return castRows(cc, x, func(v decimal128.Num) (decimal128.Num, bool) {
 			rescaleBig(toBig(&m.x, v), from, scale, &m.t)
 			n, o := m.result(&m.x)
-			return n, o == valueOK
+			return n, o == ValueOK
 		})
 	}
 	return nil, cc.unsupported()
 }
 
 // decimalToInt rounds a decimal of the given scale half away from zero.
-func decimalToInt[D signed](scale int32) func(decimal128.Num) (D, bool) {
+func decimalToInt[D Signed](scale int32) func(decimal128.Num) (D, bool) {
 	return func(v decimal128.Num) (D, bool) {
 		r := v.ReduceScaleBy(scale, true)
 		hi, lo := r.HighBits(), r.LowBits()
@@ -300,12 +300,12 @@ func castFromTimestamp(cc *caster, x *vec[int64]) (arrow.Array, error) {
 }
 
 // castFromString parses text into the target type.
-func castFromString(cc *caster, x *bytesVec) (arrow.Array, error) {
+func castFromString(cc *caster, x *BytesVec) (arrow.Array, error) {
 	switch to := cc.to.(type) {
 	case *arrow.BooleanType:
 		return castRows(cc, x, parsed(func(s string) (uint8, error) {
 			b, err := value.ParseBool(s)
-			return boolByte(b), err
+			return BoolByte(b), err
 		}))
 	case *arrow.Int8Type:
 		return castRows(cc, x, parsed(parseInt[int8]))
@@ -354,18 +354,18 @@ func parsed[D any](parse func(string) (D, error)) func([]byte) (D, bool) {
 	}
 }
 
-func parseInt[D signed](s string) (D, error) {
+func parseInt[D Signed](s string) (D, error) {
 	v, err := value.ParseInt(s, int(unsafe.Sizeof(D(0)))*8)
 	return D(v), err
 }
 
-func parseFloat[D float](s string) (D, error) {
+func parseFloat[D Float](s string) (D, error) {
 	v, err := value.ParseFloat(s, int(unsafe.Sizeof(D(0)))*8)
 	return D(v), err
 }
 
 // castStringToUUID parses UUID text into the UUID extension type.
-func castStringToUUID(cc *caster, x *bytesVec, to arrow.ExtensionType) (arrow.Array, error) {
+func castStringToUUID(cc *caster, x *BytesVec, to arrow.ExtensionType) (arrow.Array, error) {
 	b := array.NewFixedSizeBinaryBuilder(cc.ev.mem, to.StorageType().(*arrow.FixedSizeBinaryType))
 	defer b.Release()
 	for i := 0; i < cc.ev.n; i++ {
@@ -373,7 +373,7 @@ func castStringToUUID(cc *caster, x *bytesVec, to arrow.ExtensionType) (arrow.Ar
 			b.AppendNull()
 			continue
 		}
-		u, err := value.ParseUUID(unsafeString(x.at(i)))
+		u, err := value.ParseUUID(unsafeString(x.At(i)))
 		switch {
 		case err == nil:
 			b.Append(u[:])

@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"context"
@@ -100,7 +100,7 @@ func TestTakeArrayMatchesArrowTake(t *testing.T) {
 				if sliced {
 					rows = rowsWithin(rows, in.Len())
 				}
-				got, err := takeArray(ctx, mem, in, rows)
+				got, err := Take(ctx, mem, in, rows)
 				if err != nil {
 					t.Fatalf("%s %s: %v", name, rowsName, err)
 				}

@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func (ev *evaluator) concat(ops []operand) (arrow.Array, error) {
 			return ev.allNull(planner.TypeVarchar), nil
 		}
 	}
-	views := make([]*bytesVec, len(ops))
+	views := make([]*BytesVec, len(ops))
 	for i, o := range ops {
 		views[i] = newBytesVec(o)
 	}
@@ -41,7 +41,7 @@ func (ev *evaluator) concat(ops []operand) (arrow.Array, error) {
 		}
 		row = row[:0]
 		for _, v := range views {
-			row = append(row, v.at(i)...)
+			row = append(row, v.At(i)...)
 		}
 		b.BinaryBuilder.Append(row)
 	}
@@ -62,7 +62,7 @@ func (ev *evaluator) like(c *planner.Call, ops []operand) (arrow.Array, error) {
 	}
 	fold := c.Fn == planner.FnILike
 	x, pattern := newBytesVec(ops[0]), newBytesVec(ops[1])
-	escape := &bytesVec{c: []byte{defaultLikeEscape}, isConst: true}
+	escape := &BytesVec{c: []byte{defaultLikeEscape}, isConst: true}
 	if len(ops) == 3 {
 		escape = newBytesVec(ops[2])
 	}
@@ -84,16 +84,16 @@ func (ev *evaluator) like(c *planner.Call, ops []operand) (arrow.Array, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", c, err)
 	}
-	return makeArray(planner.TypeBoolean, ev.n, validity, out), nil
+	return MakeArray(planner.TypeBoolean, ev.n, validity, out), nil
 }
 
 // likeRows sets the bits of the valid rows of x that match matcher(i).
-func likeRows(x *bytesVec, validity *memory.Buffer, bits []byte, n int, matcher func(i int) *likeMatcher) {
+func likeRows(x *BytesVec, validity *memory.Buffer, bits []byte, n int, matcher func(i int) *likeMatcher) {
 	for i := 0; i < n; i++ {
 		if validity != nil && !bitutil.BitIsSet(validity.Bytes(), i) {
 			continue
 		}
-		if matcher(i).match(x.at(i)) {
+		if matcher(i).match(x.At(i)) {
 			bitutil.SetBit(bits, i)
 		}
 	}
@@ -101,12 +101,12 @@ func likeRows(x *bytesVec, validity *memory.Buffer, bits []byte, n int, matcher 
 
 // likeVarying matches patterns that vary by row, recompiling only when the
 // pattern or escape differs from the previous row's.
-func (ev *evaluator) likeVarying(x, pattern, escape *bytesVec, validity *memory.Buffer, bits []byte, fold bool) error {
+func (ev *evaluator) likeVarying(x, pattern, escape *BytesVec, validity *memory.Buffer, bits []byte, fold bool) error {
 	var m *likeMatcher
 	var lastPattern, lastEscape []byte
 	var err error
 	likeRows(x, validity, bits, ev.n, func(i int) *likeMatcher {
-		p, e := pattern.at(i), escape.at(i)
+		p, e := pattern.At(i), escape.At(i)
 		if err == nil && (m == nil || !bytes.Equal(p, lastPattern) || !bytes.Equal(e, lastEscape)) {
 			var next *likeMatcher
 			if next, err = compileLike(string(p), string(e), fold); err != nil {

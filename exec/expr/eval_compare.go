@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"bytes"
@@ -17,43 +17,43 @@ import (
 type kind int
 
 const (
-	kindUnsupported kind = iota
-	kindNull
-	kindBool
-	kindInt8
-	kindInt16
-	kindInt32 // INT, DATE
-	kindInt64 // BIGINT, TIME, TIMESTAMP(TZ)
-	kindFloat32
-	kindFloat64
-	kindDecimal
-	kindBytes // STRING, BINARY, UUID
+	KindUnsupported kind = iota
+	KindNull
+	KindBool
+	KindInt8
+	KindInt16
+	KindInt32 // INT, DATE
+	KindInt64 // BIGINT, TIME, TIMESTAMP(TZ)
+	KindFloat32
+	KindFloat64
+	KindDecimal
+	KindBytes // STRING, BINARY, UUID
 )
 
-func kindOf(t arrow.DataType) kind {
-	switch storageTypeOf(t).ID() {
+func KindOf(t arrow.DataType) kind {
+	switch StorageTypeOf(t).ID() {
 	case arrow.NULL:
-		return kindNull
+		return KindNull
 	case arrow.BOOL:
-		return kindBool
+		return KindBool
 	case arrow.INT8:
-		return kindInt8
+		return KindInt8
 	case arrow.INT16:
-		return kindInt16
+		return KindInt16
 	case arrow.INT32, arrow.DATE32, arrow.TIME32:
-		return kindInt32
+		return KindInt32
 	case arrow.INT64, arrow.DATE64, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION:
-		return kindInt64
+		return KindInt64
 	case arrow.FLOAT32:
-		return kindFloat32
+		return KindFloat32
 	case arrow.FLOAT64:
-		return kindFloat64
+		return KindFloat64
 	case arrow.DECIMAL128:
-		return kindDecimal
+		return KindDecimal
 	case arrow.STRING, arrow.BINARY, arrow.FIXED_SIZE_BINARY:
-		return kindBytes
+		return KindBytes
 	}
-	return kindUnsupported
+	return KindUnsupported
 }
 
 // cmpPlan reduces every comparison to = or <: a > b is b < a, a >= b is
@@ -81,7 +81,7 @@ func (ev *evaluator) compare(fn string, a, b operand) (arrow.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	return makeArray(planner.TypeBoolean, ev.n, ev.validity(a, b), out), nil
+	return MakeArray(planner.TypeBoolean, ev.n, ev.validity(a, b), out), nil
 }
 
 // compareBits compares the values of two non-NULL-literal operands row by
@@ -96,24 +96,24 @@ func (ev *evaluator) compareBits(fn string, a, b operand) (*memory.Buffer, error
 	}
 	out := ev.newBitmap()
 	bits, n := out.Bytes(), ev.n
-	switch kindOf(a.t) {
-	case kindBool:
+	switch KindOf(a.t) {
+	case KindBool:
 		compareOrdered(p.less, boolVec(a, n), boolVec(b, n), bits, n)
-	case kindInt8:
+	case KindInt8:
 		compareOrdered(p.less, fixedVec[int8](a), fixedVec[int8](b), bits, n)
-	case kindInt16:
+	case KindInt16:
 		compareOrdered(p.less, fixedVec[int16](a), fixedVec[int16](b), bits, n)
-	case kindInt32:
+	case KindInt32:
 		compareOrdered(p.less, fixedVec[int32](a), fixedVec[int32](b), bits, n)
-	case kindInt64:
+	case KindInt64:
 		compareOrdered(p.less, fixedVec[int64](a), fixedVec[int64](b), bits, n)
-	case kindFloat32:
+	case KindFloat32:
 		compareOrdered(p.less, fixedVec[float32](a), fixedVec[float32](b), bits, n)
-	case kindFloat64:
+	case KindFloat64:
 		compareOrdered(p.less, fixedVec[float64](a), fixedVec[float64](b), bits, n)
-	case kindDecimal:
+	case KindDecimal:
 		compareWith(p.less, fixedVec[decimal128.Num](a), fixedVec[decimal128.Num](b), decimal128.Num.Cmp, bits, n)
-	case kindBytes:
+	case KindBytes:
 		compareWith(p.less, newBytesVec(a), newBytesVec(b), bytes.Compare, bits, n)
 	default:
 		out.Release()
@@ -137,12 +137,12 @@ func ordEq[T cmp.Ordered](x, y T) bool   { return x == y || (x != x && y != y) }
 func compareOrdered[T cmp.Ordered](less bool, a, b *vec[T], out []byte, n int) {
 	if less {
 		for i := 0; i < n; i++ {
-			out[i>>3] |= boolByte(ordLess(a.at(i), b.at(i))) << (i & 7)
+			out[i>>3] |= BoolByte(ordLess(a.At(i), b.At(i))) << (i & 7)
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
-		out[i>>3] |= boolByte(ordEq(a.at(i), b.at(i))) << (i & 7)
+		out[i>>3] |= BoolByte(ordEq(a.At(i), b.At(i))) << (i & 7)
 	}
 }
 
@@ -154,7 +154,7 @@ func compareWith[T any, V view[T]](less bool, a, b V, compare func(x, y T) int, 
 		want = -1
 	}
 	for i := 0; i < n; i++ {
-		out[i>>3] |= boolByte(compare(a.at(i), b.at(i)) == want) << (i & 7)
+		out[i>>3] |= BoolByte(compare(a.At(i), b.At(i)) == want) << (i & 7)
 	}
 }
 
@@ -181,7 +181,7 @@ func (ev *evaluator) distinct(fn string, a, b operand) (arrow.Array, error) {
 		}
 		bits[j] = same
 	}
-	return makeArray(planner.TypeBoolean, ev.n, nil, out), nil
+	return MakeArray(planner.TypeBoolean, ev.n, nil, out), nil
 }
 
 // validBits returns o's validity with row 0 at bit 0; nil means all valid.
@@ -192,7 +192,7 @@ func (ev *evaluator) validBits(o operand) []byte {
 	case o.arr == nil || o.arr.NullN() == 0:
 		return nil
 	}
-	return alignedBits(o.arr.NullBitmapBytes(), o.arr.Data().Offset(), ev.n)
+	return AlignedBits(o.arr.NullBitmapBytes(), o.arr.Data().Offset(), ev.n)
 }
 
 // byteAt reads byte j of a bitmap where nil means all bits set.

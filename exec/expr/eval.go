@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"context"
@@ -29,6 +29,13 @@ func Eval(ctx context.Context, e planner.Expr, batch arrow.RecordBatch, mem memo
 	return out, asEvalError(err)
 }
 
+// External is an expression the executor prepares and computes itself —
+// a subquery, which it runs once — and the evaluator asks for its values.
+type External interface {
+	planner.Expr
+	EvalBatch(ctx context.Context, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error)
+}
+
 // evaluator evaluates expressions over one batch.
 type evaluator struct {
 	ctx   context.Context // carries mem for arrow compute kernels
@@ -57,8 +64,8 @@ func (ev *evaluator) eval(e planner.Expr) (arrow.Array, error) {
 		return ev.cast(e)
 	case *planner.Case:
 		return ev.caseWhen(e)
-	case *subqueryExpr:
-		return ev.subquery(e)
+	case External:
+		return e.EvalBatch(ev.ctx, ev.batch, ev.mem)
 	case *planner.OuterRef:
 		return nil, e.Unsupported()
 	}
@@ -70,7 +77,7 @@ func (ev *evaluator) constant(l *planner.Literal) (arrow.Array, error) {
 	if l.Value == nil {
 		return array.MakeArrayOfNull(ev.mem, l.T, ev.n), nil
 	}
-	sc, err := literalScalar(l)
+	sc, err := LiteralScalar(l)
 	if err != nil {
 		return nil, err
 	}
@@ -92,9 +99,9 @@ func (ev *evaluator) constant(l *planner.Literal) (arrow.Array, error) {
 }
 
 // literalScalar converts a non-NULL literal to an arrow scalar.
-func literalScalar(l *planner.Literal) (scalar.Scalar, error) {
+func LiteralScalar(l *planner.Literal) (scalar.Scalar, error) {
 	if ext, ok := l.T.(arrow.ExtensionType); ok {
-		storage, err := literalScalar(&planner.Literal{Value: l.Value, T: ext.StorageType()})
+		storage, err := LiteralScalar(&planner.Literal{Value: l.Value, T: ext.StorageType()})
 		if err != nil {
 			return nil, err
 		}
@@ -210,11 +217,11 @@ func (ev *evaluator) validity(ops ...operand) *memory.Buffer {
 
 // newBitmap allocates a zeroed bitmap of n bits.
 func (ev *evaluator) newBitmap() *memory.Buffer {
-	return newBuffer(ev.mem, int(bitutil.BytesForBits(int64(ev.n))))
+	return NewBuffer(ev.mem, int(bitutil.BytesForBits(int64(ev.n))))
 }
 
 // newBuffer allocates a zeroed buffer of size bytes.
-func newBuffer(mem memory.Allocator, size int) *memory.Buffer {
+func NewBuffer(mem memory.Allocator, size int) *memory.Buffer {
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(size)
 	if !storage.AllocatesZeroed(mem) {
@@ -225,7 +232,7 @@ func newBuffer(mem memory.Allocator, size int) *memory.Buffer {
 
 // makeArray wraps buffers into an array of type t and length n and releases
 // the caller's references to them; validity may be nil (no NULLs).
-func makeArray(t arrow.DataType, n int, validity *memory.Buffer, buffers ...*memory.Buffer) arrow.Array {
+func MakeArray(t arrow.DataType, n int, validity *memory.Buffer, buffers ...*memory.Buffer) arrow.Array {
 	nulls := 0
 	if validity != nil {
 		nulls = array.UnknownNullCount
@@ -247,7 +254,7 @@ func (ev *evaluator) allNull(t arrow.DataType) arrow.Array {
 
 // extensionStorage unwraps extension arrays (such as UUID) to their storage
 // array, which is what kernels compute on.
-func extensionStorage(arr arrow.Array) arrow.Array {
+func ExtensionStorage(arr arrow.Array) arrow.Array {
 	if ext, ok := arr.(array.ExtensionArray); ok {
 		return ext.Storage()
 	}
@@ -255,7 +262,7 @@ func extensionStorage(arr arrow.Array) arrow.Array {
 }
 
 // storageTypeOf unwraps extension types to their storage type.
-func storageTypeOf(t arrow.DataType) arrow.DataType {
+func StorageTypeOf(t arrow.DataType) arrow.DataType {
 	if ext, ok := t.(arrow.ExtensionType); ok {
 		return ext.StorageType()
 	}

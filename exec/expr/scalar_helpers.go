@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"time"
@@ -29,11 +29,11 @@ func floorDivMod(x, y int64) (q, r int64) {
 // mulAdd returns a*b+c and whether it overflows int64.
 func mulAdd(a, b, c int64) (int64, bool) {
 	p, o := intMul(a, b)
-	if o != valueOK {
+	if o != ValueOK {
 		return 0, true
 	}
-	s, o := intAdd(p, c)
-	return s, o != valueOK
+	s, o := IntAdd(p, c)
+	return s, o != ValueOK
 }
 
 // unsafeString views b as a string without copying, for parsers that do not

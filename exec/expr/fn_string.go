@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func upperKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, er
 func mapRunesKernel(ev *evaluator, ops []operand, f func(rune) rune) arrow.Array {
 	s := newBytesVec(ops[0])
 	return ev.stringRows(ops, func(dst []byte, i int) []byte {
-		for _, r := range string(s.at(i)) {
+		for _, r := range string(s.At(i)) {
 			dst = utf8.AppendRune(dst, f(r))
 		}
 		return dst
@@ -35,7 +35,7 @@ func mapRunesKernel(ev *evaluator, ops []operand, f func(rune) rune) arrow.Array
 func reverseKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
 	s := newBytesVec(ops[0])
 	return ev.stringRows(ops, func(dst []byte, i int) []byte {
-		for rest := s.at(i); len(rest) > 0; {
+		for rest := s.At(i); len(rest) > 0; {
 			_, size := utf8.DecodeLastRune(rest)
 			dst = append(dst, rest[len(rest)-size:]...)
 			rest = rest[:len(rest)-size]
@@ -47,7 +47,7 @@ func reverseKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, 
 func lengthKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	s := newBytesVec(ops[0])
 	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
-		return int64(utf8.RuneCount(s.at(i))), valueOK
+		return int64(utf8.RuneCount(s.At(i))), ValueOK
 	}, nil)
 }
 
@@ -59,8 +59,8 @@ func trimKernel(left, right bool) func(*evaluator, *planner.Call, []operand) (ar
 		var cut []byte
 		inCut := func(r rune) bool { return bytes.ContainsRune(cut, r) }
 		return ev.stringRows(ops, func(dst []byte, i int) []byte {
-			v := s.at(i)
-			cut = chars.at(i)
+			v := s.At(i)
+			cut = chars.At(i)
 			if left {
 				v = bytes.TrimLeftFunc(v, inCut)
 			}
@@ -110,16 +110,16 @@ func substrKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, e
 		length = fixedVec[int64](ops[2])
 	}
 	return ev.stringRows(ops, func(dst []byte, i int) []byte {
-		v := s.at(i)
+		v := s.At(i)
 		n := int64(utf8.RuneCount(v))
-		begin := start.at(i) - 1
-		if start.at(i) < 0 {
-			begin = n + start.at(i)
+		begin := start.At(i) - 1
+		if start.At(i) < 0 {
+			begin = n + start.At(i)
 		}
 		end := n
 		if length != nil {
 			// begin + length, saturated at the end of the string
-			end = begin + min(length.at(i), n-begin)
+			end = begin + min(length.At(i), n-begin)
 		}
 		return append(dst, chars(v, begin, end)...)
 	}), nil
@@ -131,7 +131,7 @@ func leftRightKernel(left bool) func(*evaluator, *planner.Call, []operand) (arro
 	return func(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
 		s, count := newBytesVec(ops[0]), fixedVec[int64](ops[1])
 		return ev.stringRows(ops, func(dst []byte, i int) []byte {
-			v, k := s.at(i), count.at(i)
+			v, k := s.At(i), count.At(i)
 			n := int64(utf8.RuneCount(v))
 			switch {
 			case left && k >= 0:
@@ -152,7 +152,7 @@ func padKernel(left bool) func(*evaluator, *planner.Call, []operand) (arrow.Arra
 	return func(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
 		s, length, pad := newBytesVec(ops[0]), fixedVec[int64](ops[1]), newBytesVec(ops[2])
 		return ev.stringRows(ops, func(dst []byte, i int) []byte {
-			v, want, p := s.at(i), length.at(i), pad.at(i)
+			v, want, p := s.At(i), length.At(i), pad.At(i)
 			missing := want - int64(utf8.RuneCount(v))
 			if missing <= 0 || len(p) == 0 {
 				return append(dst, chars(v, 0, want)...)
@@ -178,7 +178,7 @@ func padKernel(left bool) func(*evaluator, *planner.Call, []operand) (arrow.Arra
 func replaceKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
 	s, from, to := newBytesVec(ops[0]), newBytesVec(ops[1]), newBytesVec(ops[2])
 	return ev.stringRows(ops, func(dst []byte, i int) []byte {
-		v, old := s.at(i), from.at(i)
+		v, old := s.At(i), from.At(i)
 		if len(old) == 0 {
 			return append(dst, v...)
 		}
@@ -187,7 +187,7 @@ func replaceKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, 
 			if j < 0 {
 				return append(dst, v...)
 			}
-			dst = append(append(dst, v[:j]...), to.at(i)...)
+			dst = append(append(dst, v[:j]...), to.At(i)...)
 			v = v[j+len(old):]
 		}
 	}), nil
@@ -201,12 +201,12 @@ func regexpReplaceKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.A
 	var cache regexpCache
 	var err error
 	out := ev.stringRows(ops, func(dst []byte, i int) []byte {
-		re, e := cache.get(pattern.at(i))
+		re, e := cache.get(pattern.At(i))
 		if e != nil {
 			err = e
 			return dst
 		}
-		return append(dst, re.ReplaceAll(s.at(i), repl.at(i))...)
+		return append(dst, re.ReplaceAll(s.At(i), repl.At(i))...)
 	})
 	return releaseOnError(out, wrapError(c, err))
 }
@@ -217,12 +217,12 @@ func regexpLikeKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Arra
 	var cache regexpCache
 	var err error
 	out := ev.boolRows(ops, func(i int) bool {
-		re, e := cache.get(pattern.at(i))
+		re, e := cache.get(pattern.At(i))
 		if e != nil {
 			err = e
 			return false
 		}
-		return re.Match(s.at(i))
+		return re.Match(s.At(i))
 	})
 	return releaseOnError(out, wrapError(c, err))
 }
@@ -233,7 +233,7 @@ func regexpLikeKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Arra
 func splitPartKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
 	s, delim, index := newBytesVec(ops[0]), newBytesVec(ops[1]), fixedVec[int64](ops[2])
 	return ev.stringRows(ops, func(dst []byte, i int) []byte {
-		return append(dst, splitPart(s.at(i), delim.at(i), index.at(i))...)
+		return append(dst, splitPart(s.At(i), delim.At(i), index.At(i))...)
 	}), nil
 }
 
@@ -276,12 +276,12 @@ func splitPart(s, delim []byte, n int64) []byte {
 func strposKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	s, sub := newBytesVec(ops[0]), newBytesVec(ops[1])
 	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
-		v := s.at(i)
-		j := bytes.Index(v, sub.at(i))
+		v := s.At(i)
+		j := bytes.Index(v, sub.At(i))
 		if j < 0 {
-			return 0, valueOK
+			return 0, ValueOK
 		}
-		return int64(utf8.RuneCount(v[:j])) + 1, valueOK
+		return int64(utf8.RuneCount(v[:j])) + 1, ValueOK
 	}, nil)
 }
 
@@ -289,6 +289,6 @@ func strposKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, e
 func bytesPredicate(f func(s, x []byte) bool) func(*evaluator, *planner.Call, []operand) (arrow.Array, error) {
 	return func(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
 		s, x := newBytesVec(ops[0]), newBytesVec(ops[1])
-		return ev.boolRows(ops, func(i int) bool { return f(s.at(i), x.at(i)) }), nil
+		return ev.boolRows(ops, func(i int) bool { return f(s.At(i), x.At(i)) }), nil
 	}
 }

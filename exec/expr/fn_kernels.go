@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"bytes"
@@ -124,12 +124,12 @@ func (ev *evaluator) boolRows(ops []operand, row func(i int) bool) arrow.Array {
 			bitutil.SetBit(bits, i)
 		}
 	}
-	return makeArray(planner.TypeBoolean, ev.n, validity, out)
+	return MakeArray(planner.TypeBoolean, ev.n, validity, out)
 }
 
 // fixedRows builds an array of type t from row(i) for the rows where every
 // operand is valid; see fillRows for the outcomes.
-func fixedRows[T fixedWidth](ev *evaluator, t arrow.DataType, ops []operand, row func(i int) (T, outcome), fail func(i int) error) (arrow.Array, error) {
+func fixedRows[T FixedWidth](ev *evaluator, t arrow.DataType, ops []operand, row func(i int) (T, outcome), fail func(i int) error) (arrow.Array, error) {
 	return mapRows(ev, t, ev.validity(ops...), row, fail)
 }
 

@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"fmt"
@@ -135,7 +135,7 @@ func (ev *evaluator) subBatch(e planner.Expr, rows []int32) (arrow.RecordBatch, 
 	ncols := int(ev.batch.NumCols())
 	fields := make([]arrow.Field, ncols)
 	cols := make([]arrow.Array, ncols)
-	defer releaseArrays(cols)
+	defer ReleaseArrays(cols)
 	for i := range cols {
 		f := ev.batch.Schema().Field(i)
 		if !used[i] {
@@ -143,7 +143,7 @@ func (ev *evaluator) subBatch(e planner.Expr, rows []int32) (arrow.RecordBatch, 
 			cols[i] = array.NewNull(len(rows))
 			continue
 		}
-		col, err := takeArray(ev.ctx, ev.mem, ev.batch.Column(i), rows)
+		col, err := Take(ev.ctx, ev.mem, ev.batch.Column(i), rows)
 		if err != nil {
 			return nil, fmt.Errorf("selecting rows of column %s: %w", f.Name, err)
 		}
@@ -173,7 +173,7 @@ func columnsOf(e planner.Expr, used map[int]bool) {
 }
 
 // int32Array wraps rows (not copied) as an INT array.
-func int32Array(rows []int32) arrow.Array {
+func Int32Array(rows []int32) arrow.Array {
 	buf := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(rows))
 	defer buf.Release()
 	data := array.NewData(arrow.PrimitiveTypes.Int32, len(rows), []*memory.Buffer{nil, buf}, nil, 0, 0)
@@ -181,7 +181,7 @@ func int32Array(rows []int32) arrow.Array {
 	return array.MakeFromData(data)
 }
 
-func releaseArrays(arrs []arrow.Array) {
+func ReleaseArrays(arrs []arrow.Array) {
 	for _, a := range arrs {
 		if a != nil {
 			a.Release()
@@ -226,7 +226,7 @@ func (g *gather) addSelected(piece arrow.Array, rows, taken []int32) {
 	g.base += int32(len(rows))
 }
 
-func (g *gather) release() { releaseArrays(g.pieces) }
+func (g *gather) release() { ReleaseArrays(g.pieces) }
 
 // finish returns the assembled array; the gather still owns its pieces.
 func (g *gather) finish() (arrow.Array, error) {
@@ -241,12 +241,12 @@ func (g *gather) finish() (arrow.Array, error) {
 		}
 	}
 	if len(g.pieces) == 1 {
-		return takeArray(g.ev.ctx, g.ev.mem, g.pieces[0], g.idx)
+		return Take(g.ev.ctx, g.ev.mem, g.pieces[0], g.idx)
 	}
 	values, err := array.Concatenate(g.pieces, g.ev.mem)
 	if err != nil {
 		return nil, fmt.Errorf("combining branch results: %w", err)
 	}
 	defer values.Release()
-	return takeArray(g.ev.ctx, g.ev.mem, values, g.idx)
+	return Take(g.ev.ctx, g.ev.mem, values, g.idx)
 }

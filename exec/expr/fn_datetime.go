@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"fmt"
@@ -33,11 +33,11 @@ func newInstantVec(o operand) instantVec {
 	return instantVec{micros: fixedVec[int64](o)}
 }
 
-func (v instantVec) at(i int) int64 {
+func (v instantVec) At(i int) int64 {
 	if v.days != nil {
-		return int64(v.days.at(i)) * microsPerDay
+		return int64(v.days.At(i)) * microsPerDay
 	}
-	return v.micros.at(i)
+	return v.micros.At(i)
 }
 
 func utcTime(micros int64) time.Time { return time.UnixMicro(micros).UTC() }
@@ -161,14 +161,14 @@ func datePartKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array,
 		return nil, err
 	}
 	x := newInstantVec(ops[1])
-	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return part(x.at(i)), valueOK }, nil)
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return part(x.At(i)), ValueOK }, nil)
 }
 
 // epochKernel gives seconds since the epoch, with the microseconds as a fraction.
 func epochKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	x := newInstantVec(ops[0])
 	return fixedRows(ev, c.T, ops, func(i int) (float64, outcome) {
-		return float64(x.at(i)) / float64(microsPerSecond), valueOK
+		return float64(x.At(i)) / float64(microsPerSecond), ValueOK
 	}, nil)
 }
 
@@ -178,7 +178,7 @@ func dateTruncKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array
 		return nil, err
 	}
 	x := newInstantVec(ops[1])
-	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return trunc(x.at(i)), valueOK }, nil)
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return trunc(x.At(i)), ValueOK }, nil)
 }
 
 func dateDiffKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
@@ -188,7 +188,7 @@ func dateDiffKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array,
 	}
 	start, end := newInstantVec(ops[1]), newInstantVec(ops[2])
 	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
-		return ordinal(end.at(i)) - ordinal(start.at(i)), valueOK
+		return ordinal(end.At(i)) - ordinal(start.At(i)), ValueOK
 	}, nil)
 }
 
@@ -196,11 +196,11 @@ func dateDiffKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array,
 func dateAddKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	d, n := fixedVec[int32](ops[0]), fixedVec[int64](ops[1])
 	return fixedRows(ev, c.T, ops, func(i int) (int32, outcome) {
-		days, o := intAdd(int64(d.at(i)), n.at(i))
-		if o != valueOK || days != int64(int32(days)) {
+		days, o := IntAdd(int64(d.At(i)), n.At(i))
+		if o != ValueOK || days != int64(int32(days)) {
 			return 0, overflow
 		}
-		return int32(days), valueOK
+		return int32(days), ValueOK
 	}, rangeError(c))
 }
 
@@ -211,7 +211,7 @@ const maxCivilYear = 10_000_000
 func makeDateKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	y, m, d := fixedVec[int64](ops[0]), fixedVec[int64](ops[1]), fixedVec[int64](ops[2])
 	return fixedRows(ev, c.T, ops, func(i int) (int32, outcome) {
-		year, month, day := y.at(i), m.at(i), d.at(i)
+		year, month, day := y.At(i), m.At(i), d.At(i)
 		if year < -maxCivilYear || year > maxCivilYear || month < 1 || month > 12 ||
 			day < 1 || day > int64(value.DaysInMonth(year, time.Month(month))) {
 			return 0, overflow
@@ -220,16 +220,16 @@ func makeDateKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array,
 		if days != int64(int32(days)) {
 			return 0, overflow
 		}
-		return int32(days), valueOK
+		return int32(days), ValueOK
 	}, rowError(c, func(i int) string {
-		return fmt.Sprintf("invalid date: year %d, month %d, day %d", y.at(i), m.at(i), d.at(i))
+		return fmt.Sprintf("invalid date: year %d, month %d, day %d", y.At(i), m.At(i), d.At(i))
 	}))
 }
 
 // fromUnixtimeKernel converts seconds since the epoch, BIGINT or DOUBLE, to
 // a TIMESTAMP.
 func fromUnixtimeKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
-	if kindOf(ops[0].t) == kindInt64 {
+	if KindOf(ops[0].t) == KindInt64 {
 		return unaryRows(ev, c, ops, func(s int64) (int64, outcome) { return intMul(s, microsPerSecond) })
 	}
 	return unaryRows(ev, c, ops, func(s float64) (int64, outcome) {
@@ -237,7 +237,7 @@ func fromUnixtimeKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Ar
 		if !(us >= math.MinInt64 && us < math.MaxInt64) { // also rejects NaN
 			return 0, overflow
 		}
-		return int64(us), valueOK
+		return int64(us), ValueOK
 	})
 }
 
@@ -245,7 +245,7 @@ func fromUnixtimeKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Ar
 func unixTimestampKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	x := newInstantVec(ops[0])
 	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
-		s, _ := floorDivMod(x.at(i), microsPerSecond)
-		return s, valueOK
+		s, _ := floorDivMod(x.At(i), microsPerSecond)
+		return s, ValueOK
 	}, nil)
 }

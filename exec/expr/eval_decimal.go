@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"fmt"
@@ -127,14 +127,14 @@ func (m *decimalMath) fit(v decimal128.Num) (decimal128.Num, outcome) {
 	if !v.FitsInPrecision(m.prec) {
 		return decimal128.Num{}, overflow
 	}
-	return v, valueOK
+	return v, ValueOK
 }
 
 func (m *decimalMath) result(v *big.Int) (decimal128.Num, outcome) {
 	if v.CmpAbs(value.Pow10(m.prec)) >= 0 {
 		return decimal128.Num{}, overflow
 	}
-	return decimal128.FromBigInt(v), valueOK
+	return decimal128.FromBigInt(v), ValueOK
 }
 
 // decimalInt64 returns n's unscaled value when it fits in an int64.

@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+	computeexec "github.com/apache/arrow-go/v18/arrow/compute/exec"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -17,7 +18,7 @@ import (
 // (fixed-width values, booleans, strings and binaries) have typed loops
 // here: Arrow's generic take kernel costs several times more per row. Other
 // layouts go to that kernel. A run of consecutive rows is a zero-copy slice.
-func takeArray(ctx context.Context, mem memory.Allocator, arr arrow.Array, rows []int32) (arrow.Array, error) {
+func Take(ctx context.Context, mem memory.Allocator, arr arrow.Array, rows []int32) (arrow.Array, error) {
 	if lo, ok := consecutive(rows); ok && lo+len(rows) <= arr.Len() {
 		return array.NewSlice(arr, int64(lo), int64(lo+len(rows))), nil
 	}
@@ -42,7 +43,7 @@ func takeArray(ctx context.Context, mem memory.Allocator, arr arrow.Array, rows 
 	}
 	indices := indexArray(rows)
 	defer indices.Release()
-	return compute.TakeArray(WithAllocator(ctx, mem), arr, indices)
+	return compute.TakeArray(computeexec.WithAllocator(ctx, mem), arr, indices)
 }
 
 // consecutive reports whether rows are lo, lo+1, …, none of them -1.
@@ -73,7 +74,7 @@ func gatherValidity(mem memory.Allocator, arr arrow.Array, rows []int32) *memory
 			continue
 		}
 		if buf == nil {
-			buf = newBuffer(mem, int(bitutil.BytesForBits(int64(len(rows)))))
+			buf = NewBuffer(mem, int(bitutil.BytesForBits(int64(len(rows)))))
 			bitutil.SetBitsTo(buf.Bytes(), 0, int64(len(rows)), true)
 		}
 		bitutil.ClearBit(buf.Bytes(), i)
@@ -84,7 +85,7 @@ func gatherValidity(mem memory.Allocator, arr arrow.Array, rows []int32) *memory
 func gatherFixedWidth(mem memory.Allocator, arr arrow.Array, rows []int32, width int) arrow.Array {
 	d := arr.Data()
 	validity := gatherValidity(mem, arr, rows)
-	values := newBuffer(mem, len(rows)*width)
+	values := NewBuffer(mem, len(rows)*width)
 	src, dst := bufferBytes(d.Buffers()[1])[d.Offset()*width:], values.Bytes()
 	switch width {
 	case 1:
@@ -104,7 +105,7 @@ func gatherFixedWidth(mem memory.Allocator, arr arrow.Array, rows []int32, width
 			}
 		}
 	}
-	return makeArray(d.DataType(), len(rows), validity, values)
+	return MakeArray(d.DataType(), len(rows), validity, values)
 }
 
 // wordsOf views b as values of T; Arrow buffers are 64-byte aligned and
@@ -130,14 +131,14 @@ func gatherWords[T any](dst, src []T, rows []int32) {
 func gatherBools(mem memory.Allocator, arr arrow.Array, rows []int32) arrow.Array {
 	d := arr.Data()
 	validity := gatherValidity(mem, arr, rows)
-	values := newBuffer(mem, int(bitutil.BytesForBits(int64(len(rows)))))
+	values := NewBuffer(mem, int(bitutil.BytesForBits(int64(len(rows)))))
 	src, dst, off := d.Buffers()[1].Bytes(), values.Bytes(), d.Offset()
 	for i, r := range rows {
 		if r >= 0 && bitutil.BitIsSet(src, off+int(r)) {
 			bitutil.SetBit(dst, i)
 		}
 	}
-	return makeArray(d.DataType(), len(rows), validity, values)
+	return MakeArray(d.DataType(), len(rows), validity, values)
 }
 
 // gatherBinary gathers STRING or BINARY values: offsets first, then the
@@ -147,7 +148,7 @@ func gatherBinary(mem memory.Allocator, arr arrow.Array, rows []int32) (arrow.Ar
 	d := arr.Data()
 	srcOffsets := arrow.GetData[int32](bufferBytes(d.Buffers()[1]))[d.Offset():]
 	srcData := bufferBytes(d.Buffers()[2])
-	offsetsBuf := newBuffer(mem, (len(rows)+1)*4)
+	offsetsBuf := NewBuffer(mem, (len(rows)+1)*4)
 	offsets := arrow.GetData[int32](offsetsBuf.Bytes())
 	total := 0
 	for i, r := range rows {
@@ -161,7 +162,7 @@ func gatherBinary(mem memory.Allocator, arr arrow.Array, rows []int32) (arrow.Ar
 		}
 	}
 	offsets[len(rows)] = int32(total)
-	dataBuf := newBuffer(mem, total)
+	dataBuf := NewBuffer(mem, total)
 	data := dataBuf.Bytes()
 	for i, r := range rows {
 		if r >= 0 {
@@ -169,7 +170,7 @@ func gatherBinary(mem memory.Allocator, arr arrow.Array, rows []int32) (arrow.Ar
 		}
 	}
 	validity := gatherValidity(mem, arr, rows)
-	return makeArray(d.DataType(), len(rows), validity, offsetsBuf, dataBuf), true
+	return MakeArray(d.DataType(), len(rows), validity, offsetsBuf, dataBuf), true
 }
 
 // indexArray wraps rows as an INT32 array without copying; negative numbers

@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"fmt"
@@ -23,24 +23,24 @@ func addIntervalKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Arr
 	}
 	iv := ops[1].lit.Value.(arrow.MonthDayNanoInterval)
 	x := newInstantVec(ops[0])
-	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return addInterval(x.at(i), iv) }, rangeError(c))
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return addInterval(x.At(i), iv) }, rangeError(c))
 }
 
 func addInterval(us int64, iv arrow.MonthDayNanoInterval) (int64, outcome) {
 	if iv.Months != 0 {
 		var o outcome
-		if us, o = addMonths(us, int64(iv.Months)); o != valueOK {
+		if us, o = addMonths(us, int64(iv.Months)); o != ValueOK {
 			return 0, o
 		}
 	}
 	days, o := intMul(int64(iv.Days), microsPerDay)
-	if o != valueOK {
+	if o != ValueOK {
 		return 0, o
 	}
-	if us, o = intAdd(us, days); o != valueOK {
+	if us, o = IntAdd(us, days); o != ValueOK {
 		return 0, o
 	}
-	return intAdd(us, iv.Nanoseconds/1000)
+	return IntAdd(us, iv.Nanoseconds/1000)
 }
 
 // addMonths moves an instant by whole months, clamping the day of the month
@@ -53,5 +53,5 @@ func addMonths(us, months int64) (int64, outcome) {
 		return 0, overflow
 	}
 	day := min(d, value.DaysInMonth(year, time.Month(month+1)))
-	return intAdd(value.DaysFromCivil(year, month+1, int64(day))*microsPerDay, rem)
+	return IntAdd(value.DaysFromCivil(year, month+1, int64(day))*microsPerDay, rem)
 }

@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"cmp"
@@ -17,50 +17,50 @@ import (
 
 // unaryRows maps a one-operand call's values of type T through f into an
 // array of type c.T; an overflow outcome fails the call.
-func unaryRows[T, R fixedWidth](ev *evaluator, c *planner.Call, ops []operand, f func(T) (R, outcome)) (arrow.Array, error) {
+func unaryRows[T, R FixedWidth](ev *evaluator, c *planner.Call, ops []operand, f func(T) (R, outcome)) (arrow.Array, error) {
 	x := fixedVec[T](ops[0])
-	return fixedRows(ev, c.T, ops, func(i int) (R, outcome) { return f(x.at(i)) }, overflowError(c))
+	return fixedRows(ev, c.T, ops, func(i int) (R, outcome) { return f(x.At(i)) }, overflowError(c))
 }
 
 func absKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
-	switch kindOf(c.T) {
-	case kindInt32:
+	switch KindOf(c.T) {
+	case KindInt32:
 		return unaryRows(ev, c, ops, intAbs[int32])
-	case kindInt64:
+	case KindInt64:
 		return unaryRows(ev, c, ops, intAbs[int64])
-	case kindFloat32:
+	case KindFloat32:
 		return unaryRows(ev, c, ops, floatAbs[float32])
-	case kindFloat64:
+	case KindFloat64:
 		return unaryRows(ev, c, ops, floatAbs[float64])
-	case kindDecimal:
+	case KindDecimal:
 		// |x| has x's digits, so it keeps within the precision.
-		return unaryRows(ev, c, ops, func(x decimal128.Num) (decimal128.Num, outcome) { return x.Abs(), valueOK })
+		return unaryRows(ev, c, ops, func(x decimal128.Num) (decimal128.Num, outcome) { return x.Abs(), ValueOK })
 	}
 	return nil, unsupportedType(c, ops[0].t)
 }
 
-func intAbs[T signed](x T) (T, outcome) {
+func intAbs[T Signed](x T) (T, outcome) {
 	if x < 0 {
 		return intNeg(x)
 	}
-	return x, valueOK
+	return x, ValueOK
 }
 
-func floatAbs[T float](x T) (T, outcome) { return T(math.Abs(float64(x))), valueOK }
+func floatAbs[T Float](x T) (T, outcome) { return T(math.Abs(float64(x))), ValueOK }
 
 // signKernel gives -1, 0 or 1 as an INT; NaN has sign 0.
 func signKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
-	switch kindOf(ops[0].t) {
-	case kindInt32:
+	switch KindOf(ops[0].t) {
+	case KindInt32:
 		return unaryRows(ev, c, ops, signOf[int32])
-	case kindInt64:
+	case KindInt64:
 		return unaryRows(ev, c, ops, signOf[int64])
-	case kindFloat32:
+	case KindFloat32:
 		return unaryRows(ev, c, ops, signOf[float32])
-	case kindFloat64:
+	case KindFloat64:
 		return unaryRows(ev, c, ops, signOf[float64])
-	case kindDecimal:
-		return unaryRows(ev, c, ops, func(x decimal128.Num) (int32, outcome) { return int32(x.Sign()), valueOK })
+	case KindDecimal:
+		return unaryRows(ev, c, ops, func(x decimal128.Num) (int32, outcome) { return int32(x.Sign()), ValueOK })
 	}
 	return nil, unsupportedType(c, ops[0].t)
 }
@@ -69,11 +69,11 @@ func signOf[T cmp.Ordered](x T) (int32, outcome) {
 	var zero T
 	switch {
 	case x > zero:
-		return 1, valueOK
+		return 1, ValueOK
 	case x < zero:
-		return -1, valueOK
+		return -1, ValueOK
 	}
-	return 0, valueOK
+	return 0, ValueOK
 }
 
 // floorCeilKernel rounds a FLOAT, DOUBLE or DECIMAL down (floor) or up; the
@@ -84,12 +84,12 @@ func floorCeilKernel(floor bool) func(*evaluator, *planner.Call, []operand) (arr
 		f = math.Floor
 	}
 	return func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
-		switch kindOf(c.T) {
-		case kindFloat32:
-			return unaryRows(ev, c, ops, func(x float32) (float32, outcome) { return float32(f(float64(x))), valueOK })
-		case kindFloat64:
-			return unaryRows(ev, c, ops, func(x float64) (float64, outcome) { return f(x), valueOK })
-		case kindDecimal:
+		switch KindOf(c.T) {
+		case KindFloat32:
+			return unaryRows(ev, c, ops, func(x float32) (float32, outcome) { return float32(f(float64(x))), ValueOK })
+		case KindFloat64:
+			return unaryRows(ev, c, ops, func(x float64) (float64, outcome) { return f(x), ValueOK })
+		case KindDecimal:
 			unit := decimal128.GetScaleMultiplier(int(decimalScale(ops[0].t)))
 			return unaryRows(ev, c, ops, func(x decimal128.Num) (decimal128.Num, outcome) {
 				q, r := x.Div(unit) // truncated toward zero
@@ -99,7 +99,7 @@ func floorCeilKernel(floor bool) func(*evaluator, *planner.Call, []operand) (arr
 				case !floor && r.Sign() > 0:
 					q = q.Add(decimal128.FromI64(1))
 				}
-				return q, valueOK
+				return q, ValueOK
 			})
 		}
 		return nil, unsupportedType(c, ops[0].t)
@@ -109,16 +109,16 @@ func floorCeilKernel(floor bool) func(*evaluator, *planner.Call, []operand) (arr
 // roundKernel rounds half away from zero to the digits of the second
 // operand (negative digits round left of the decimal point).
 func roundKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
-	switch kindOf(c.T) {
-	case kindInt32:
+	switch KindOf(c.T) {
+	case KindInt32:
 		return roundRows(ev, c, ops, roundInt[int32])
-	case kindInt64:
+	case KindInt64:
 		return roundRows(ev, c, ops, roundInt[int64])
-	case kindFloat32:
-		return roundRows(ev, c, ops, func(x float32, d int64) (float32, outcome) { return float32(roundFloat(float64(x), d)), valueOK })
-	case kindFloat64:
-		return roundRows(ev, c, ops, func(x float64, d int64) (float64, outcome) { return roundFloat(x, d), valueOK })
-	case kindDecimal:
+	case KindFloat32:
+		return roundRows(ev, c, ops, func(x float32, d int64) (float32, outcome) { return float32(roundFloat(float64(x), d)), ValueOK })
+	case KindFloat64:
+		return roundRows(ev, c, ops, func(x float64, d int64) (float64, outcome) { return roundFloat(x, d), ValueOK })
+	case KindDecimal:
 		prec, _ := decimalParams(c.T)
 		scale := int64(decimalScale(ops[0].t))
 		return roundRows(ev, c, ops, func(x decimal128.Num, d int64) (decimal128.Num, outcome) {
@@ -128,20 +128,20 @@ func roundKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, er
 	return nil, unsupportedType(c, ops[0].t)
 }
 
-func roundRows[T fixedWidth](ev *evaluator, c *planner.Call, ops []operand, f func(x T, digits int64) (T, outcome)) (arrow.Array, error) {
+func roundRows[T FixedWidth](ev *evaluator, c *planner.Call, ops []operand, f func(x T, digits int64) (T, outcome)) (arrow.Array, error) {
 	x, d := fixedVec[T](ops[0]), fixedVec[int64](ops[1])
-	return fixedRows(ev, c.T, ops, func(i int) (T, outcome) { return f(x.at(i), d.at(i)) }, overflowError(c))
+	return fixedRows(ev, c.T, ops, func(i int) (T, outcome) { return f(x.At(i), d.At(i)) }, overflowError(c))
 }
 
 // roundInt rounds an integer to a multiple of 10^-digits; digits ≥ 0 leave it whole.
-func roundInt[T signed](x T, digits int64) (T, outcome) {
+func roundInt[T Signed](x T, digits int64) (T, outcome) {
 	if digits >= 0 {
-		return x, valueOK
+		return x, ValueOK
 	}
 	if digits < -18 {
 		// 10^19 exceeds BIGINT: every value rounds to 0 or overflows.
 		if v := int64(x); v > -5e18 && v < 5e18 {
-			return 0, valueOK
+			return 0, ValueOK
 		}
 		return 0, overflow
 	}
@@ -151,10 +151,10 @@ func roundInt[T signed](x T, digits int64) (T, outcome) {
 		q += int64(signOfInt(r))
 	}
 	v, o := intMul(q, unit)
-	if o != valueOK || int64(T(v)) != v {
+	if o != ValueOK || int64(T(v)) != v {
 		return 0, overflow
 	}
-	return T(v), valueOK
+	return T(v), ValueOK
 }
 
 func signOfInt(x int64) int {
@@ -186,7 +186,7 @@ func roundFloat(x float64, digits int64) float64 {
 func roundDecimal(x decimal128.Num, scale, digits int64, prec int32) (decimal128.Num, outcome) {
 	drop := scale - digits
 	if drop > 38 {
-		return decimal128.Num{}, valueOK // |x| < 10^38 rounds to 0
+		return decimal128.Num{}, ValueOK // |x| < 10^38 rounds to 0
 	}
 	unit := decimal128.GetScaleMultiplier(int(drop))
 	q, r := x.Div(unit)
@@ -200,7 +200,7 @@ func roundDecimal(x decimal128.Num, scale, digits int64, prec int32) (decimal128
 	if !q.FitsInPrecision(prec) {
 		return decimal128.Num{}, overflow
 	}
-	return q, valueOK
+	return q, ValueOK
 }
 
 func decimalScale(t arrow.DataType) int32 {
@@ -216,7 +216,7 @@ func doubleKernel(f func(float64) float64, domain func(float64) bool) func(*eval
 			if !domain(x) {
 				return 0, valueNull
 			}
-			return f(x), valueOK
+			return f(x), ValueOK
 		})
 	}
 }
@@ -231,12 +231,12 @@ func anyDouble(float64) bool     { return true }
 func powerKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	x, y := fixedVec[float64](ops[0]), fixedVec[float64](ops[1])
 	return fixedRows(ev, c.T, ops, func(i int) (float64, outcome) {
-		a, b := x.at(i), y.at(i)
+		a, b := x.At(i), y.At(i)
 		p := math.Pow(a, b)
 		if math.IsNaN(p) && !math.IsNaN(a) && !math.IsNaN(b) {
 			return 0, valueNull
 		}
-		return p, valueOK
+		return p, ValueOK
 	}, nil)
 }
 

@@ -1,4 +1,4 @@
-package exec
+package expr
 
 import (
 	"testing"
@@ -21,8 +21,8 @@ var fnCols = []column{
 
 func fref(name string) *planner.ColumnRef {
 	for i, c := range fnCols {
-		if c.name == name {
-			return &planner.ColumnRef{Index: i, Name: name, T: c.t}
+		if c.Name == name {
+			return &planner.ColumnRef{Index: i, Name: name, T: c.T}
 		}
 	}
 	panic("no test column " + name)
