@@ -110,6 +110,7 @@ func TestReadParquetHive(t *testing.T) {
 	if !strings.Contains(explain, "hive_filter=") || strings.Contains(explain, "hive_filter=(id") {
 		t.Fatalf("EXPLAIN shows no hive filter (or one over a file column):\n%s", explain)
 	}
+	testutil.WantContains(t, explain, "hive partition filter: (order_date = DATE '2024-03-23'); files 1/3")
 }
 
 func TestReadCSV(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 // buildFileScan reads the files of a table function (read_parquet,
 // read_csv), minus those whose hive partition values fail the scan's filter.
 func buildFileScan(ctx context.Context, p *planner.FileScan, env *Env) (Operator, error) {
-	files, err := pruneHiveFiles(ctx, p)
+	files, err := PruneHiveFiles(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -179,11 +179,11 @@ func constantArray(l *planner.Literal, n int, mem memory.Allocator) (arrow.Array
 	return scalar.MakeArrayFromScalar(sc, n, mem)
 }
 
-// pruneHiveFiles returns the files of a scan whose hive partition values may
+// PruneHiveFiles returns the files of a scan whose hive partition values may
 // pass its filter: the filter is evaluated once, over a batch holding one row
 // of partition values per file. A filter that cannot be evaluated on them
 // prunes nothing; the rows are still filtered after reading.
-func pruneHiveFiles(ctx context.Context, p *planner.FileScan) ([]planner.FileRef, error) {
+func PruneHiveFiles(ctx context.Context, p *planner.FileScan) ([]planner.FileRef, error) {
 	if p.Filter == nil || len(p.Files) == 0 {
 		return p.Files, nil
 	}

@@ -1,6 +1,7 @@
 package optimizer
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +36,13 @@ func normalizePredicates(p planner.Plan) planner.Plan {
 
 func normalizeFilter(e planner.Expr) planner.Expr {
 	parts := planner.Conjuncts(e)
-	parts = append(parts, yearMonthRanges(parts)...)
+	ranges, paired := yearMonthRanges(parts)
+	// A month(x) = m that a year made into a range has nothing left to say
+	// to pruning (the Filter above still checks every row): dropped from
+	// the scan's filter, EXPLAIN does not call it a predicate that cannot
+	// prune.
+	parts = slices.DeleteFunc(parts, func(p planner.Expr) bool { return paired[p] })
+	parts = append(parts, ranges...)
 	for i, c := range parts {
 		parts[i] = normalizePredicate(c)
 	}
@@ -407,10 +414,12 @@ func castToStringEquality(call *planner.Call) (planner.Expr, bool) {
 }
 
 // yearMonthRanges finds year(x) = y together with month(x) = m among the
-// conjuncts and adds the month's range on x, which neither gives alone.
-func yearMonthRanges(parts []planner.Expr) []planner.Expr {
+// conjuncts and returns the month's range on x, which neither gives alone,
+// and the month conjuncts it used.
+func yearMonthRanges(parts []planner.Expr) ([]planner.Expr, map[planner.Expr]bool) {
 	years := map[string]int64{}
 	months := map[string][]int64{}
+	monthParts := map[string][]planner.Expr{}
 	sources := map[string]planner.Expr{}
 	for _, p := range parts {
 		fn, x, v, ok := fnEqualsInt(p)
@@ -424,10 +433,15 @@ func yearMonthRanges(parts []planner.Expr) []planner.Expr {
 			years[key] = v
 		case "month":
 			months[key] = append(months[key], v)
+			monthParts[key] = append(monthParts[key], p)
 		}
 	}
 	var out []planner.Expr
+	paired := map[planner.Expr]bool{}
 	for key, y := range years {
+		for _, p := range monthParts[key] {
+			paired[p] = true
+		}
 		for _, m := range months[key] {
 			if m < 1 || m > 12 {
 				out = append(out, falseLiteral())
@@ -441,7 +455,7 @@ func yearMonthRanges(parts []planner.Expr) []planner.Expr {
 			}))
 		}
 	}
-	return out
+	return out, paired
 }
 
 // fnEqualsInt matches date_part('field', column) = integer constant.

@@ -88,8 +88,11 @@ func TestNormalizePredicate(t *testing.T) {
 func TestYearAndMonthGiveTheMonthRange(t *testing.T) {
 	year := call(planner.FnEq, planner.TypeBoolean, call(planner.FnDatePart, planner.TypeBigint, str("YEAR"), dateCol), &planner.Literal{Value: int64(2024), T: planner.TypeBigint})
 	month := call(planner.FnEq, planner.TypeBoolean, call(planner.FnDatePart, planner.TypeBigint, str("MONTH"), dateCol), &planner.Literal{Value: int64(12), T: planner.TypeBigint})
-	ranges := yearMonthRanges([]planner.Expr{year, month})
+	ranges, paired := yearMonthRanges([]planner.Expr{year, month})
 	if len(ranges) != 1 || ranges[0].String() != "((d >= DATE '2024-12-01') AND (d < DATE '2025-01-01'))" {
 		t.Fatalf("got %v", ranges)
+	}
+	if !paired[month] || paired[year] {
+		t.Fatalf("paired %v: want the month conjunct only", paired)
 	}
 }

@@ -49,6 +49,13 @@ func (s *Session) Explain(ctx context.Context, st *sql.Explain) (*Result, error)
 			line += fmt.Sprintf(" (rows=%d time=%s)", m.Rows, m.Time.Round(time.Microsecond))
 		}
 		lines = append(lines, []string{line})
+		if fs, ok := node.(*planner.FileScan); ok && fs.Filter != nil {
+			kept, err := exec.PruneHiveFiles(ctx, fs)
+			if err != nil {
+				return err
+			}
+			lines = append(lines, []string{fmt.Sprintf("%s  hive partition filter: %s; files %d/%d", indent, fs.Filter, len(kept), len(fs.Files))})
+		}
 		if scan, ok := node.(*planner.Scan); ok {
 			details, err := s.explainScan(ctx, scan, parent, env, dynamic[scan])
 			if err != nil {
