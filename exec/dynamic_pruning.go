@@ -70,13 +70,19 @@ func DynamicFilterOf(p *planner.Join, env *Env) (*planner.Scan, string) {
 	if df == nil {
 		return nil, ""
 	}
-	probe := p.Left
+	probe, build := p.Left, p.Right
 	if p.BuildLeft {
-		probe = p.Right
+		probe, build = p.Right, p.Left
 	}
 	parts := make([]string, len(df.buildKeys))
 	for i, k := range df.buildKeys {
-		parts[i] = fmt.Sprintf("%s IN (keys of %s)", df.probeCols[i], k)
+		key := k.String()
+		if ref, ok := k.(*planner.ColumnRef); ok {
+			if col := build.Schema()[ref.Index]; col.Table != "" {
+				key = col.Table + "." + col.Name
+			}
+		}
+		parts[i] = fmt.Sprintf("%s IN (keys of %s)", df.probeCols[i], key)
 	}
 	return scanUnder(probe), strings.Join(parts, " AND ")
 }
