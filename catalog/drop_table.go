@@ -26,6 +26,9 @@ type Dropped struct {
 	// folder (a registered table's files, which belong to the table it was
 	// registered from) and symlinks, which are never followed or deleted.
 	Kept int
+	// NotOwned says PURGE deleted nothing because the table's folder is a
+	// symlink or lies outside the warehouse.
+	NotOwned bool
 }
 
 // DropTable drops ns.name from the catalog. Without purge the table's files
@@ -42,6 +45,7 @@ func (w *Warehouse) DropTable(ctx context.Context, ns, name string, purge bool) 
 	folder := filepath.Join(w.dir, ns, name)
 	d := Dropped{Folder: folder}
 	own, ok := w.ownFolder(folder)
+	d.NotOwned = purge && !ok
 	if !purge || !ok {
 		// A table folder that is a symlink, or lies outside the warehouse,
 		// is not the warehouse's to delete.

@@ -30,6 +30,8 @@ func DropTable(ctx context.Context, s *engine.Session, st *sql.DropTable) (*engi
 	switch {
 	case !st.Purge:
 		return engine.Message(fmt.Sprintf("dropped %s.%s; its files remain in %s (DROP TABLE … PURGE deletes them)", ns, name, d.Folder)), nil
+	case d.NotOwned:
+		return engine.Message(fmt.Sprintf("dropped %s.%s; its folder %s is a symlink or lies outside the warehouse, so no file was deleted", ns, name, d.Folder)), nil
 	case d.Kept > 0:
 		return engine.Message(fmt.Sprintf("dropped %s.%s and deleted %d files; kept %d files that are not the table's own (outside its folder %s, or symlinks)", ns, name, d.Deleted, d.Kept, d.Folder)), nil
 	}
