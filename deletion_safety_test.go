@@ -72,7 +72,7 @@ func TestVacuumRefusesSymlinkedTableFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	testutil.WantError(t, s, "VACUUM db.t RETAIN 0 HOURS", "symlink or lies outside the warehouse")
-	testutil.Exec(t, s, "DROP TABLE db.t PURGE")
+	testutil.WantContains(t, testutil.Message(t, s, "DROP TABLE db.t PURGE"), "no file was deleted")
 	mustExist(t, precious, folder)
 }
 
