@@ -120,20 +120,8 @@ func (df *dynamicFilter) setBuild(ctx context.Context, build arrow.RecordBatch) 
 			parts = append(parts, pred)
 		}
 	}
-	df.pred = andOf(parts)
+	df.pred = planner.Conjunction(parts)
 	return nil
-}
-
-func andOf(parts []planner.Expr) planner.Expr {
-	var out planner.Expr
-	for _, p := range parts {
-		if out == nil {
-			out = p
-			continue
-		}
-		out = &planner.Call{Fn: planner.FnAnd, Args: []planner.Expr{out, p}, T: planner.TypeBoolean}
-	}
-	return out
 }
 
 // dynamicScan is a table scan that waits for its join's build side: it
@@ -175,7 +163,7 @@ func (s *dynamicScan) prune(ctx context.Context) error {
 		return nil
 	}
 	q := *s.p
-	q.Filter = andOf([]planner.Expr{s.p.Filter, s.filter.pred})
+	q.Filter = planner.Conjunction([]planner.Expr{s.p.Filter, s.filter.pred})
 	if s.p.Filter == nil {
 		q.Filter = s.filter.pred
 	}

@@ -56,7 +56,7 @@ func decorrelateFilter(f *planner.Filter) planner.Plan {
 	}
 	out := input
 	if len(rest) > 0 {
-		out = &planner.Filter{Input: input, Cond: andAll(rest)}
+		out = &planner.Filter{Input: input, Cond: planner.Conjunction(rest)}
 	}
 	if cols := out.Schema(); len(cols) > width {
 		proj := &planner.Project{Input: out}
@@ -117,7 +117,7 @@ func semiJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, bool) {
 	if not {
 		typ = planner.JoinAnti
 	}
-	return planner.NewJoin(typ, input, sub, andAll(conds)), true
+	return planner.NewJoin(typ, input, sub, planner.Conjunction(conds)), true
 }
 
 // scalarJoinFor finds a correlated scalar subquery in conjunct c and joins
@@ -149,7 +149,7 @@ func scalarJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, planner.Ex
 	if comparesOperand(c, sq) {
 		typ = sql.JoinInner
 	}
-	join := planner.NewJoin(typ, input, sub, andAll(conds))
+	join := planner.NewJoin(typ, input, sub, planner.Conjunction(conds))
 	value := &planner.ColumnRef{Index: nl, Name: sub.Schema()[0].Name, T: sq.T}
 	cond := planner.Rewrite(c, func(x planner.Expr) planner.Expr {
 		if x == planner.Expr(sq) {
@@ -245,7 +245,7 @@ func (u *pullUp) pull(p planner.Plan) (planner.Plan, []planner.Expr, bool) {
 		if len(keep) == 0 {
 			return in, preds, true
 		}
-		return &planner.Filter{Input: in, Cond: andAll(keep)}, preds, !planner.HasOuterRef(&planner.Filter{Input: &planner.Values{}, Cond: andAll(keep)}, 1)
+		return &planner.Filter{Input: in, Cond: planner.Conjunction(keep)}, preds, !planner.HasOuterRef(&planner.Filter{Input: &planner.Values{}, Cond: planner.Conjunction(keep)}, 1)
 	case *planner.Project:
 		in, preds, ok := u.pull(n.Input)
 		if !ok || exprsReadOuter(n.Exprs) {

@@ -17,7 +17,7 @@ func TestDecorrelateSubqueries(t *testing.T) {
 	tScan := func() planner.Plan { return testScan("t", 100, "id", "v") }
 	// EXISTS (SELECT 1 FROM u WHERE u.id = t.id AND u.k <> t.v)
 	exists := &planner.Subquery{Kind: planner.SubqueryExists, T: planner.TypeBoolean, Plan: &planner.Project{
-		Input: &planner.Filter{Input: testScan("u", 10, "id", "k"), Cond: andAll([]planner.Expr{
+		Input: &planner.Filter{Input: testScan("u", 10, "id", "k"), Cond: planner.Conjunction([]planner.Expr{
 			eq(col(0, "id"), outer(0, "id")), call(planner.FnNe, planner.TypeBoolean, col(1, "k"), outer(1, "v"))})},
 		Exprs: []planner.Expr{int64Lit(1)}, Names: []string{"one"}}}
 	// (SELECT sum(q) FROM w WHERE w.id = t.id)

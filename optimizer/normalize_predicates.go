@@ -46,7 +46,7 @@ func normalizeFilter(e planner.Expr) planner.Expr {
 	for i, c := range parts {
 		parts[i] = normalizePredicate(c)
 	}
-	return andAll(parts)
+	return planner.Conjunction(parts)
 }
 
 // normalizePredicate rewrites one predicate, recursing through OR and NOT.
@@ -322,7 +322,7 @@ func bucketRange(call *planner.Call) (planner.Expr, bool) {
 		if !aligned {
 			return falseLiteral(), true
 		}
-		return andAll([]planner.Expr{comparison(planner.FnGe, b.source, b.start(k)), comparison(planner.FnLt, b.source, b.start(b.after(k)))}), true
+		return planner.Conjunction([]planner.Expr{comparison(planner.FnGe, b.source, b.start(k)), comparison(planner.FnLt, b.source, b.start(b.after(k)))}), true
 	case planner.FnGe:
 		return comparison(planner.FnGe, b.source, b.start(first)), true
 	case planner.FnGt:
@@ -449,7 +449,7 @@ func yearMonthRanges(parts []planner.Expr) ([]planner.Expr, map[planner.Expr]boo
 			}
 			x := sources[key]
 			from := time.Date(int(y), time.Month(m), 1, 0, 0, 0, 0, time.UTC)
-			out = append(out, andAll([]planner.Expr{
+			out = append(out, planner.Conjunction([]planner.Expr{
 				comparison(planner.FnGe, x, temporalLiteral(from, x.Type())),
 				comparison(planner.FnLt, x, temporalLiteral(from.AddDate(0, 1, 0), x.Type())),
 			}))

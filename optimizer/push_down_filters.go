@@ -21,7 +21,7 @@ func pushDownFilters(p planner.Plan) planner.Plan {
 func pushFilter(input planner.Plan, cond planner.Expr) planner.Plan {
 	switch in := input.(type) {
 	case *planner.Filter:
-		return pushFilter(in.Input, andAll([]planner.Expr{in.Cond, cond}))
+		return pushFilter(in.Input, planner.Conjunction([]planner.Expr{in.Cond, cond}))
 	case *planner.Project:
 		inner := substitute(cond, in.Exprs)
 		return &planner.Project{Input: pushFilter(in.Input, inner), Exprs: in.Exprs, Names: in.Names}
@@ -41,7 +41,7 @@ func pushFilter(input planner.Plan, cond planner.Expr) planner.Plan {
 		if scan.Filter == nil {
 			scan.Filter = cond
 		} else {
-			scan.Filter = andAll([]planner.Expr{scan.Filter, cond})
+			scan.Filter = planner.Conjunction([]planner.Expr{scan.Filter, cond})
 		}
 		return &planner.Filter{Input: &scan, Cond: cond}
 	case *planner.FileScan:
@@ -85,15 +85,15 @@ func pushIntoJoin(j *planner.Join, cond planner.Expr) planner.Plan {
 	}
 	out := *j
 	if len(left) > 0 {
-		out.Left = pushFilter(j.Left, andAll(left))
+		out.Left = pushFilter(j.Left, planner.Conjunction(left))
 	}
 	if len(right) > 0 {
-		out.Right = pushFilter(j.Right, andAll(right))
+		out.Right = pushFilter(j.Right, planner.Conjunction(right))
 	}
 	if len(rest) == 0 {
 		return &out
 	}
-	return &planner.Filter{Input: &out, Cond: andAll(rest)}
+	return &planner.Filter{Input: &out, Cond: planner.Conjunction(rest)}
 }
 
 // columnRange is the lowest and highest column index e reads; (-1, -1) for a

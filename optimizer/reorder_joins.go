@@ -117,7 +117,7 @@ func reorderJoinTree(root *planner.Join, above []planner.Expr) planner.Plan {
 	for i, l := range leaves {
 		plan := l.plan
 		if len(l.conjuncts) > 0 {
-			plan = pushFilter(plan, shiftColumns(andAll(l.conjuncts), -l.offset))
+			plan = pushFilter(plan, shiftColumns(planner.Conjunction(l.conjuncts), -l.offset))
 		}
 		l.rows, l.base = estimateRows(plan), baseRows(plan)
 		cols := make([]int, l.columnCount)
@@ -139,7 +139,7 @@ func reorderJoinTree(root *planner.Join, above []planner.Expr) planner.Plan {
 	}
 	var out planner.Plan = top.plan
 	if len(constant) > 0 {
-		out = &planner.Filter{Input: out, Cond: remapColumns(andAll(constant), local)}
+		out = &planner.Filter{Input: out, Cond: remapColumns(planner.Conjunction(constant), local)}
 	}
 	if slices.IsSorted(top.cols) {
 		return out // the tree's own column order
@@ -321,7 +321,7 @@ func mergeParts(parts []*joinPart, a, b int, multi []planner.Expr, used []bool, 
 	if len(cond) == 0 {
 		typ = sql.JoinCross
 	}
-	join := planner.NewJoin(typ, probe.plan, build.plan, andAll(cond))
+	join := planner.NewJoin(typ, probe.plan, build.plan, planner.Conjunction(cond))
 	join.BuildLeft = false
 	merged := &joinPart{leaves: both, plan: join, rows: rows, cols: cols}
 	out := []*joinPart{merged}
@@ -393,7 +393,7 @@ func factorOr(e planner.Expr) []planner.Expr {
 			// This branch is just the common part: the OR adds nothing.
 			return common
 		}
-		rest = append(rest, andAll(left))
+		rest = append(rest, planner.Conjunction(left))
 	}
 	or := rest[0]
 	for _, r := range rest[1:] {
@@ -423,7 +423,7 @@ func orLeafFilters(e planner.Expr, maskOf func(planner.Expr) uint64) map[int]pla
 		}
 		for leaf, cs := range own {
 			if len(perLeaf[leaf]) == bi { // every earlier branch had some too
-				perLeaf[leaf] = append(perLeaf[leaf], andAll(cs))
+				perLeaf[leaf] = append(perLeaf[leaf], planner.Conjunction(cs))
 			}
 		}
 	}

@@ -46,7 +46,7 @@ func TestReorderJoins(t *testing.T) {
 	// FROM fact, dim, tiny WHERE fact.d = dim.id AND dim.t = tiny.id AND tiny.x = 5:
 	// fact(f_id, d) 0-1, dim(id, t) 2-3, tiny(id, x) 4-5.
 	fact, dim, tiny := testScan("fact", 1000000, "f_id", "d"), testScan("dim", 1000, "id", "t"), testScan("tiny", 10, "id", "x")
-	where := andAll([]planner.Expr{eq(col(1, "d"), col(2, "id")), eq(col(3, "t"), col(4, "id")), eq(col(5, "x"), int64Lit(5))})
+	where := planner.Conjunction([]planner.Expr{eq(col(1, "d"), col(2, "id")), eq(col(3, "t"), col(4, "id")), eq(col(5, "x"), int64Lit(5))})
 	p := &planner.Filter{Input: cross(cross(fact, dim), tiny), Cond: where}
 	got := planLines(reorderJoins(pushDownFilters(p)))
 	// The filtered tiny table joins dim first (the smallest join), and the

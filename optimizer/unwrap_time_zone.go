@@ -58,7 +58,7 @@ func unwrapTimeZone(call *planner.Call) (planner.Expr, bool) {
 	case planner.FnLe, planner.FnLt:
 		return comparison(fn, col, at(to)), true
 	case planner.FnEq:
-		return andAll([]planner.Expr{comparison(planner.FnGe, col, at(from)), comparison(planner.FnLe, col, at(to))}), true
+		return planner.Conjunction([]planner.Expr{comparison(planner.FnGe, col, at(from)), comparison(planner.FnLe, col, at(to))}), true
 	}
 	return nil, false
 }

@@ -133,7 +133,7 @@ func (b *binder) bindJoinUsing(j *sql.Join, left, right Plan) (Plan, error) {
 	if typ == sql.JoinCross {
 		typ = sql.JoinInner
 	}
-	proj.Input = NewJoin(typ, left, right, conjunction(keys))
+	proj.Input = NewJoin(typ, left, right, Conjunction(keys))
 	return proj, nil
 }
 

@@ -105,7 +105,7 @@ func (s *FileScan) WithFilter(cond Expr) *FileScan {
 		}
 	}
 	out := *s
-	out.Filter = conjunction(keep)
+	out.Filter = Conjunction(keep)
 	return &out
 }
 

@@ -120,7 +120,7 @@ func NewJoin(typ sql.JoinType, left, right Plan, cond Expr) *Join {
 		j.LeftKeys = append(j.LeftKeys, l)
 		j.RightKeys = append(j.RightKeys, shiftColumns(r, -nl))
 	}
-	j.Cond = conjunction(residual)
+	j.Cond = Conjunction(residual)
 	j.BuildLeft = estimateRows(left) < estimateRows(right)
 	return j
 }
@@ -136,8 +136,8 @@ func conjuncts(e Expr) []Expr {
 	return []Expr{e}
 }
 
-// conjunction is the AND of es, or nil when es is empty.
-func conjunction(es []Expr) Expr {
+// Conjunction joins predicates with AND; nil for none.
+func Conjunction(es []Expr) Expr {
 	if len(es) == 0 {
 		return nil
 	}
