@@ -51,7 +51,7 @@ func TestDeleteRowLevelRewritesOnlyMatchingFiles(t *testing.T) {
 	before := testutil.LiveFiles(t, s, "db", "t")
 	// v > 2 is NULL for id 2, which stays; the second file has no match
 	// after reading and is not rewritten.
-	if msg := testutil.Message(t, s, "DELETE FROM db.t WHERE v > 2 AND id < 5"); msg != "1 rows deleted" {
+	if msg := testutil.Message(t, s, "DELETE FROM db.t WHERE v > 2 AND id < 5"); msg != "1 row deleted" {
 		t.Fatalf("message %q", msg)
 	}
 	after := testutil.LiveFiles(t, s, "db", "t")

@@ -58,7 +58,7 @@ func createTableAs(ctx context.Context, s *engine.Session, st *sql.CreateTable) 
 	if err != nil {
 		return nil, err
 	}
-	return engine.Message(fmt.Sprintf("%d rows inserted", rows)), nil
+	return engine.RowCount(rows, "inserted"), nil
 }
 
 // stageTable builds, in memory only, the metadata of the table the query's

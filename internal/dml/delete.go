@@ -50,12 +50,12 @@ func Delete(ctx context.Context, s *engine.Session, st *sql.Delete) (*engine.Res
 		}
 	}
 	if target.Snapshot == nil {
-		return engine.Message("0 rows deleted"), nil
+		return engine.RowCount(0, "deleted"), nil
 	}
 	if err := d.run(ctx); err != nil {
 		return nil, err
 	}
-	return engine.Message(fmt.Sprintf("%d rows deleted", d.deleted)), nil
+	return engine.RowCount(d.deleted, "deleted"), nil
 }
 
 // run decides the fate of every file that may hold matching rows, writes

@@ -2,7 +2,6 @@ package dml
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -42,5 +41,5 @@ func Insert(ctx context.Context, s *engine.Session, st *sql.Insert) (*engine.Res
 	if err != nil {
 		return nil, err
 	}
-	return engine.Message(fmt.Sprintf("%d rows inserted", rows)), nil
+	return engine.RowCount(rows, "inserted"), nil
 }

@@ -41,7 +41,7 @@ func insertOverwrite(ctx context.Context, s *engine.Session, target *planner.Tab
 		w.Abort()
 		return nil, err
 	}
-	return engine.Message(fmt.Sprintf("%d rows inserted", rows)), nil
+	return engine.RowCount(rows, "inserted"), nil
 }
 
 // overwrittenFiles lists the live data files the new files replace: those

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -33,4 +35,14 @@ func TextRows(names []string, rows [][]string) *Result {
 // BatchResult is the result of rows already in memory.
 func BatchResult(schema *arrow.Schema, batches ...arrow.RecordBatch) *Result {
 	return &Result{Schema: schema, rows: exec.NewBatches(schema, batches)}
+}
+
+// RowCount is the message of a statement that changed n rows: "1 row
+// inserted", "3 rows deleted".
+func RowCount(n int64, verb string) *Result {
+	noun := "rows"
+	if n == 1 {
+		noun = "row"
+	}
+	return Message(fmt.Sprintf("%d %s %s", n, noun, verb))
 }

@@ -15,7 +15,7 @@ func TestRowsRenderCellsJoinedByBar(t *testing.T) {
 	if got, want := Rows(t, s, "SELECT a, b FROM db.t ORDER BY a DESC"), []string{"1|x", "2|NULL", "3|"}; !slices.Equal(got, want) {
 		t.Errorf("Rows = %q, want %q (sorted)", got, want)
 	}
-	if got := Message(t, s, "INSERT INTO db.t VALUES (4, 'y')"); got != "1 rows inserted" {
+	if got := Message(t, s, "INSERT INTO db.t VALUES (4, 'y')"); got != "1 row inserted" {
 		t.Errorf("Message = %q", got)
 	}
 	if got := Error(t, s, "SELECT nope FROM db.t"); !strings.Contains(got, "nope") {
