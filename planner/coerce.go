@@ -306,7 +306,7 @@ func parseLiteral(s string, t arrow.DataType) (any, error) {
 	case arrow.TIME64:
 		return value.ParseTime(text)
 	}
-	return nil, fmt.Errorf("cannot convert %s to %s", strconv.Quote(s), TypeString(t))
+	return nil, fmt.Errorf("cannot convert %s to %s", value.Quote(s), TypeString(t))
 }
 
 // decimalLiteral types a number written with a decimal point exactly.
@@ -320,7 +320,7 @@ func decimalLiteral(text string) (*Literal, error) {
 	if prec > 38 {
 		f, err := strconv.ParseFloat(text, 64)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("number %s is out of range for DOUBLE", value.Quote(text))
 		}
 		return &Literal{Value: f, T: TypeDouble}, nil
 	}

@@ -43,7 +43,7 @@ func AppendFloat(dst []byte, f float64, bitSize int) []byte {
 func ParseFloat(s string, bitSize int) (float64, error) {
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), bitSize)
 	if err != nil {
-		return 0, fmt.Errorf("invalid %s %q", floatName(bitSize), s)
+		return 0, fmt.Errorf("invalid %s %s", floatName(bitSize), Quote(s))
 	}
 	return f, nil
 }

@@ -114,7 +114,7 @@ func (cc *caster) unsupported() error {
 func (cc *caster) fail(i int) error {
 	v := value.Format(cc.src, i)
 	if cc.src.DataType().ID() == arrow.STRING {
-		v = "'" + v + "'"
+		v = value.Quote(v)
 	}
 	return fmt.Errorf("cannot cast %s to %s", v, planner.TypeString(cc.to))
 }
