@@ -164,9 +164,6 @@ func (s *dynamicScan) prune(ctx context.Context) error {
 	}
 	q := *s.p
 	q.Filter = planner.Conjunction([]planner.Expr{s.p.Filter, s.filter.pred})
-	if s.p.Filter == nil {
-		q.Filter = s.filter.pred
-	}
 	plan, err := planFiles(ctx, &q, s.env, true)
 	if err != nil {
 		return err

@@ -95,10 +95,7 @@ func (s *FileScan) Describe() string {
 // conjuncts of cond that reference hive partition columns only; the others
 // cannot be decided before reading a file and are left to the Filter above.
 func (s *FileScan) WithFilter(cond Expr) *FileScan {
-	keep := []Expr{}
-	if s.Filter != nil {
-		keep = append(keep, s.Filter)
-	}
+	keep := []Expr{s.Filter}
 	for _, c := range Conjuncts(cond) {
 		if s.onlyHive(c) {
 			keep = append(keep, c)

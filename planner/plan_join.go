@@ -136,14 +136,18 @@ func conjuncts(e Expr) []Expr {
 	return []Expr{e}
 }
 
-// Conjunction joins predicates with AND; nil for none.
+// Conjunction joins predicates with AND, skipping nil ones (no predicate);
+// nil for none.
 func Conjunction(es []Expr) Expr {
-	if len(es) == 0 {
-		return nil
-	}
-	out := es[0]
-	for _, e := range es[1:] {
-		out = &Call{Fn: FnAnd, Args: []Expr{out, e}, T: TypeBoolean}
+	var out Expr
+	for _, e := range es {
+		switch {
+		case e == nil:
+		case out == nil:
+			out = e
+		default:
+			out = &Call{Fn: FnAnd, Args: []Expr{out, e}, T: TypeBoolean}
+		}
 	}
 	return out
 }
