@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lakesql/lakesql"
 	"github.com/lakesql/lakesql/internal/testutil"
 )
 
@@ -104,5 +105,19 @@ func TestDropTableWithoutPurgeKeepsFiles(t *testing.T) {
 	mustExist(t, dataFiles...)
 	// The table is gone, and a new one of the same name starts empty.
 	testutil.Exec(t, s, "CREATE TABLE db.t (id INT)")
+	testutil.WantRows(t, s, "SELECT count(*) FROM db.t", "0")
+}
+
+// A warehouse reached through a symlinked path is still the warehouse's own
+// to clean: only symlinks inside it are off limits.
+func TestVacuumThroughSymlinkedWarehousePath(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "wh")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: link}, "SET vacuum_retention_check = false",
+		"CREATE NAMESPACE db", "CREATE TABLE db.t (id INT)", "INSERT INTO db.t VALUES (1)", "DELETE FROM db.t WHERE id = 1")
+	testutil.Exec(t, s, "VACUUM db.t RETAIN 0 HOURS")
 	testutil.WantRows(t, s, "SELECT count(*) FROM db.t", "0")
 }

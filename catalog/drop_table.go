@@ -44,7 +44,7 @@ func (w *Warehouse) DropTable(ctx context.Context, ns, name string, purge bool) 
 	}
 	folder := filepath.Join(w.dir, ns, name)
 	d := Dropped{Folder: folder}
-	own, ok := w.ownFolder(folder)
+	own, ok := w.OwnFolder(folder)
 	d.NotOwned = purge && !ok
 	if !purge || !ok {
 		// A table folder that is a symlink, or lies outside the warehouse,
@@ -69,9 +69,9 @@ func (w *Warehouse) DropTable(ctx context.Context, ns, name string, purge bool) 
 	return d, nil
 }
 
-// ownFolder returns the real path of a table folder when the warehouse may
+// OwnFolder returns the real path of a table folder when the warehouse may
 // delete in it: it is a real folder (not a symlink) inside the warehouse.
-func (w *Warehouse) ownFolder(folder string) (string, bool) {
+func (w *Warehouse) OwnFolder(folder string) (string, bool) {
 	info, err := os.Lstat(folder)
 	if err != nil || !info.IsDir() {
 		return "", false

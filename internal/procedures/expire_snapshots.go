@@ -46,7 +46,7 @@ func expireSnapshots(ctx context.Context, s *engine.Session, args map[string]*pl
 	if _, err := boolArg(ctx, args, "stream_results"); err != nil {
 		return nil, err
 	}
-	if _, err := ownFolder(s, tbl, name); err != nil {
+	if _, err := ownFiles(s, tbl, name); err != nil {
 		return nil, err
 	}
 	exp, err := planExpiry(tbl, name, opts, ids)
@@ -199,11 +199,11 @@ func (e *expiry) apply(ctx context.Context, s *engine.Session, workers int) ([]e
 	for i, f := range files {
 		paths[i] = f.path
 	}
-	own, err := ownFolder(s, e.tbl, e.name)
+	fsys, err := ownFiles(s, e.tbl, e.name)
 	if err != nil {
 		return nil, err
 	}
-	if err := deleteFiles(ctx, listableIO{RemapIO: s.Warehouse().FS(), own: own}, paths, workers); err != nil {
+	if err := deleteFiles(ctx, fsys, paths, workers); err != nil {
 		return nil, fmt.Errorf("expire snapshots of %s: snapshots expired, but %w", e.name, err)
 	}
 	return files, nil

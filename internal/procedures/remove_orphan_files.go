@@ -70,14 +70,13 @@ func orphanFiles(ctx context.Context, s *engine.Session, tbl *table.Table, name 
 	if err := checkRetention(s, "remove_orphan_files", olderThan); err != nil {
 		return nil, err
 	}
-	own, err := ownFolder(s, tbl, name)
+	fsys, err := ownFiles(s, tbl, name)
 	if err != nil {
 		return nil, err
 	}
 	if location != "" && !storage.Within(location, tbl.Location()) {
 		return nil, fmt.Errorf("remove orphan files of %s: location %s is not inside the table's location %s", name, location, tbl.Location())
 	}
-	fsys := listableIO{RemapIO: s.Warehouse().FS(), own: own}
 	listable := table.New(tbl.Identifier(), tbl.Metadata(), tbl.MetadataLocation(),
 		func(context.Context) (icebergio.IO, error) { return fsys, nil }, s.Warehouse().Catalog())
 	res, err := listable.DeleteOrphanFiles(ctx,
@@ -106,42 +105,41 @@ func checkRetention(s *engine.Session, what string, olderThan time.Time) error {
 		"SET vacuum_retention_check = false to allow it", what, olderThan.UTC().Format(time.RFC3339), orphanMinRetention)
 }
 
-// ownFolder is the real path of the table's own folder in the warehouse,
+// ownFiles is the file system of the table's own folder in the warehouse,
 // the only place orphan files are looked for and deleted. A table whose
 // metadata lies outside its location was registered from elsewhere and
 // shares its files with the table there, whose metadata still needs them —
 // and which its copy does not reference, so they would look orphaned. A
 // table folder that resolves outside the warehouse is not its to clean.
-func ownFolder(s *engine.Session, tbl *table.Table, name string) (string, error) {
+func ownFiles(s *engine.Session, tbl *table.Table, name string) (listableIO, error) {
 	fsys := s.Warehouse().FS()
 	location := fsys.Resolve(tbl.Location())
 	if !storage.Within(fsys.Resolve(tbl.MetadataLocation()), location) {
-		return "", fmt.Errorf("table %s was registered from %s and shares its files with the table there: lakesql does not delete them", name, tbl.Location())
+		return listableIO{}, fmt.Errorf("table %s was registered from %s and shares its files with the table there: lakesql does not delete them", name, tbl.Location())
 	}
-	own, err := storage.RealDir(location)
-	if err != nil {
-		return "", fmt.Errorf("remove orphan files of %s: %w", name, err)
+	folder := storage.LocalPath(location)
+	own, ok := s.Warehouse().OwnFolder(folder)
+	if !ok {
+		return listableIO{}, fmt.Errorf("table %s: its folder %s is a symlink or lies outside the warehouse: lakesql does not delete files there", name, folder)
 	}
-	if !storage.Within(own, fsys.Root) || storage.LocalPath(location) != own {
-		return "", fmt.Errorf("table %s: its folder %s is a symlink or lies outside the warehouse: lakesql does not delete files there", name, storage.LocalPath(location))
-	}
-	return own, nil
+	return listableIO{RemapIO: fsys, folder: folder, own: own}, nil
 }
 
 // listableIO adds the directory listing orphan cleanup needs to the warehouse
-// file system, confined to the table's own folder: listing does not follow
+// file system, confined to the table's own folder: listing starts only
+// inside folder (as the table's location writes it), does not follow
 // symlinks (a root written with a trailing slash is cleaned first, since
 // the walk would follow a symlink named so) and skips them, and only
-// regular files inside own are deleted.
+// regular files inside own (folder's real path) are deleted.
 type listableIO struct {
 	*storage.RemapIO
-	own string
+	folder, own string
 }
 
 func (l listableIO) WalkDir(root string, fn fs.WalkDirFunc) error {
 	root = storage.LocalPath(root)
-	if !storage.Within(root, l.own) {
-		return fmt.Errorf("%w: %s is not inside the table folder %s", storage.ErrUnsafeDelete, root, l.own)
+	if !storage.Within(root, l.folder) {
+		return fmt.Errorf("%w: %s is not inside the table folder %s", storage.ErrUnsafeDelete, root, l.folder)
 	}
 	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type()&fs.ModeSymlink != 0 {

@@ -53,7 +53,7 @@ func Vacuum(ctx context.Context, s *engine.Session, st *sql.Vacuum) (*engine.Res
 		return nil, err
 	}
 	// Refused before expiring anything, so that VACUUM is not half done.
-	if _, err := ownFolder(s, tbl, name); err != nil {
+	if _, err := ownFiles(s, tbl, name); err != nil {
 		return nil, err
 	}
 	cutoff := time.Now().Add(-retain)
