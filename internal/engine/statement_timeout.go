@@ -35,10 +35,14 @@ func (s *Session) TimeoutError(ctx context.Context, err error) error {
 	return fmt.Errorf("%w: the statement ran longer than %s and was stopped (SET statement_timeout = 0 turns the limit off)", ErrStatementTimeout, s.settings.statementTimeout)
 }
 
-// Bound ties the result to its statement's context: Next stops at the
-// statement's deadline, and Close releases the context.
+// Bound ties the result to its statement's context: Close releases it, and
+// under a statement_timeout Next stops at the statement's deadline (without
+// one, Next adds nothing to its caller's context).
 func (r *Result) Bound(stmtCtx context.Context, release context.CancelFunc, s *Session) {
-	r.stmtCtx, r.release, r.session = stmtCtx, release, s
+	r.release = release
+	if s.settings.statementTimeout > 0 {
+		r.stmtCtx, r.session = stmtCtx, s
+	}
 }
 
 // parseDuration reads a statement_timeout value as PostgreSQL and DuckDB
