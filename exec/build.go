@@ -108,7 +108,7 @@ func ArrowSchema(cols []planner.Column) *arrow.Schema {
 // results are kept for the Filter above, so each runs once), and the files
 // are planned again with their values.
 func TableScanPlan(ctx context.Context, p *planner.Scan, env *Env) (*storage.ScanPlan, error) {
-	if p.Files != nil && !hasSubquery(p.Filter) {
+	if p.Files != nil && !planner.HasSubquery(p.Filter) {
 		return p.Files, nil
 	}
 	return planFiles(ctx, p, env, p.Files != nil)
@@ -133,18 +133,6 @@ func planFiles(ctx context.Context, p *planner.Scan, env *Env, prune bool) (*sto
 		return nil, fmt.Errorf("scan %s: %w", p.Table.QualifiedName(), err)
 	}
 	return plan, nil
-}
-
-// hasSubquery reports whether e holds a subquery.
-func hasSubquery(e planner.Expr) bool {
-	found := false
-	if e != nil {
-		planner.Walk(e, func(x planner.Expr) {
-			_, isSub := x.(*planner.Subquery)
-			found = found || isSub
-		})
-	}
-	return found
 }
 
 func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error) {

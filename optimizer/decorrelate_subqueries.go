@@ -236,7 +236,7 @@ func (u *pullUp) pull(p planner.Plan) (planner.Plan, []planner.Expr, bool) {
 		var keep []planner.Expr
 		for _, c := range planner.Conjuncts(n.Cond) {
 			switch {
-			case readsOuter(c) && !hasSubquery(c):
+			case readsOuter(c) && !planner.HasSubquery(c):
 				preds = append(preds, c)
 			default:
 				keep = append(keep, c)
@@ -374,17 +374,6 @@ func readsColumns(e planner.Expr) bool {
 	found := false
 	planner.Walk(e, func(x planner.Expr) {
 		if _, ok := x.(*planner.ColumnRef); ok {
-			found = true
-		}
-	})
-	return found
-}
-
-// hasSubquery reports whether e holds a subquery.
-func hasSubquery(e planner.Expr) bool {
-	found := false
-	planner.Walk(e, func(x planner.Expr) {
-		if _, ok := x.(*planner.Subquery); ok {
 			found = true
 		}
 	})

@@ -69,3 +69,15 @@ func WalkPlans(p Plan, fn func(Plan)) {
 		WalkPlans(c, fn)
 	}
 }
+
+// HasSubquery reports whether e (nil for none) holds a subquery.
+func HasSubquery(e Expr) bool {
+	found := false
+	if e != nil {
+		Walk(e, func(x Expr) {
+			_, isSub := x.(*Subquery)
+			found = found || isSub
+		})
+	}
+	return found
+}

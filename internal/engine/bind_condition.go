@@ -26,12 +26,7 @@ func (s *Session) BindCondition(ctx context.Context, scan *planner.Scan, where s
 	if t := cond.Type(); t.ID() != arrow.BOOL && t.ID() != arrow.NULL {
 		return nil, &planner.Error{Pos: where.Position(), Msg: fmt.Sprintf("%s needs a BOOLEAN condition: the condition %s is %s", clause, sql.Format(where), planner.TypeString(t))}
 	}
-	var subquery bool
-	planner.Walk(cond, func(e planner.Expr) {
-		_, isSub := e.(*planner.Subquery)
-		subquery = subquery || isSub
-	})
-	if subquery {
+	if planner.HasSubquery(cond) {
 		return nil, &planner.Error{Pos: where.Position(), Msg: clause + " with a subquery is not supported yet"}
 	}
 	return cond, nil
