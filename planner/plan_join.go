@@ -111,7 +111,7 @@ func NewJoin(typ sql.JoinType, left, right Plan, cond Expr) *Join {
 	j := &Join{Type: typ, Left: left, Right: right}
 	nl := len(left.Schema())
 	var residual []Expr
-	for _, c := range conjuncts(cond) {
+	for _, c := range Conjuncts(cond) {
 		l, r, ok := equiKey(c, nl)
 		if !ok {
 			residual = append(residual, c)
@@ -123,17 +123,6 @@ func NewJoin(typ sql.JoinType, left, right Plan, cond Expr) *Join {
 	j.Cond = Conjunction(residual)
 	j.BuildLeft = estimateRows(left) < estimateRows(right)
 	return j
-}
-
-// conjuncts splits a AND b AND … into its parts.
-func conjuncts(e Expr) []Expr {
-	if e == nil {
-		return nil
-	}
-	if c, ok := e.(*Call); ok && c.Fn == FnAnd {
-		return append(conjuncts(c.Args[0]), conjuncts(c.Args[1])...)
-	}
-	return []Expr{e}
 }
 
 // Conjunction joins predicates with AND, skipping nil ones (no predicate);

@@ -49,8 +49,11 @@ func Rewrite(e Expr, fn func(Expr) Expr) Expr {
 	return fn(e)
 }
 
-// Conjuncts splits a predicate into its AND-ed parts.
+// Conjuncts splits a predicate into its AND-ed parts; nil has none.
 func Conjuncts(e Expr) []Expr {
+	if e == nil {
+		return nil
+	}
 	if call, ok := e.(*Call); ok && call.Fn == FnAnd {
 		var out []Expr
 		for _, a := range call.Args {
