@@ -89,6 +89,16 @@ func (a *countAcc) result(mem memory.Allocator, groups int) arrow.Array {
 	return buildFixed(mem, planner.TypeBigint, a.counts[:groups], nil)
 }
 
+func (a *countAcc) merge(_ context.Context, other accumulator, gmap []int32, groups int) error {
+	o := other.(*countAcc)
+	a.counts = grow(a.counts, groups)
+	o.counts = grow(o.counts, len(gmap))
+	for i, g := range gmap {
+		a.counts[g] += o.counts[i]
+	}
+	return nil
+}
+
 // summable are the types sums accumulate in: BIGINT, DOUBLE, DECIMAL.
 type summable interface {
 	int64 | float64 | decimal128.Num
@@ -183,4 +193,22 @@ func (a *sumAcc[T]) result(mem memory.Allocator, groups int) arrow.Array {
 		}
 	}
 	return buildFixed(mem, planner.TypeDouble, avgs, valid)
+}
+
+func (a *sumAcc[T]) merge(_ context.Context, other accumulator, gmap []int32, groups int) error {
+	o := other.(*sumAcc[T])
+	a.sums, a.counts = grow(a.sums, groups), grow(a.counts, groups)
+	o.sums, o.counts = grow(o.sums, len(gmap)), grow(o.counts, len(gmap))
+	for i, g := range gmap {
+		if o.counts[i] == 0 {
+			continue
+		}
+		s, ok := a.add(a.sums[g], o.sums[i])
+		if !ok {
+			return fmt.Errorf("sum out of range for %s", planner.TypeString(a.t))
+		}
+		a.sums[g] = s
+		a.counts[g] += o.counts[i]
+	}
+	return nil
 }
