@@ -110,4 +110,8 @@ func trueBits(b *array.Boolean) []byte {
 	return both
 }
 
+func (f *filter) source() Operator { return f.input }
+
+func (f *filter) concurrent() bool { return !planner.HasSubquery(f.pred) }
+
 func (f *filter) Close() error { return f.input.Close() }

@@ -28,6 +28,46 @@ type merger interface {
 	merge(ctx context.Context, other accumulator, gmap []int32, groups int) error
 }
 
+// rowStage is an operator that maps each batch of its input on its own
+// (Filter, Project): the aggregation's workers run it on the batches they
+// take, so it runs on every core too.
+type rowStage interface {
+	Operator
+	source() Operator
+	// apply maps one batch; nil means no row is left.
+	apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error)
+	// concurrent reports whether apply may run on several goroutines at
+	// once: its expressions run no subquery.
+	concurrent() bool
+}
+
+// rowStages splits op into the row stages on top, outermost first, and the
+// operator below them.
+func rowStages(op Operator) (stages []rowStage, below Operator) {
+	for {
+		st, ok := op.(rowStage)
+		if !ok || !st.concurrent() {
+			return stages, op
+		}
+		stages = append(stages, st)
+		op = st.source()
+	}
+}
+
+// applyStages runs the row stages, innermost first, on a batch it takes
+// over; nil means no row is left.
+func applyStages(ctx context.Context, stages []rowStage, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	for i := len(stages) - 1; i >= 0 && b != nil; i-- {
+		out, err := stages[i].apply(ctx, b)
+		b.Release()
+		if err != nil {
+			return nil, err
+		}
+		b = out
+	}
+	return b, nil
+}
+
 // parallel reports whether h may aggregate on several workers: every
 // accumulator merges, and no expression runs a subquery (whose evaluation
 // is not shared between goroutines).
@@ -49,17 +89,19 @@ func (h *hashAggregate) parallel(st *aggState) bool {
 }
 
 // aggregateInParallel folds the rest of h's input into st: one goroutine
-// pulls the input (operators below are not safe for concurrent use), one
-// worker per core folds batches into a state of its own, and the workers'
-// states are merged into st at the end.
+// pulls batches from below the input's row stages (operators are not safe
+// for concurrent use), one worker per core runs the row stages and folds
+// the batches into a state of its own, and the workers' states are merged
+// into st at the end.
 func (h *hashAggregate) aggregateInParallel(ctx context.Context, st *aggState, mem memory.Allocator) error {
 	workers := runtime.GOMAXPROCS(0)
+	stages, below := rowStages(h.input)
 	g, gctx := errgroup.WithContext(ctx)
 	batches := make(chan arrow.RecordBatch, workers)
 	g.Go(func() error {
 		defer close(batches)
 		for {
-			b, err := h.input.Next(gctx)
+			b, err := below.Next(gctx)
 			if err != nil || b == nil {
 				return err
 			}
@@ -81,10 +123,14 @@ func (h *hashAggregate) aggregateInParallel(ctx context.Context, st *aggState, m
 		g.Go(func() error {
 			var err error
 			for b := range batches {
-				if err == nil {
-					err = ws.add(gctx, b, mem)
+				if err != nil {
+					b.Release() // after a failure, only drained
+					continue
 				}
-				b.Release() // after a failure, only drained
+				if b, err = applyStages(gctx, stages, b); b != nil {
+					err = ws.add(gctx, b, mem)
+					b.Release()
+				}
 			}
 			return err
 		})

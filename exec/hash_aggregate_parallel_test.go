@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -68,7 +69,9 @@ func TestHashAggregateParallelMatchesSerial(t *testing.T) {
 			for i := range names {
 				names[i] = fmt.Sprint("c", i)
 			}
-			op := NewHashAggregate(NewBatches(schema, recs), groupBy, calls, names)
+			// The filter runs in the workers: rows with v <= -400 go.
+			keep := &planner.Call{Fn: planner.FnGt, Args: []planner.Expr{v, &planner.Literal{Value: int64(-400), T: tBig}}, T: planner.TypeBoolean}
+			op := NewHashAggregate(NewFilter(NewBatches(schema, recs), keep), groupBy, calls, names)
 			out := drain(t, WithAllocator(context.Background(), mem), op)
 			for i, row := range out {
 				// Variances differ in the last bits with the order of the sums.
@@ -93,5 +96,31 @@ func TestHashAggregateParallelMatchesSerial(t *testing.T) {
 			}
 			t.Fatalf("group by %v: %d rows serial, %d parallel", groupBy, len(serial), len(parallel))
 		}
+	}
+}
+
+// TestHashAggregateParallelError checks that an error in a worker (a sum
+// that overflows only in the last batches) stops the aggregation with that
+// error and leaks no batch.
+func TestHashAggregateParallelError(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	const rows = parallelAfterRows * 3
+	recs := intBatches(mem, rows, func(i int) int64 {
+		if i > rows-BatchSize {
+			return math.MaxInt64 / 4
+		}
+		return 1
+	})
+	defer releaseBatches(recs)
+	k := col(0, "k", tBig)
+	op := NewHashAggregate(NewBatches(recs[0].Schema(), recs), nil, []*planner.AggCall{agg(planner.AggSum, k, tBig)}, []string{"s"})
+	ctx := WithAllocator(context.Background(), mem)
+	if err := op.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer op.Close()
+	if _, err := op.Next(ctx); err == nil || !strings.Contains(err.Error(), "out of range") {
+		t.Errorf("want an overflow error, got %v", err)
 	}
 }
