@@ -29,15 +29,16 @@ type Rule struct {
 }
 
 // rules run in this order:
-//  1. fold_constants: constant parts of filters and projections are
+//  1. decorrelate_subqueries: correlated EXISTS, NOT EXISTS, IN and scalar
+//     subqueries in WHERE become semi, anti, inner or left joins, so no
+//     subquery runs per outer row; the joins then get the rules below,
+//     constant folding included.
+//  2. fold_constants: constant parts of filters and projections are
 //     computed; an always-true filter disappears, an always-false one prunes
-//     everything. First, so that later rules see literals.
-//  2. unwrap_casts: WHERE conditions comparing a cast column with a constant
+//     everything. Early, so that later rules see literals.
+//  3. unwrap_casts: WHERE conditions comparing a cast column with a constant
 //     compare the column itself with a constant of its type, so rows are
 //     not cast one by one (and the scans below get the plain form).
-//  3. decorrelate_subqueries: correlated EXISTS, NOT EXISTS, IN and scalar
-//     subqueries in WHERE become semi, anti, inner or left joins, so no
-//     subquery runs per outer row; the joins then get the rules below.
 //  4. optimize_subqueries: the plans of subqueries run once (uncorrelated
 //     ones) are optimized by this same list, file pruning included.
 //  5. push_down_filters: WHERE conditions move to the scans (Scan.Filter),
@@ -64,9 +65,9 @@ var rules []Rule
 
 func init() {
 	rules = []Rule{
+		{"decorrelate_subqueries", pure(decorrelateSubqueries)},
 		{"fold_constants", pure(foldConstants)},
 		{"unwrap_casts", pure(unwrapCasts)},
-		{"decorrelate_subqueries", pure(decorrelateSubqueries)},
 		{"optimize_subqueries", optimizeSubqueries},
 		{"push_down_filters", pure(pushDownFilters)},
 		{"reorder_joins", pure(reorderJoins)},
