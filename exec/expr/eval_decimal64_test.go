@@ -25,24 +25,7 @@ func TestDecimal64ArithMatchesRowKernel(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	r := rand.New(rand.NewPCG(7, 8))
 	types := []*arrow.Decimal128Type{{Precision: 15, Scale: 2}, {Precision: 18, Scale: 0}, {Precision: 18, Scale: 6}, {Precision: 31, Scale: 4}, {Precision: 38, Scale: 2}, {Precision: 4, Scale: 2}}
-	column := func(t *arrow.Decimal128Type, n int) arrow.Array {
-		b := array.NewDecimal128Builder(mem, t)
-		defer b.Release()
-		limit := math.Pow10(int(min(t.Precision, 18)))
-		for range n {
-			switch k := r.IntN(20); {
-			case k == 0:
-				b.AppendNull()
-			case k == 1:
-				b.Append(decimal128.FromI64(int64(limit - 1))) // the largest value of the type
-			case k == 2 && t.Precision > 18:
-				b.Append(decimal128.FromI64(math.MaxInt64).Mul(decimal128.FromI64(10))) // beyond 64 bits
-			default:
-				b.Append(decimal128.FromI64(int64(r.Float64()*2*limit - limit)))
-			}
-		}
-		return b.NewArray()
-	}
+	column := func(t *arrow.Decimal128Type, n int) arrow.Array { return randomDecimals(mem, r, t, n) }
 	for _, fn := range []string{planner.FnAdd, planner.FnSub, planner.FnMul} {
 		for _, ta := range types {
 			for _, tb := range types {
@@ -74,6 +57,68 @@ func TestDecimal64ArithMatchesRowKernel(t *testing.T) {
 					batch.Release()
 				}
 			}
+		}
+	}
+}
+
+// randomDecimals is n random values of type t: NULLs, the type's largest
+// value, values beyond 64 bits where the precision allows, and others.
+func randomDecimals(mem memory.Allocator, r *rand.Rand, t *arrow.Decimal128Type, n int) arrow.Array {
+	b := array.NewDecimal128Builder(mem, t)
+	defer b.Release()
+	limit := math.Pow10(int(min(t.Precision, 18)))
+	for range n {
+		switch k := r.IntN(20); {
+		case k == 0:
+			b.AppendNull()
+		case k == 1:
+			b.Append(decimal128.FromI64(int64(limit - 1)))
+		case k == 2 && t.Precision > 18:
+			b.Append(decimal128.FromI64(math.MaxInt64).Mul(decimal128.FromI64(10)))
+		default:
+			b.Append(decimal128.FromI64(int64(r.Float64()*2*limit - limit)))
+		}
+	}
+	return b.NewArray()
+}
+
+// TestDecimal64CompareMatchesCmp checks the 64-bit comparison loops
+// against decimal128's own comparison, on columns and constants.
+func TestDecimal64CompareMatchesCmp(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, typ := range []*arrow.Decimal128Type{{Precision: 15, Scale: 2}, {Precision: 38, Scale: 2}} {
+		for _, constant := range []bool{false, true} {
+			const n = 200
+			x, y := randomDecimals(mem, r, typ, n), randomDecimals(mem, r, typ, n)
+			batch := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "x", Type: typ, Nullable: true}, {Name: "y", Type: typ, Nullable: true}}, nil), []arrow.Array{x, y}, n)
+			var right planner.Expr = &planner.ColumnRef{Index: 1, Name: "y", T: typ}
+			if constant {
+				right = &planner.Literal{Value: y.(*array.Decimal128).Value(3), T: typ}
+			}
+			for _, fn := range []string{planner.FnEq, planner.FnNe, planner.FnLt, planner.FnLe, planner.FnGt, planner.FnGe} {
+				call := &planner.Call{Fn: fn, Args: []planner.Expr{&planner.ColumnRef{Index: 0, Name: "x", T: typ}, right}, T: planner.TypeBoolean}
+				got, err := Eval(context.Background(), call, batch, mem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range n {
+					yi := y.(*array.Decimal128).Value(i)
+					if constant {
+						yi = y.(*array.Decimal128).Value(3)
+					}
+					c := x.(*array.Decimal128).Value(i).Cmp(yi)
+					want := map[string]bool{planner.FnEq: c == 0, planner.FnNe: c != 0, planner.FnLt: c < 0, planner.FnLe: c <= 0, planner.FnGt: c > 0, planner.FnGe: c >= 0}[fn]
+					if got.IsValid(i) && got.(*array.Boolean).Value(i) != want {
+						t.Fatalf("%s %s const=%v row %d: got %v, want %v", typ, fn, constant, i, !want, want)
+					}
+				}
+				got.Release()
+			}
+			x.Release()
+			y.Release()
+			batch.Release()
 		}
 	}
 }
