@@ -89,29 +89,35 @@ func TestDecimal64CompareMatchesCmp(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, typ := range []*arrow.Decimal128Type{{Precision: 15, Scale: 2}, {Precision: 38, Scale: 2}} {
-		for _, constant := range []bool{false, true} {
+		for _, right := range []string{"column", "constant", "itself"} {
 			const n = 200
 			x, y := randomDecimals(mem, r, typ, n), randomDecimals(mem, r, typ, n)
 			batch := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "x", Type: typ, Nullable: true}, {Name: "y", Type: typ, Nullable: true}}, nil), []arrow.Array{x, y}, n)
-			var right planner.Expr = &planner.ColumnRef{Index: 1, Name: "y", T: typ}
-			if constant {
-				right = &planner.Literal{Value: y.(*array.Decimal128).Value(3), T: typ}
+			var rhs planner.Expr = &planner.ColumnRef{Index: 1, Name: "y", T: typ}
+			switch right {
+			case "constant":
+				rhs = &planner.Literal{Value: y.(*array.Decimal128).Value(3), T: typ}
+			case "itself":
+				rhs = &planner.ColumnRef{Index: 0, Name: "x", T: typ}
 			}
 			for _, fn := range []string{planner.FnEq, planner.FnNe, planner.FnLt, planner.FnLe, planner.FnGt, planner.FnGe} {
-				call := &planner.Call{Fn: fn, Args: []planner.Expr{&planner.ColumnRef{Index: 0, Name: "x", T: typ}, right}, T: planner.TypeBoolean}
+				call := &planner.Call{Fn: fn, Args: []planner.Expr{&planner.ColumnRef{Index: 0, Name: "x", T: typ}, rhs}, T: planner.TypeBoolean}
 				got, err := Eval(context.Background(), call, batch, mem)
 				if err != nil {
 					t.Fatal(err)
 				}
 				for i := range n {
 					yi := y.(*array.Decimal128).Value(i)
-					if constant {
+					switch right {
+					case "constant":
 						yi = y.(*array.Decimal128).Value(3)
+					case "itself":
+						yi = x.(*array.Decimal128).Value(i)
 					}
 					c := x.(*array.Decimal128).Value(i).Cmp(yi)
 					want := map[string]bool{planner.FnEq: c == 0, planner.FnNe: c != 0, planner.FnLt: c < 0, planner.FnLe: c <= 0, planner.FnGt: c > 0, planner.FnGe: c >= 0}[fn]
 					if got.IsValid(i) && got.(*array.Boolean).Value(i) != want {
-						t.Fatalf("%s %s const=%v row %d: got %v, want %v", typ, fn, constant, i, !want, want)
+						t.Fatalf("%s %s %s row %d: got %v, want %v", typ, fn, right, i, !want, want)
 					}
 				}
 				got.Release()
