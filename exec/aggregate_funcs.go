@@ -94,6 +94,9 @@ func (a *countAcc) merge(_ context.Context, other accumulator, gmap []int32, gro
 	a.counts = grow(a.counts, groups)
 	o.counts = grow(o.counts, len(gmap))
 	for i, g := range gmap {
+		if g < 0 {
+			continue
+		}
 		a.counts[g] += o.counts[i]
 	}
 	return nil
@@ -230,6 +233,9 @@ func (a *sumAcc[T]) merge(_ context.Context, other accumulator, gmap []int32, gr
 	a.sums, a.counts = grow(a.sums, groups), grow(a.counts, groups)
 	o.sums, o.counts = grow(o.sums, len(gmap)), grow(o.counts, len(gmap))
 	for i, g := range gmap {
+		if g < 0 {
+			continue
+		}
 		if o.counts[i] == 0 {
 			continue
 		}

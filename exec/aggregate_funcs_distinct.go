@@ -66,9 +66,18 @@ func (a *distinctAcc) merge(ctx context.Context, other accumulator, gmap []int32
 	o := other.(*distinctAcc)
 	pairs := o.pairs.build(allocator(ctx))
 	defer expr.ReleaseArrays(pairs)
-	gids := make([]int32, pairs[0].Len())
+	// Only the pairs of groups gmap keeps are fed on.
+	var rows, gids []int32
 	for i, g := range expr.FixedValues[int32](pairs[0]) {
-		gids[i] = gmap[g]
+		if gmap[g] >= 0 {
+			rows = append(rows, int32(i))
+			gids = append(gids, gmap[g])
+		}
 	}
-	return a.update(ctx, pairs[1], gids, groups)
+	values, err := expr.Take(ctx, allocator(ctx), pairs[1], rows)
+	if err != nil {
+		return err
+	}
+	defer values.Release()
+	return a.update(ctx, values, gids, groups)
 }

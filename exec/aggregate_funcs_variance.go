@@ -68,6 +68,9 @@ func (a *varianceAcc) merge(_ context.Context, other accumulator, gmap []int32, 
 	a.counts, a.means, a.m2 = grow(a.counts, groups), grow(a.means, groups), grow(a.m2, groups)
 	o.counts, o.means, o.m2 = grow(o.counts, len(gmap)), grow(o.means, len(gmap)), grow(o.m2, len(gmap))
 	for i, g := range gmap {
+		if g < 0 {
+			continue
+		}
 		nb := o.counts[i]
 		if nb == 0 {
 			continue

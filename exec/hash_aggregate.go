@@ -72,10 +72,7 @@ func (h *hashAggregate) aggregate(ctx context.Context) (arrow.RecordBatch, error
 	}
 	for rows := 0; ; {
 		if rows >= parallelAfterRows && h.parallel(st) {
-			if err := h.aggregateInParallel(ctx, st, mem); err != nil {
-				return nil, err
-			}
-			break
+			return h.aggregateInParallel(ctx, st, mem)
 		}
 		batch, err := h.input.Next(ctx)
 		if err != nil {
@@ -91,9 +88,14 @@ func (h *hashAggregate) aggregate(ctx context.Context) (arrow.RecordBatch, error
 			return nil, err
 		}
 	}
+	return st.result(mem), nil
+}
+
+// result is the state's groups as the operator's output.
+func (st *aggState) result(mem memory.Allocator) arrow.RecordBatch {
 	cols := st.results(mem)
 	defer expr.ReleaseArrays(cols)
-	return array.NewRecordBatch(h.schema, cols, int64(st.groups)), nil
+	return array.NewRecordBatch(st.h.schema, cols, int64(st.groups))
 }
 
 // aggState is the state of one run: the group table and the accumulators.

@@ -29,6 +29,7 @@ func TestHashAggregateParallelMatchesSerial(t *testing.T) {
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "k", Type: tStr, Nullable: true}, {Name: "v", Type: tBig, Nullable: true},
 		{Name: "d", Type: dec(10, 2), Nullable: true}, {Name: "f", Type: tDouble, Nullable: true},
+		{Name: "u", Type: tBig, Nullable: true},
 	}, nil)
 	r := rand.New(rand.NewPCG(5, 6))
 	var recs []arrow.RecordBatch
@@ -41,6 +42,8 @@ func TestHashAggregateParallelMatchesSerial(t *testing.T) {
 			} else {
 				b.Field(0).(*array.StringBuilder).Append(fmt.Sprint("key", k))
 			}
+			// u has enough distinct values for the merge by partitions.
+			b.Field(4).(*array.Int64Builder).Append(r.Int64N(2 * parallelMergeGroups))
 			if r.IntN(10) == 0 {
 				b.Field(1).AppendNull()
 				b.Field(2).AppendNull()
@@ -62,7 +65,8 @@ func TestHashAggregateParallelMatchesSerial(t *testing.T) {
 		agg(planner.AggMax, d, dec(10, 2)), agg(planner.AggVarSamp, f, tDouble),
 		{Fn: planner.AggCount, Arg: v, Distinct: true, T: tBig}, {Fn: planner.AggSum, Arg: d, Distinct: true, T: dec(38, 2)},
 	}
-	for _, groupBy := range [][]planner.Expr{{k}, nil} {
+	u := col(4, "u", tBig)
+	for _, groupBy := range [][]planner.Expr{{k}, nil, {u}} {
 		run := func(procs int) []string {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 			names := make([]string, len(groupBy)+len(calls))
