@@ -112,6 +112,10 @@ func trueBits(b *array.Boolean) []byte {
 
 func (f *filter) source() Operator { return f.input }
 
+func (f *filter) pending() bool { return false }
+
+func (f *filter) fork() rowStage { return f }
+
 func (f *filter) concurrent() bool { return !planner.HasSubquery(f.pred) }
 
 func (f *filter) Close() error { return f.input.Close() }

@@ -29,16 +29,23 @@ type merger interface {
 }
 
 // rowStage is an operator that maps each batch of its input on its own
-// (Filter, Project): the aggregation's workers run it on the batches they
-// take, so it runs on every core too.
+// (Filter, Project, and a join whose build side is read): the aggregation's
+// workers run it on the batches they take, so it runs on every core too.
 type rowStage interface {
 	Operator
 	source() Operator
-	// apply maps one batch; nil means no row is left.
+	// apply maps one batch, which it does not take over; nil means no row
+	// is left.
 	apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error)
-	// concurrent reports whether apply may run on several goroutines at
-	// once: its expressions run no subquery.
+	// concurrent reports whether the stage can run on several goroutines:
+	// its expressions run no subquery, and it keeps no state across batches.
 	concurrent() bool
+	// pending reports whether the stage holds rows of an input batch it has
+	// not yet passed on; the input is only split between batches.
+	pending() bool
+	// fork returns the stage for one more worker: itself when it holds no
+	// state, else a copy with state of its own.
+	fork() rowStage
 }
 
 // rowStages splits op into the row stages on top, outermost first, and the
@@ -52,6 +59,15 @@ func rowStages(op Operator) (stages []rowStage, below Operator) {
 		stages = append(stages, st)
 		op = st.source()
 	}
+}
+
+// forkStages returns a worker's own copy of stages.
+func forkStages(stages []rowStage) []rowStage {
+	out := make([]rowStage, len(stages))
+	for i, st := range stages {
+		out[i] = st.fork()
+	}
+	return out
 }
 
 // applyStages runs the row stages, innermost first, on a batch it takes
@@ -68,9 +84,10 @@ func applyStages(ctx context.Context, stages []rowStage, b arrow.RecordBatch) (a
 	return b, nil
 }
 
-// parallel reports whether h may aggregate on several workers: every
-// accumulator merges, and no expression runs a subquery (whose evaluation
-// is not shared between goroutines).
+// parallel reports whether h may aggregate on several workers now: every
+// accumulator merges, no expression runs a subquery (whose evaluation is
+// not shared between goroutines), and no row stage of its input is in the
+// middle of a batch.
 func (h *hashAggregate) parallel(st *aggState) bool {
 	if runtime.GOMAXPROCS(0) < 2 {
 		return false
@@ -85,7 +102,9 @@ func (h *hashAggregate) parallel(st *aggState) bool {
 			return false
 		}
 	}
-	return !slices.ContainsFunc(h.groupBy, planner.HasSubquery)
+	stages, _ := rowStages(h.input)
+	return !slices.ContainsFunc(h.groupBy, planner.HasSubquery) &&
+		!slices.ContainsFunc(stages, rowStage.pending)
 }
 
 // aggregateInParallel folds the rest of h's input into st: one goroutine
@@ -120,6 +139,7 @@ func (h *hashAggregate) aggregateInParallel(ctx context.Context, st *aggState, m
 			return nil, err
 		}
 		states[i] = ws
+		stages := forkStages(stages)
 		g.Go(func() error {
 			var err error
 			for b := range batches {

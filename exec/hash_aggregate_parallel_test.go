@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
 )
 
 // TestHashAggregateParallelMatchesSerial aggregates an input large enough
@@ -126,5 +127,44 @@ func TestHashAggregateParallelError(t *testing.T) {
 	defer op.Close()
 	if _, err := op.Next(ctx); err == nil || !strings.Contains(err.Error(), "out of range") {
 		t.Errorf("want an overflow error, got %v", err)
+	}
+}
+
+// TestJoinUnderParallelAggregate aggregates the output of joins whose
+// probe side is large enough for the workers to probe it, and compares
+// with one core: inner, left (probe rows kept), semi and anti joins, a
+// residual condition, and a right join, which keeps its build side and so
+// stays on the pulling goroutine.
+func TestJoinUnderParallelAggregate(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r := rand.New(rand.NewPCG(13, 14))
+	probe := intBatches(mem, parallelAfterRows*3, func(int) int64 { return r.Int64N(1200) })
+	defer releaseBatches(probe)
+	build := intBatches(mem, 3000, func(i int) int64 { return int64(i % 1000) })
+	defer releaseBatches(build)
+	k := col(0, "k", tBig)
+	type joinCase struct {
+		typ  sql.JoinType
+		cond planner.Expr
+	}
+	for _, c := range []joinCase{
+		{sql.JoinInner, nil}, {sql.JoinLeft, nil}, {planner.JoinSemi, nil}, {planner.JoinAnti, nil}, {sql.JoinRight, nil},
+		{sql.JoinInner, &planner.Call{Fn: planner.FnLt, Args: []planner.Expr{col(0, "k", tBig), &planner.Literal{Value: int64(900), T: tBig}}, T: planner.TypeBoolean}},
+	} {
+		run := func(procs int) []string {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			j := NewHashJoin(c.typ, NewBatches(probe[0].Schema(), probe), NewBatches(build[0].Schema(), build),
+				[]planner.Expr{k}, []planner.Expr{k}, c.cond, false, nil)
+			groupBy := []planner.Expr{col(0, "k", tBig)}
+			op := NewHashAggregate(j, groupBy, []*planner.AggCall{agg(planner.AggCount, nil, tBig)}, []string{"k", "n"})
+			out := drain(t, WithAllocator(context.Background(), mem), op)
+			slices.Sort(out)
+			return out
+		}
+		serial, parallel := run(1), run(2)
+		if len(serial) == 0 || !slices.Equal(serial, parallel) {
+			t.Errorf("%s join (cond %v): %d groups serial, %d parallel, equal %v", c.typ, c.cond, len(serial), len(parallel), slices.Equal(serial, parallel))
+		}
 	}
 }

@@ -58,6 +58,10 @@ func (p *project) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.Rec
 
 func (p *project) source() Operator { return p.input }
 
+func (p *project) pending() bool { return false }
+
+func (p *project) fork() rowStage { return p }
+
 func (p *project) concurrent() bool { return !slices.ContainsFunc(p.exprs, planner.HasSubquery) }
 
 func (p *project) Close() error { return p.input.Close() }
