@@ -137,11 +137,20 @@ func (w *Warehouse) DropNamespace(ctx context.Context, ns string, ifExists, casc
 	if err != nil {
 		return err
 	}
-	if len(tables) > 0 && !cascade {
-		return Errorf(ErrNamespaceNotEmpty, "namespace %s is not empty (tables: %s); use DROP NAMESPACE %s CASCADE", ns, strings.Join(tables, ", "), ns)
+	views, err := w.Views(ctx, ns)
+	if err != nil {
+		return err
+	}
+	if len(tables)+len(views) > 0 && !cascade {
+		return Errorf(ErrNamespaceNotEmpty, "namespace %s is not empty (tables and views: %s); use DROP NAMESPACE %s CASCADE", ns, strings.Join(slices.Concat(tables, views), ", "), ns)
 	}
 	for _, t := range tables {
 		if _, err := w.DropTable(ctx, ns, t, true); err != nil {
+			return err
+		}
+	}
+	for _, v := range views {
+		if err := w.DropView(ctx, ns, v, false); err != nil {
 			return err
 		}
 	}
@@ -278,6 +287,11 @@ func (w *Warehouse) checkNewTable(ctx context.Context, ns, name string) error {
 		return err
 	} else if exists {
 		return Errorf(ErrTableExists, "table %s.%s already exists", ns, name)
+	}
+	if v, err := w.LoadView(ctx, ns, name); err != nil {
+		return err
+	} else if v != nil {
+		return Errorf(ErrTableExists, "%s.%s is a view (DROP VIEW %s.%s first)", ns, name, ns, name)
 	}
 	return nil
 }

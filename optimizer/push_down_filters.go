@@ -36,6 +36,8 @@ func pushFilter(input planner.Plan, cond planner.Expr) planner.Plan {
 		return &out
 	case *planner.Join:
 		return pushIntoJoin(in, cond)
+	case *planner.Aggregate:
+		return pushIntoAggregate(in, cond)
 	case *planner.Scan:
 		scan := *in
 		if scan.Filter == nil {
@@ -90,6 +92,31 @@ func pushIntoJoin(j *planner.Join, cond planner.Expr) planner.Plan {
 	if len(right) > 0 {
 		out.Right = pushFilter(j.Right, planner.Conjunction(right))
 	}
+	if len(rest) == 0 {
+		return &out
+	}
+	return &planner.Filter{Input: &out, Cond: planner.Conjunction(rest)}
+}
+
+// pushIntoAggregate moves the conjuncts that read only grouping columns
+// below a GROUP BY, where they keep or drop whole groups exactly as they
+// would above it, so a filter on a grouped view (WHERE day = …) prunes. A
+// conjunct reading no column stays above: below a global aggregate it would
+// turn "no row" into a row of count 0.
+func pushIntoAggregate(a *planner.Aggregate, cond planner.Expr) planner.Plan {
+	var below, rest []planner.Expr
+	for _, c := range planner.Conjuncts(cond) {
+		if lo, hi := columnRange(c); lo >= 0 && hi < len(a.GroupBy) {
+			below = append(below, substitute(c, a.GroupBy))
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	if len(below) == 0 {
+		return &planner.Filter{Input: a, Cond: cond}
+	}
+	out := *a
+	out.Input = pushFilter(a.Input, planner.Conjunction(below))
 	if len(rest) == 0 {
 		return &out
 	}

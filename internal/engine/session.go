@@ -43,6 +43,12 @@ type Session struct {
 	namespace string // the current namespace (USE), "" until set
 	settings  settings
 	manifests *storage.ManifestCache
+	// tempViews are the session's temporary views by lower-case name
+	// (views.go).
+	tempViews map[string]*tempView
+	// defining is the view being created, in the session copy its query is
+	// bound with, so that the query cannot use the view itself (views.go).
+	defining string
 }
 
 // manifestCacheEntries bounds the manifest entries a session keeps in memory
