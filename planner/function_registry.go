@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // funcSpec describes a scalar function to the binder: how many arguments it
@@ -163,6 +164,7 @@ func init() {
 		"coalesce": {"(value, …)", 1, -1, bindCoalesce},
 		"nullif":   {"(value, value)", 2, 2, bindNullIf},
 		"concat":   {"(string, …)", 0, -1, bindConcatFunc},
+		"if":       {"(condition, then, else)", 3, 3, bindIf},
 
 		"lower":          {"(string)", 1, 1, typed(FnLower, TypeVarchar, str)},
 		"upper":          {"(string)", 1, 1, typed(FnUpper, TypeVarchar, str)},
@@ -179,6 +181,8 @@ func init() {
 		"replace":        {"(string, from, to)", 3, 3, typed(FnReplace, TypeVarchar, str, str, str)},
 		"regexp_replace": {"(string, pattern, replacement)", 3, 3, typed(FnRegexpReplace, TypeVarchar, str, str, str)},
 		"regexp_like":    {"(string, pattern)", 2, 2, typed(FnRegexpLike, TypeBoolean, str, str)},
+		"regexp_extract": {"(string, pattern[, group])", 2, 3, bindRegexpExtract},
+		"concat_ws":      {"(separator, value, …)", 1, -1, bindConcatWS},
 		"split_part":     {"(string, delimiter, index)", 3, 3, typed(FnSplitPart, TypeVarchar, str, str, intArg)},
 		"starts_with":    {"(string, prefix)", 2, 2, typed(FnStartsWith, TypeBoolean, str, str)},
 		"ends_with":      {"(string, suffix)", 2, 2, typed(FnEndsWith, TypeBoolean, str, str)},
@@ -221,6 +225,10 @@ func init() {
 		"date_add":          {"(date, days)", 2, 2, bindDateAdd(false)},
 		"date_sub":          {"(date, days)", 2, 2, bindDateAdd(true)},
 		"make_date":         {"(year, month, day)", 3, 3, typed(FnMakeDate, TypeDate, intArg, intArg, intArg)},
+		"last_day":          {"(date)", 1, 1, typed(FnLastDay, TypeDate, dateArg)},
+		"date_format":       {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatSpark)},
+		"strftime":          {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatStrftime)},
+		"to_char":           {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatPostgres)},
 		"from_unixtime":     {"(seconds)", 1, 1, bindFromUnixtime},
 		"unix_timestamp":    {"([timestamp])", 0, 1, bindUnixTimestamp},
 		"current_date":      {"()", 0, 0, bindNow(TypeDate)},

@@ -87,6 +87,17 @@ const (
 	FnContains   = "contains"
 	FnRegexpLike = "regexp_like"
 
+	// concat_ws(sep STRING, s STRING, …) → STRING: the non-NULL s joined by
+	// sep; NULL only when sep is.
+	FnConcatWS = "concat_ws"
+	// regexp_extract(s, pattern STRING, group BIGINT) → STRING: the group of
+	// the first match ('' when none; 0 is the whole match).
+	FnRegexpExtract = "regexp_extract"
+	// format_time(x DATE|TIMESTAMP, dialect STRING, pattern STRING) →
+	// STRING: x formatted by a constant pattern of a dialect of
+	// value.CompileTimeFormat (date_format, strftime, to_char).
+	FnFormatTime = "format_time"
+
 	// abs(x), sign(x) → INT, floor(x), ceil(x) over INT, BIGINT, FLOAT,
 	// DOUBLE or DECIMAL; floor and ceil of DECIMAL(p,s) give DECIMAL(p,0).
 	FnAbs   = "abs"
@@ -126,6 +137,8 @@ const (
 	// first (clamped to the month's end), then days, then time. The result is
 	// TIMESTAMP for a DATE, the type of x otherwise.
 	FnAddInterval = "add_interval"
+	// last_day(d DATE) → DATE: the last day of d's month.
+	FnLastDay = "last_day"
 	// make_date(y, m, d BIGINT) → DATE.
 	FnMakeDate = "make_date"
 	// from_unixtime(seconds BIGINT|DOUBLE) → TIMESTAMP.

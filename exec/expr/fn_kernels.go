@@ -40,6 +40,8 @@ var scalarFns = map[string]scalarFn{
 	planner.FnReplace:       {3, 3, false, replaceKernel},
 	planner.FnRegexpReplace: {3, 3, false, regexpReplaceKernel},
 	planner.FnRegexpLike:    {2, 2, false, regexpLikeKernel},
+	planner.FnRegexpExtract: {3, 3, false, regexpExtractKernel},
+	planner.FnConcatWS:      {1, -1, true, concatWSKernel},
 	planner.FnSplitPart:     {3, 3, false, splitPartKernel},
 	planner.FnStrpos:        {2, 2, false, strposKernel},
 	planner.FnStartsWith:    {2, 2, false, bytesPredicate(bytes.HasPrefix)},
@@ -72,6 +74,8 @@ var scalarFns = map[string]scalarFn{
 	planner.FnDateAdd:       {2, 2, false, dateAddKernel},
 	planner.FnAddInterval:   {2, 2, false, addIntervalKernel},
 	planner.FnMakeDate:      {3, 3, false, makeDateKernel},
+	planner.FnLastDay:       {1, 1, false, lastDayKernel},
+	planner.FnFormatTime:    {3, 3, false, formatTimeKernel},
 	planner.FnFromUnixtime:  {1, 1, false, fromUnixtimeKernel},
 	planner.FnUnixTimestamp: {1, 1, false, unixTimestampKernel},
 }
