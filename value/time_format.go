@@ -157,8 +157,8 @@ func (b *formatBuilder) spark(p string) error {
 	return nil
 }
 
-// sparkQuoted takes the quoted text at p[i]: '' alone is a quote, and so
-// is '' inside quoted text ('o''clock').
+// sparkQuoted takes the quoted text at p[i]: ” alone is a quote, and so
+// is ” inside quoted text ('o”clock').
 func (b *formatBuilder) sparkQuoted(p string, i int) (int, error) {
 	if strings.HasPrefix(p[i:], "''") {
 		b.verbatim("'")

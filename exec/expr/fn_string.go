@@ -324,7 +324,7 @@ func concatWSKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array,
 	}), nil
 }
 
-// regexpExtractKernel returns the given group of the first match, or ''
+// regexpExtractKernel returns the given group of the first match, or ”
 // when the pattern does not match or the group took no part in the match
 // (as Spark does).
 func regexpExtractKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
