@@ -31,7 +31,7 @@ var nonReservedWords = []string{
 	"write", "zorder",
 	// views, RESET and the Hive statements answered with their Iceberg equivalents
 	"global", "location", "msck", "refresh", "repair", "reset", "sync", "temp",
-	"temporary", "view", "views",
+	"temporary", "view", "views", "within",
 	// queries and expressions
 	"asc", "both", "cast", "current", "current_date", "current_time", "current_timestamp",
 	"escape", "extract", "first", "following", "interval", "last", "leading", "nulls",
