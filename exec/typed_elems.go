@@ -44,7 +44,7 @@ type typedOps struct {
 	newSelector func(t arrow.DataType, replace func(c int) bool) accumulator
 	// newPercentileDisc is percentile_disc at a fraction (aggregate_funcs_percentile.go).
 	newPercentileDisc func(t arrow.DataType, fraction float64) accumulator
-	comparator  func(a, b arrow.Array) func(i, j int) int
+	comparator        func(a, b arrow.Array) func(i, j int) int
 }
 
 // withKeys replaces ops' key column with a specialized one.

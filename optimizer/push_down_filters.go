@@ -23,8 +23,24 @@ func pushFilter(input planner.Plan, cond planner.Expr) planner.Plan {
 	case *planner.Filter:
 		return pushFilter(in.Input, planner.Conjunction([]planner.Expr{in.Cond, cond}))
 	case *planner.Project:
-		inner := substitute(cond, in.Exprs)
-		return &planner.Project{Input: pushFilter(in.Input, inner), Exprs: in.Exprs, Names: in.Names}
+		// A conjunct reading a volatile output (rand()) stays above: below,
+		// it would see another draw than the row it keeps.
+		var below, rest []planner.Expr
+		for _, c := range planner.Conjuncts(cond) {
+			if inner := substitute(c, in.Exprs); planner.IsVolatile(inner) {
+				rest = append(rest, c)
+			} else {
+				below = append(below, inner)
+			}
+		}
+		var out planner.Plan = in
+		if len(below) > 0 {
+			out = &planner.Project{Input: pushFilter(in.Input, planner.Conjunction(below)), Exprs: in.Exprs, Names: in.Names}
+		}
+		if len(rest) > 0 {
+			out = &planner.Filter{Input: out, Cond: planner.Conjunction(rest)}
+		}
+		return out
 	case *planner.SubqueryAlias:
 		// Renaming keeps column positions, so the condition applies as is.
 		out := *in
@@ -106,7 +122,7 @@ func pushIntoJoin(j *planner.Join, cond planner.Expr) planner.Plan {
 func pushIntoAggregate(a *planner.Aggregate, cond planner.Expr) planner.Plan {
 	var below, rest []planner.Expr
 	for _, c := range planner.Conjuncts(cond) {
-		if lo, hi := columnRange(c); lo >= 0 && hi < len(a.GroupBy) {
+		if lo, hi := columnRange(c); lo >= 0 && hi < len(a.GroupBy) && !planner.IsVolatile(substitute(c, a.GroupBy)) {
 			below = append(below, substitute(c, a.GroupBy))
 		} else {
 			rest = append(rest, c)

@@ -154,6 +154,7 @@ var functionAliases = map[string]string{
 	"substring": "substr", "ceiling": "ceil", "pow": "power",
 	"dayofmonth": "day", "weekofyear": "week", "to_date": "date",
 	"now": "current_timestamp", "date_diff": "datediff", "datepart": "date_part",
+	"random": "rand",
 }
 
 func init() {
@@ -205,6 +206,8 @@ func init() {
 		"greatest": {"(value, …)", 1, -1, bindExtreme(FnGreatest)},
 		"least":    {"(value, …)", 1, -1, bindExtreme(FnLeast)},
 		"pi":       {"()", 0, 0, bindPi},
+		"rand":     {"()", 0, 0, typed(FnRand, TypeDouble)},
+		"uuid":     {"()", 0, 0, typed(FnUUID, TypeVarchar)},
 
 		"date":              {"(timestamp or string)", 1, 1, bindToDate},
 		"year":              {"(date or timestamp)", 1, 1, bindDatePart("YEAR")},
