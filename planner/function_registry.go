@@ -262,8 +262,18 @@ func IsAggregateFunction(name string) bool {
 	return ok
 }
 
+// missingFunctions are functions users ask for that lakesql does not have
+// yet, with what to write instead.
+var missingFunctions = map[string]string{
+	"split":           "split returns an array, which lakesql's types do not have yet; split_part(string, delimiter, n) gives one part",
+	"input_file_name": "input_file_name() is not supported yet (scans do not expose each row's file); SELECT file_path FROM ns.t.files lists the table's files",
+}
+
 // unknownFunction reports a name no function has, suggesting the nearest.
 func unknownFunction(name string, pos sql.Pos) error {
+	if hint, ok := missingFunctions[name]; ok {
+		return kindErrorf(ErrUnsupported, pos, "%s", hint)
+	}
 	known := slices.Concat(slices.Collect(maps.Keys(scalarFunctions)), slices.Collect(maps.Keys(functionAliases)),
 		slices.Collect(maps.Keys(aggregateFns)), slices.Collect(maps.Keys(windowNames)))
 	slices.Sort(known) // ties go to the alphabetically first name, deterministically
