@@ -40,22 +40,22 @@ func CreateView(ctx context.Context, s *engine.Session, st *sql.CreateView) (*en
 		return nil, err
 	}
 	if err := s.Warehouse().CreateView(ctx, ns, name, sql.FormatQuery(st.Query), schema, st.OrReplace); err != nil {
-		return nil, err
+		return nil, &planner.Error{Kind: err, Pos: st.Name.Pos, Msg: err.Error()}
 	}
 	return engine.Message("OK"), nil
 }
 
 func createTempView(ctx context.Context, s *engine.Session, st *sql.CreateView) (*engine.Result, error) {
 	if len(st.Name.Parts) != 1 {
-		return nil, fmt.Errorf("temporary view %s: a temporary view's name has one part (it belongs to the session, not to a namespace) (at line %d, column %d)",
-			strings.Join(st.Name.Parts, "."), st.Name.Pos.Line, st.Name.Pos.Col)
+		return nil, &planner.Error{Pos: st.Name.Pos, Msg: fmt.Sprintf("temporary view %s: a temporary view's name has one part (it belongs to the session, not to a namespace)",
+			strings.Join(st.Name.Parts, "."))}
 	}
 	name := st.Name.Parts[0]
 	if s.TempViewExists(name) && !st.OrReplace {
 		if st.IfNotExists {
 			return engine.Message("OK"), nil
 		}
-		return nil, fmt.Errorf("temporary view %s already exists (CREATE OR REPLACE TEMP VIEW replaces it)", name)
+		return nil, &planner.Error{Pos: st.Name.Pos, Msg: fmt.Sprintf("temporary view %s already exists (CREATE OR REPLACE TEMP VIEW replaces it)", name)}
 	}
 	cols, err := s.DefineView(ctx, s.Namespace(), name, true, st.Query)
 	if err != nil {
@@ -72,7 +72,7 @@ func createTempView(ctx context.Context, s *engine.Session, st *sql.CreateView) 
 // by the view's column list when it has one.
 func viewSchema(cols []planner.Column, st *sql.CreateView) (*iceberg.Schema, error) {
 	if st.Columns != nil && len(st.Columns) != len(cols) {
-		return nil, fmt.Errorf("view %s names %d columns but its query gives %d", strings.Join(st.Name.Parts, "."), len(st.Columns), len(cols))
+		return nil, &planner.Error{Pos: st.Name.Pos, Msg: fmt.Sprintf("view %s names %d columns but its query gives %d", strings.Join(st.Name.Parts, "."), len(st.Columns), len(cols))}
 	}
 	seen := map[string]bool{}
 	fields := make([]iceberg.NestedField, len(cols))
@@ -82,7 +82,7 @@ func viewSchema(cols []planner.Column, st *sql.CreateView) (*iceberg.Schema, err
 			name = st.Columns[i]
 		}
 		if key := strings.ToLower(name); seen[key] {
-			return nil, fmt.Errorf("view %s has two columns named %s: give one an alias", strings.Join(st.Name.Parts, "."), name)
+			return nil, &planner.Error{Pos: st.Name.Pos, Msg: fmt.Sprintf("view %s has two columns named %s: give one an alias", strings.Join(st.Name.Parts, "."), name)}
 		} else {
 			seen[key] = true
 		}
@@ -105,7 +105,7 @@ func DropView(ctx context.Context, s *engine.Session, st *sql.DropView) (*engine
 		return nil, err
 	}
 	if err := s.Warehouse().DropView(ctx, ns, name, st.IfExists); err != nil {
-		return nil, err
+		return nil, &planner.Error{Kind: err, Pos: st.Name.Pos, Msg: err.Error()}
 	}
 	return engine.Message("OK"), nil
 }
