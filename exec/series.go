@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
@@ -33,14 +34,24 @@ func (s *series) Open(context.Context) error {
 // more reports whether v is still in the series.
 func (s *series) more(v int64) bool {
 	switch {
-	case s.p.Step > 0 && s.p.Inclusive:
+	case !s.p.Descending && s.p.Inclusive:
 		return v <= s.p.Stop
-	case s.p.Step > 0:
+	case !s.p.Descending:
 		return v < s.p.Stop
 	case s.p.Inclusive:
 		return v >= s.p.Stop
 	}
 	return v > s.p.Stop
+}
+
+// step is the value after v; ok is false past the type's range.
+func (s *series) step(v int64) (int64, bool) {
+	if s.p.T.ID() == arrow.TIMESTAMP {
+		next, o := expr.AddInterval(v, s.p.Interval)
+		return next, o == expr.ValueOK
+	}
+	next, o := expr.IntAdd(v, s.p.Step)
+	return next, o == expr.ValueOK
 }
 
 func (s *series) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -51,17 +62,14 @@ func (s *series) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	for len(vals) < BatchSize && s.more(s.next) {
 		vals = append(vals, s.next)
 		// The series ends where the next value would overflow.
-		next, o := expr.IntAdd(s.next, s.p.Step)
-		if o != expr.ValueOK {
+		next, ok := s.step(s.next)
+		if !ok {
 			s.done = true
 			break
 		}
 		s.next = next
 	}
-	b := array.NewInt64Builder(allocator(ctx))
-	defer b.Release()
-	b.AppendValues(vals, nil)
-	col := b.NewArray()
+	col := expr.MakeArray(s.p.T, len(vals), nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(vals)))
 	defer col.Release()
 	return array.NewRecordBatch(s.schema, []arrow.Array{col}, int64(len(vals))), nil
 }

@@ -24,10 +24,12 @@ func addIntervalKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Arr
 	}
 	iv := ops[1].lit.Value.(arrow.MonthDayNanoInterval)
 	x := newInstantVec(ops[0])
-	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return addInterval(x.At(i), iv) }, rangeError(c))
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return AddInterval(x.At(i), iv) }, rangeError(c))
 }
 
-func addInterval(us int64, iv arrow.MonthDayNanoInterval) (int64, outcome) {
+// AddInterval adds iv to an instant of microseconds (also for
+// generate_series over timestamps).
+func AddInterval(us int64, iv arrow.MonthDayNanoInterval) (int64, outcome) {
 	if iv.Months != 0 {
 		var o outcome
 		if us, o = addMonths(us, int64(iv.Months)); o != ValueOK {
