@@ -47,7 +47,7 @@ func TestParseErrors(t *testing.T) {
 		{"DROP TABLE t; DROP TABLE", Pos{1, 25}, "unexpected end of statement, expected IF or identifier"},
 		{"INSERT t VALUES (1)", Pos{1, 8}, `unexpected "t", expected INTO or OVERWRITE`},
 		{"INSERT INTO t (a) SELEC 1", Pos{1, 19}, `unexpected "SELEC", expected WITH, SELECT, VALUES or "(" (did you mean SELECT?)`},
-		{"SET x", Pos{1, 6}, `unexpected end of statement, expected "=" or TO`},
+		{"SET x y", Pos{1, 7}, `unexpected "y", expected "=" or TO`},
 		{"ALTER TABLE t FOO", Pos{1, 15}, `unexpected "FOO", expected ADD, DROP, REPLACE, … or UNSET`},
 		{"SELECT 1 SELECT 2", Pos{1, 10}, `unexpected "SELECT", expected AS, ",", FROM, … or end of statement`},
 		{"SELECT " + "a_very_long_column_name_indeed + FROM", Pos{1, 41}, `unexpected "FROM", expected expression`},

@@ -191,8 +191,8 @@ func (p *parser) delete() Statement {
 	return d
 }
 
-// set parses SET name = value, SET name TO value, SET TIME ZONE value and
-// SET alone (Name "", which lists the settings). Names may be dotted
+// set parses SET name = value, SET name TO value, SET TIME ZONE value, SET
+// name alone (Show) and SET alone (Name "", which lists the settings). Names may be dotted
 // (spark.sql.session.timeZone) and are lower-cased.
 func (p *parser) set() Statement {
 	s := &Set{Pos: p.advance().pos}
@@ -205,6 +205,10 @@ func (p *parser) set() Statement {
 	} else {
 		parts, _ := p.dottedName(0)
 		s.Name = strings.ToLower(strings.Join(parts, "."))
+		if p.atStatementEnd() {
+			s.Show = true
+			return s
+		}
 		if !p.acceptOp("=") {
 			p.expectWord("to")
 		}

@@ -189,8 +189,8 @@ func setDisabledRules(s *settings, v string) error {
 	return nil
 }
 
-// Set changes a session setting (SET name = value), or lists them all with
-// their values and descriptions (SET alone). Spark and Databricks names
+// Set changes a session setting (SET name = value), shows one (SET name)
+// or lists them all with their values and descriptions (SET alone). Spark and Databricks names
 // lakesql has no use for are accepted with a notice, so that pipeline
 // scripts run unchanged.
 func (s *Session) Set(st *sql.Set) (*Result, error) {
@@ -204,6 +204,9 @@ func (s *Session) Set(st *sql.Set) (*Result, error) {
 			return Message(fmt.Sprintf("%s has no effect in lakesql (accepted for Spark scripts)", st.Name)), nil
 		}
 		return nil, unknownSetting(st.Name)
+	}
+	if st.Show {
+		return TextRows([]string{"name", "value", "description"}, [][]string{{def.name, def.show(&s.settings), def.description}}), nil
 	}
 	if err := def.set(&s.settings, strings.TrimSpace(st.Value)); err != nil {
 		return nil, err
