@@ -88,7 +88,10 @@ func viewSchema(cols []planner.Column, st *sql.CreateView) (*iceberg.Schema, err
 		}
 		t, err := planner.IcebergTypeOf(c.T)
 		if err != nil {
-			return nil, fmt.Errorf("view %s column %s: %w", strings.Join(st.Name.Parts, "."), name, err)
+			// Iceberg has no type for some values a query can compute (an
+			// INTERVAL); the view's schema then records the column as the
+			// text it shows as, since readers bind the SQL, not the schema.
+			t = iceberg.PrimitiveTypes.String
 		}
 		fields[i] = iceberg.NestedField{ID: i + 1, Name: name, Type: t}
 	}
