@@ -53,9 +53,23 @@ func (w *Warehouse) viewPath(ns, name string) string {
 	return filepath.Join(w.dir, ns, name+viewSuffix)
 }
 
+// checkViewName refuses names that would put a view's file outside its
+// namespace's folder.
+func checkViewName(ns, name string) error {
+	for _, part := range []string{ns, name} {
+		if part == "" || part == "." || part == ".." || strings.ContainsAny(part, `/\`) || strings.ContainsRune(part, 0) {
+			return Errorf(ErrNoSuchView, "invalid view name %q.%q: names cannot be empty, . or .., or hold / or \\", ns, name)
+		}
+	}
+	return nil
+}
+
 // LoadView reads the view ns.name; it returns nil and no error when there is
 // no such view.
 func (w *Warehouse) LoadView(_ context.Context, ns, name string) (*View, error) {
+	if checkViewName(ns, name) != nil {
+		return nil, nil // no view can have the name
+	}
 	path := w.viewPath(ns, name)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -94,6 +108,9 @@ func (w *Warehouse) LoadView(_ context.Context, ns, name string) (*View, error) 
 // (its columns' names and types). With replace an existing view gets a new
 // current version; without it an existing view is an error.
 func (w *Warehouse) CreateView(ctx context.Context, ns, name, sqlText string, schema *iceberg.Schema, replace bool) error {
+	if err := checkViewName(ns, name); err != nil {
+		return err
+	}
 	if exists, err := w.NamespaceExists(ctx, ns); err != nil {
 		return err
 	} else if !exists {
@@ -182,6 +199,9 @@ func writeViewFile(path string, data []byte, isNew bool) error {
 
 // DropView removes the view ns.name; ifExists makes a missing view no error.
 func (w *Warehouse) DropView(ctx context.Context, ns, name string, ifExists bool) error {
+	if err := checkViewName(ns, name); err != nil {
+		return err
+	}
 	err := os.Remove(w.viewPath(ns, name))
 	if errors.Is(err, os.ErrNotExist) {
 		if ifExists {
