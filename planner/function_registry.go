@@ -154,7 +154,7 @@ var functionAliases = map[string]string{
 	"substring": "substr", "ceiling": "ceil", "pow": "power",
 	"dayofmonth": "day", "weekofyear": "week", "to_date": "date",
 	"now": "current_timestamp", "date_diff": "datediff", "datepart": "date_part",
-	"random": "rand",
+	"random": "rand", "gen_random_uuid": "uuid",
 }
 
 func init() {
