@@ -59,3 +59,16 @@ func (a *distinctAcc) update(ctx context.Context, arg arrow.Array, gids []int32,
 func (a *distinctAcc) result(mem memory.Allocator, groups int) arrow.Array {
 	return a.inner.result(mem, groups)
 }
+
+// merge feeds a the (group, value) pairs other saw; those new to a reach
+// its inner aggregate, as in update.
+func (a *distinctAcc) merge(ctx context.Context, other accumulator, gmap []int32, groups int) error {
+	o := other.(*distinctAcc)
+	pairs := o.pairs.build(allocator(ctx))
+	defer expr.ReleaseArrays(pairs)
+	gids := make([]int32, pairs[0].Len())
+	for i, g := range expr.FixedValues[int32](pairs[0]) {
+		gids[i] = gmap[g]
+	}
+	return a.update(ctx, pairs[1], gids, groups)
+}

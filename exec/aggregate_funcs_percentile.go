@@ -89,3 +89,25 @@ func (a *percentileDiscAcc[T]) result(mem memory.Allocator, groups int) arrow.Ar
 	}
 	return a.e.build(mem, a.t, out, valid)
 }
+
+// merge appends the values another worker kept for each group.
+func (a *percentileContAcc) merge(_ context.Context, other accumulator, gmap []int32, groups int) error {
+	o := other.(*percentileContAcc)
+	a.vals = grow(a.vals, groups)
+	o.vals = grow(o.vals, len(gmap))
+	for i, g := range gmap {
+		a.vals[g] = append(a.vals[g], o.vals[i]...)
+	}
+	return nil
+}
+
+// merge appends the values another worker kept (and owns) for each group.
+func (a *percentileDiscAcc[T]) merge(_ context.Context, other accumulator, gmap []int32, groups int) error {
+	o := other.(*percentileDiscAcc[T])
+	a.vals = grow(a.vals, groups)
+	o.vals = grow(o.vals, len(gmap))
+	for i, g := range gmap {
+		a.vals[g] = append(a.vals[g], o.vals[i]...)
+	}
+	return nil
+}

@@ -70,7 +70,13 @@ func (h *hashAggregate) aggregate(ctx context.Context) (arrow.RecordBatch, error
 	if err != nil {
 		return nil, err
 	}
-	for {
+	for rows := 0; ; {
+		if rows >= parallelAfterRows && h.parallel(st) {
+			if err := h.aggregateInParallel(ctx, st, mem); err != nil {
+				return nil, err
+			}
+			break
+		}
 		batch, err := h.input.Next(ctx)
 		if err != nil {
 			return nil, err
@@ -78,6 +84,7 @@ func (h *hashAggregate) aggregate(ctx context.Context) (arrow.RecordBatch, error
 		if batch == nil {
 			break
 		}
+		rows += int(batch.NumRows())
 		err = st.add(ctx, batch, mem)
 		batch.Release()
 		if err != nil {

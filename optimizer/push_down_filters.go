@@ -13,8 +13,35 @@ func pushDownFilters(p planner.Plan) planner.Plan {
 	switch n := p.(type) {
 	case *planner.Filter:
 		return pushFilter(pushDownFilters(n.Input), n.Cond)
+	case *planner.Join:
+		p = pushJoinCondition(n)
 	}
 	return withChildren(p, pushDownFilters)
+}
+
+// pushJoinCondition moves the conjuncts of a join's ON condition that read
+// only the side whose rows it filters into that side: the NULL-padded side
+// of an outer join (TPC-H Q13's o_comment NOT LIKE … of a LEFT JOIN), the
+// subquery side of a semi or anti join, either side of an inner join. A
+// conjunct on the preserved side stays: a row failing it is still output,
+// padded.
+func pushJoinCondition(j *planner.Join) planner.Plan {
+	if j.Cond == nil {
+		return j
+	}
+	nl := len(j.Left.Schema())
+	leftOK := j.Type == sql.JoinInner || j.Type == sql.JoinRight
+	rightOK := j.Type == sql.JoinInner || j.Type == sql.JoinLeft || j.LeftOnly()
+	left, right, rest := splitBySide(j.Cond, nl, leftOK, rightOK)
+	out := *j
+	if len(left) > 0 {
+		out.Left = &planner.Filter{Input: j.Left, Cond: planner.Conjunction(left)}
+	}
+	if len(right) > 0 {
+		out.Right = &planner.Filter{Input: j.Right, Cond: planner.Conjunction(right)}
+	}
+	out.Cond = planner.Conjunction(rest)
+	return &out
 }
 
 // pushFilter places cond over input as deep as it can go.
@@ -89,18 +116,7 @@ func pushIntoJoin(j *planner.Join, cond planner.Expr) planner.Plan {
 	nl := len(j.Left.Schema())
 	leftOK := j.Type == sql.JoinInner || j.Type == sql.JoinCross || j.Type == sql.JoinLeft || j.LeftOnly()
 	rightOK := j.Type == sql.JoinInner || j.Type == sql.JoinCross || j.Type == sql.JoinRight
-	var left, right, rest []planner.Expr
-	for _, c := range planner.Conjuncts(cond) {
-		lo, hi := columnRange(c)
-		switch {
-		case leftOK && hi < nl && lo >= 0:
-			left = append(left, c)
-		case rightOK && lo >= nl:
-			right = append(right, shiftColumns(c, -nl))
-		default:
-			rest = append(rest, c)
-		}
-	}
+	left, right, rest := splitBySide(cond, nl, leftOK, rightOK)
 	out := *j
 	if len(left) > 0 {
 		out.Left = pushFilter(j.Left, planner.Conjunction(left))
@@ -137,6 +153,25 @@ func pushIntoAggregate(a *planner.Aggregate, cond planner.Expr) planner.Plan {
 		return &out
 	}
 	return &planner.Filter{Input: &out, Cond: planner.Conjunction(rest)}
+}
+
+// splitBySide sorts the conjuncts of cond, over a join's layout whose left
+// side has nl columns, into those that read only the left side (if leftOK),
+// only the right side (if rightOK; shifted to the right side's columns),
+// and the rest.
+func splitBySide(cond planner.Expr, nl int, leftOK, rightOK bool) (left, right, rest []planner.Expr) {
+	for _, c := range planner.Conjuncts(cond) {
+		lo, hi := columnRange(c)
+		switch {
+		case leftOK && hi < nl && lo >= 0:
+			left = append(left, c)
+		case rightOK && lo >= nl:
+			right = append(right, shiftColumns(c, -nl))
+		default:
+			rest = append(rest, c)
+		}
+	}
+	return left, right, rest
 }
 
 // columnRange is the lowest and highest column index e reads; (-1, -1) for a
