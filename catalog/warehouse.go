@@ -266,6 +266,9 @@ func (t tableIO) CommitTable(ctx context.Context, id table.Identifier, reqs []ta
 }
 
 func (w *Warehouse) noSuchTable(ctx context.Context, ns, name string) error {
+	if v, _ := w.LoadView(ctx, ns, name); v != nil {
+		return Errorf(ErrNoSuchTable, "%s.%s is a view, not a table (views are read with SELECT and dropped with DROP VIEW)", ns, name)
+	}
 	known, _ := w.Tables(ctx, ns)
 	if len(known) == 0 {
 		return Errorf(ErrNoSuchTable, "table %s.%s does not exist (namespace %s has no tables)", ns, name, ns)
