@@ -46,9 +46,10 @@ type Session struct {
 	// tempViews are the session's temporary views by lower-case name
 	// (views.go).
 	tempViews map[string]*tempView
-	// defining is the view being created, in the session copy its query is
-	// bound with, so that the query cannot use the view itself (views.go).
-	defining string
+	// defining and definingTemp name the stored (ns.name) or temporary view
+	// being created, in the session copy its query is bound with, so that
+	// the query cannot use the view itself (views.go).
+	defining, definingTemp string
 }
 
 // manifestCacheEntries bounds the manifest entries a session keeps in memory

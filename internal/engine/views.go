@@ -25,8 +25,11 @@ type tempView struct {
 // catalog are Iceberg views whose query is re-parsed at every use.
 func (s *Session) ResolveView(ctx context.Context, name sql.ObjectName) (*planner.View, error) {
 	if len(name.Parts) == 1 {
+		if s.definingTemp != "" && strings.EqualFold(name.Parts[0], s.definingTemp) {
+			return nil, fmt.Errorf("temporary view %s would refer to itself", name.Parts[0])
+		}
 		if tv, ok := s.tempViews[strings.ToLower(name.Parts[0])]; ok {
-			return &planner.View{Name: name.Parts[0], Query: tv.query, Columns: tv.columns, Resolver: s.viewScope(tv.namespace, "", true)}, nil
+			return &planner.View{Name: name.Parts[0], Query: tv.query, Columns: tv.columns, Resolver: s.viewScope(tv.namespace, true)}, nil
 		}
 	}
 	ns, viewName, err := s.TableName(name)
@@ -49,30 +52,32 @@ func (s *Session) ResolveView(ctx context.Context, name sql.ObjectName) (*planne
 	if !ok {
 		return nil, fmt.Errorf("view %s: its stored SQL is not a query", qualified)
 	}
-	return &planner.View{Name: qualified, Query: q.Query, Columns: v.Columns, Resolver: s.viewScope(v.DefaultNamespace, "", false)}, nil
+	return &planner.View{Name: qualified, Query: q.Query, Columns: v.Columns, Resolver: s.viewScope(v.DefaultNamespace, false)}, nil
 }
 
 // viewScope is the session as a view's query sees it: ns is the current
-// namespace, defining names the view being created (which its own query
-// must not use), and the temporary views are visible only to temporary
-// views, since a stored view must make sense in any session.
-func (s *Session) viewScope(ns, defining string, temporary bool) *Session {
+// namespace, and the temporary views are visible only to temporary views,
+// since a stored view must make sense in any session.
+func (s *Session) viewScope(ns string, temporary bool) *Session {
 	scoped := *s
-	scoped.namespace, scoped.defining = ns, defining
+	scoped.namespace, scoped.defining, scoped.definingTemp = ns, "", ""
 	if !temporary {
 		scoped.tempViews = nil
 	}
 	return &scoped
 }
 
-// DefineView binds a view's query as it will be used and returns the
-// resolver it binds with and its columns: for a stored view (ns.name) in
+// DefineView binds the query of a view being created as it will be bound
+// at every use, and returns its columns: for a stored view ns.name in
 // namespace ns, without the session's temporary views; for a temporary one
-// in the current namespace.
+// (ns is then the current namespace) with them. Either way the query must
+// not use the view itself.
 func (s *Session) DefineView(ctx context.Context, ns, name string, temporary bool, q *sql.Query) ([]planner.Column, error) {
-	scope := s.viewScope(ns, ns+"."+name, temporary)
+	scope := s.viewScope(ns, temporary)
 	if temporary {
-		scope.defining = ""
+		scope.definingTemp = name
+	} else {
+		scope.defining = ns + "." + name
 	}
 	plan, err := planner.BindQuery(s.Context(ctx), scope, q)
 	if err != nil {
