@@ -105,6 +105,16 @@ func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Resul
 		return e.Explain(ctx, st)
 	case *sql.Set:
 		return e.Set(st)
+	case *sql.Reset:
+		return e.Reset(st)
+	case *sql.CreateView:
+		return ddl.CreateView(ctx, e, st)
+	case *sql.DropView:
+		return ddl.DropView(ctx, e, st)
+	case *sql.ShowViews:
+		return ddl.ShowViews(ctx, e, st)
+	case *sql.HiveStatement:
+		return ddl.HiveStatement(ctx, e, st)
 	case *sql.Use:
 		return e.Use(ctx, st)
 	case *sql.Insert:

@@ -52,6 +52,14 @@ func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
 		return newSelector(call.Arg.Type(), func(int) bool { return false })
 	case planner.AggVarSamp, planner.AggVarPop, planner.AggStddevSamp, planner.AggStddevPop:
 		return &varianceAcc{fn: call.Fn}, nil
+	case planner.AggPercentileCont:
+		return &percentileContAcc{fraction: call.Fraction}, nil
+	case planner.AggPercentileDisc:
+		ops, err := opsOf(call.Arg.Type())
+		if err != nil {
+			return nil, err
+		}
+		return ops.newPercentileDisc(call.Arg.Type(), call.Fraction), nil
 	}
 	return nil, fmt.Errorf("unknown aggregate function %s", call.Fn)
 }

@@ -50,8 +50,24 @@ func pushFilter(input planner.Plan, cond planner.Expr) planner.Plan {
 	case *planner.Filter:
 		return pushFilter(in.Input, planner.Conjunction([]planner.Expr{in.Cond, cond}))
 	case *planner.Project:
-		inner := substitute(cond, in.Exprs)
-		return &planner.Project{Input: pushFilter(in.Input, inner), Exprs: in.Exprs, Names: in.Names}
+		// A conjunct reading a volatile output (rand()) stays above: below,
+		// it would see another draw than the row it keeps.
+		var below, rest []planner.Expr
+		for _, c := range planner.Conjuncts(cond) {
+			if inner := substitute(c, in.Exprs); planner.IsVolatile(inner) {
+				rest = append(rest, c)
+			} else {
+				below = append(below, inner)
+			}
+		}
+		var out planner.Plan = in
+		if len(below) > 0 {
+			out = &planner.Project{Input: pushFilter(in.Input, planner.Conjunction(below)), Exprs: in.Exprs, Names: in.Names}
+		}
+		if len(rest) > 0 {
+			out = &planner.Filter{Input: out, Cond: planner.Conjunction(rest)}
+		}
+		return out
 	case *planner.SubqueryAlias:
 		// Renaming keeps column positions, so the condition applies as is.
 		out := *in
@@ -63,6 +79,8 @@ func pushFilter(input planner.Plan, cond planner.Expr) planner.Plan {
 		return &out
 	case *planner.Join:
 		return pushIntoJoin(in, cond)
+	case *planner.Aggregate:
+		return pushIntoAggregate(in, cond)
 	case *planner.Scan:
 		scan := *in
 		if scan.Filter == nil {
@@ -106,6 +124,31 @@ func pushIntoJoin(j *planner.Join, cond planner.Expr) planner.Plan {
 	if len(right) > 0 {
 		out.Right = pushFilter(j.Right, planner.Conjunction(right))
 	}
+	if len(rest) == 0 {
+		return &out
+	}
+	return &planner.Filter{Input: &out, Cond: planner.Conjunction(rest)}
+}
+
+// pushIntoAggregate moves the conjuncts that read only grouping columns
+// below a GROUP BY, where they keep or drop whole groups exactly as they
+// would above it, so a filter on a grouped view (WHERE day = …) prunes. A
+// conjunct reading no column stays above: below a global aggregate it would
+// turn "no row" into a row of count 0.
+func pushIntoAggregate(a *planner.Aggregate, cond planner.Expr) planner.Plan {
+	var below, rest []planner.Expr
+	for _, c := range planner.Conjuncts(cond) {
+		if lo, hi := columnRange(c); lo >= 0 && hi < len(a.GroupBy) && !planner.IsVolatile(substitute(c, a.GroupBy)) {
+			below = append(below, substitute(c, a.GroupBy))
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	if len(below) == 0 {
+		return &planner.Filter{Input: a, Cond: cond}
+	}
+	out := *a
+	out.Input = pushFilter(a.Input, planner.Conjunction(below))
 	if len(rest) == 0 {
 		return &out
 	}

@@ -32,7 +32,7 @@ func (v *vec[T]) At(i int) T {
 // computes on. DATE is read as int32, TIME and TIMESTAMP as int64; uint8
 // holds unpacked BOOLEANs.
 type FixedWidth interface {
-	uint8 | int8 | int16 | int32 | int64 | float32 | float64 | decimal128.Num
+	uint8 | int8 | int16 | int32 | int64 | float32 | float64 | decimal128.Num | arrow.MonthDayNanoInterval
 }
 
 // fixedVec views a non-NULL fixed-width operand as elements of T.

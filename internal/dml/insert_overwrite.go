@@ -23,17 +23,18 @@ import (
 // ReplacePartitions, a partition is a (current spec, tuple) pair: files
 // written under an older spec are kept even where their rows overlap the new
 // partitions, since their tuples cannot be compared; an unpartitioned table
-// is replaced whole, files of every spec included. Removal and addition are
-// one snapshot.
+// is replaced whole, files of every spec included. Under SET
+// partition_overwrite_mode = static (Spark's static mode) every table is
+// replaced whole, even by no rows. Removal and addition are one snapshot.
 func insertOverwrite(ctx context.Context, s *engine.Session, target *planner.TableRef, types []arrow.DataType, next func() (arrow.RecordBatch, error)) (*engine.Result, error) {
 	w, err := storage.NewTableWriter(target.Table, s.Warehouse().FS(), types)
 	if err != nil {
 		return nil, err
 	}
 	rows, added, err := w.WriteAll(ctx, next)
-	if err == nil && len(added) > 0 {
+	if err == nil && (len(added) > 0 || s.StaticOverwrite()) {
 		var replaced []iceberg.DataFile
-		if replaced, err = overwrittenFiles(ctx, s, target, added); err == nil {
+		if replaced, err = overwrittenFiles(ctx, s, target, added); err == nil && len(replaced)+len(added) > 0 {
 			err = CommitReplace(ctx, target.Table, replaced, added)
 		}
 	}
@@ -53,7 +54,7 @@ func overwrittenFiles(ctx context.Context, s *engine.Session, target *planner.Ta
 		return nil, fmt.Errorf("overwrite %s: %w", target.QualifiedName(), err)
 	}
 	spec := target.Table.Spec()
-	if spec.IsUnpartitioned() {
+	if spec.IsUnpartitioned() || s.StaticOverwrite() {
 		return plan.Files, nil
 	}
 	partitions := map[string]bool{}
