@@ -2,6 +2,7 @@ package lakesql_test
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,4 +82,36 @@ func TestIcebergGoReadsTablesAfterMergeAndUpdate(t *testing.T) {
 
 	testutil.Exec(t, s, "TRUNCATE TABLE db.events")
 	check("TRUNCATE")
+}
+
+// TestReplaceTableKeepsHistory checks that REPLACE TABLE is a commit on the
+// same table: same UUID, the old snapshot still readable with its own
+// schema by time travel, a column of the same name and type keeping its
+// field id, and iceberg-go reading the replaced table.
+func TestReplaceTableKeepsHistory(t *testing.T) {
+	s, dir := testutil.Open(t,
+		"CREATE NAMESPACE db",
+		"CREATE TABLE db.t (id INT, region STRING, v DOUBLE) PARTITIONED BY (region)",
+		"INSERT INTO db.t VALUES (1, 'eu', 1.5), (2, NULL, NULL)",
+	)
+	before := testutil.Table(t, s, "db", "t")
+	oldSnap := before.CurrentSnapshot().SnapshotID
+	testutil.Exec(t, s, "CREATE OR REPLACE TABLE db.t PARTITIONED BY (bucket(2, id)) AS SELECT id, CAST(id AS BIGINT) * 10 AS w FROM db.t")
+	after := testutil.Table(t, s, "db", "t")
+	if before.Metadata().TableUUID() != after.Metadata().TableUUID() {
+		t.Fatalf("REPLACE TABLE made a new table: uuid %s, was %s", after.Metadata().TableUUID(), before.Metadata().TableUUID())
+	}
+	id, _ := after.Schema().FindFieldByName("id")
+	w, _ := after.Schema().FindFieldByName("w")
+	if id.ID != 1 || w.ID != 4 {
+		t.Fatalf("field ids id=%d w=%d, want 1 (kept) and 4 (new)", id.ID, w.ID)
+	}
+	testutil.WantRows(t, s, "SELECT * FROM db.t", "1|10", "2|20")
+	testutil.WantRows(t, s, "SELECT * FROM db.t VERSION AS OF "+strconv.FormatInt(oldSnap, 10), "1|eu|1.5", "2|NULL|NULL")
+	if got := testutil.IcebergGoRows(t, dir, "db", "t"); !slices.Equal(got, []string{"1|10", "2|20"}) {
+		t.Fatalf("iceberg-go reads %v", got)
+	}
+	if got := testutil.IcebergGo(t, dir, "db", "t", oldSnap).Rows; !slices.Equal(got, []string{"1|eu|1.5", "2|NULL|NULL"}) {
+		t.Fatalf("iceberg-go reads the old snapshot as %v", got)
+	}
 }

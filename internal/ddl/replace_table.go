@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -108,13 +109,18 @@ func (r *replacement) stage(schema *iceberg.Schema, ct *sql.CreateTable) error {
 		table.NewAddSortOrderUpdate(&order),
 		table.NewSetDefaultSortOrderUpdate(-1),
 	}
-	if len(ct.Properties) > 0 {
-		props := iceberg.Properties{}
-		for _, p := range ct.Properties {
-			props[p.Key] = p.Value
-		}
-		r.updates = append(r.updates, table.NewSetPropertiesUpdate(props))
+	// The default name mapping (column names to field ids, for files
+	// written without ids) must describe the new schema; iceberg-go adds it
+	// on a table's first write, so it is set here in every case.
+	mapping, err := json.Marshal(schema.NameMapping())
+	if err != nil {
+		return fmt.Errorf("replace table %s: %w", r.name, err)
 	}
+	props := iceberg.Properties{table.DefaultNameMappingKey: string(mapping)}
+	for _, p := range ct.Properties {
+		props[p.Key] = p.Value
+	}
+	r.updates = append(r.updates, table.NewSetPropertiesUpdate(props))
 	if base.CurrentSnapshot() != nil {
 		r.updates = append(r.updates, table.NewRemoveSnapshotRefUpdate(table.MainBranch))
 	}
