@@ -1,6 +1,7 @@
 package lakesql_test
 
 import (
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -114,4 +115,37 @@ func TestReplaceTableKeepsHistory(t *testing.T) {
 	if got := testutil.IcebergGo(t, dir, "db", "t", oldSnap).Rows; !slices.Equal(got, []string{"1|eu|1.5", "2|NULL|NULL"}) {
 		t.Fatalf("iceberg-go reads the old snapshot as %v", got)
 	}
+}
+
+// TestMergeAndUpdateReadOnlyCandidateFiles removes the file of one
+// partition from disk: UPDATE and MERGE that prune it — by partition, by the
+// ON condition's target-only conjunct, or by the source's join keys against
+// the file's column bounds — never open it and succeed, while one that needs
+// it fails naming it. Pruning must keep unaffected files out entirely.
+func TestMergeAndUpdateReadOnlyCandidateFiles(t *testing.T) {
+	s, _ := testutil.Open(t,
+		"CREATE NAMESPACE db",
+		"CREATE TABLE db.t (id INT, region STRING, v DOUBLE) PARTITIONED BY (region)",
+		"INSERT INTO db.t VALUES (1, 'eu', 1.0), (2, 'eu', 2.0), (30, 'us', 3.0), (40, 'us', 4.0)",
+	)
+	var us string
+	for _, f := range testutil.LiveFiles(t, s, "db", "t") {
+		if strings.Contains(f, "region=us") {
+			us = f
+		}
+	}
+	if us == "" {
+		t.Fatal("no file of partition us")
+	}
+	if err := os.Remove(us); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Exec(t, s,
+		"UPDATE db.t SET v = v + 1 WHERE region = 'eu'",
+		"MERGE INTO db.t t USING (SELECT 1 AS id, 10.0 AS v) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT (id, region, v) VALUES (s.id, 'eu', s.v)",
+		"MERGE INTO db.t t USING (SELECT 35 AS id) s ON t.id = s.id AND t.region = 'eu' WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT (id, region) VALUES (s.id, 'asia')",
+	)
+	testutil.WantRows(t, s, "SELECT * FROM db.t WHERE region <> 'us'", "1|eu|10.0", "2|eu|3.0", "35|asia|NULL")
+	testutil.WantError(t, s, "MERGE INTO db.t t USING (SELECT 30 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE", us)
+	testutil.WantError(t, s, "UPDATE db.t SET v = 0 WHERE v > 3.5", us)
 }
