@@ -82,7 +82,7 @@ func (m *merge) bind(ctx context.Context) error {
 	if m.scan, err = planner.NewScan(m.target, m.st.TargetAlias); err != nil {
 		return err
 	}
-	m.tgtCols = scanColumns(m.scan)
+	m.tgtCols = m.scan.Schema()
 	if err := m.bindSource(ctx); err != nil {
 		return err
 	}

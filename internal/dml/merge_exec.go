@@ -20,16 +20,17 @@ import (
 // mergeRun is the state of one MERGE at work (see merge.go for the steps).
 type mergeRun struct {
 	*merge
-	source   []arrow.RecordBatch // the source's rows, with the marker column
-	srcShape *arrow.Schema
-	dataFls  []iceberg.DataFile // candidate target files
-	files    []exec.ScanFile
-	join     *planner.Join // keys and residual of ON, over stand-ins of the two sides
-	action   planner.Expr  // per joined row: 1 + index of the clause it takes, 0 for none
-	joined   []arrow.RecordBatch
-	actions  []*array.Int32
-	seen     [][]bool // per candidate file, per row number: joined with a source row
-	affected []bool   // per candidate file: holds an updated or deleted row
+	source    []arrow.RecordBatch // the source's rows, with the marker column
+	srcShape  *arrow.Schema
+	dataFiles []iceberg.DataFile // candidate target files
+	files     []exec.ScanFile
+	join      *planner.Join       // keys and residual of ON, over stand-ins of the two sides
+	action    planner.Expr        // per joined row: 1 + index of the clause it takes, 0 for none
+	joined    []arrow.RecordBatch // the join's output
+	shape     *arrow.Schema       // of joined
+	actions   []*array.Int32
+	seen      [][]bool // per candidate file, per row number: joined with a source row
+	affected  []bool   // per candidate file: holds an updated or deleted row
 
 	updated, deleted, inserted int64
 }
@@ -155,7 +156,7 @@ func (r *mergeRun) candidates(ctx context.Context) error {
 	if r.files, err = exec.ScanFiles(ctx, env.FS, r.target, plan); err != nil {
 		return err
 	}
-	r.dataFls = plan.Files
+	r.dataFiles = plan.Files
 	r.seen = make([][]bool, len(r.files))
 	r.affected = make([]bool, len(r.files))
 	return nil
@@ -242,7 +243,8 @@ func int32Lit(v int32) planner.Expr { return &planner.Literal{Value: v, T: arrow
 // joined row's clause and keeps the joined rows for write.
 func (r *mergeRun) runJoin(ctx context.Context) error {
 	left := exec.NewBatches(r.srcShape, r.source)
-	right := newNumberedScan(r.s.Warehouse().FS(), r.files, r.allScanColumns())
+	cols, _ := allColumns(r.target, r.scan)
+	right := newNumberedScan(r.s.Warehouse().FS(), r.files, cols)
 	var op exec.Operator
 	if len(r.join.LeftKeys) > 0 {
 		op = exec.NewHashJoin(r.join.Type, left, right, r.join.LeftKeys, r.join.RightKeys, r.join.Cond, true, nil)
@@ -254,6 +256,7 @@ func (r *mergeRun) runJoin(ctx context.Context) error {
 		return err
 	}
 	defer op.Close()
+	r.shape = op.Schema()
 	for {
 		b, err := op.Next(ctx)
 		if err != nil || b == nil {
@@ -270,12 +273,6 @@ func (r *mergeRun) runJoin(ctx context.Context) error {
 			return err
 		}
 	}
-}
-
-func (r *mergeRun) allScanColumns() []exec.ScanColumn {
-	sel := &rowSelection{target: r.target, scan: r.scan}
-	cols, _ := sel.allColumns()
-	return cols
 }
 
 // tally counts the joined rows of one batch by their action, marks the
@@ -327,7 +324,7 @@ func (r *mergeRun) write(ctx context.Context) error {
 	var removed []iceberg.DataFile
 	for i, a := range r.affected {
 		if a {
-			removed = append(removed, r.dataFls[i])
+			removed = append(removed, r.dataFiles[i])
 		}
 	}
 	if len(removed) == 0 && r.inserted == 0 {
@@ -341,10 +338,7 @@ func (r *mergeRun) write(ctx context.Context) error {
 	}()
 	keep := &planner.ColumnRef{Index: shape.NumFields() - 1, Name: "#keep", T: arrow.FixedWidthTypes.Boolean}
 	op := exec.NewProject(exec.NewFilter(exec.NewBatches(shape, kept), keep), r.outputExprs(), r.outputNames())
-	types := make([]arrow.DataType, len(r.tgtCols))
-	for i, c := range r.tgtCols {
-		types[i] = c.T
-	}
+	_, types := allColumns(r.target, r.scan)
 	w, err := storage.NewTableWriter(r.target.Table, r.s.Warehouse().FS(), types)
 	if err != nil {
 		return err
@@ -366,8 +360,7 @@ func (r *mergeRun) write(ctx context.Context) error {
 // whether the row is written: a row of a changed file that is not deleted,
 // or an inserted row.
 func (r *mergeRun) keptRows() ([]arrow.RecordBatch, *arrow.Schema) {
-	fields := append(append([]arrow.Field(nil), r.srcShape.Fields()...), r.tgtFields()...)
-	fields = append(fields,
+	fields := append(append([]arrow.Field(nil), r.shape.Fields()...),
 		arrow.Field{Name: "#action", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
 		arrow.Field{Name: "#keep", Type: arrow.FixedWidthTypes.Boolean, Nullable: true})
 	shape := arrow.NewSchema(fields, nil)
@@ -390,15 +383,6 @@ func (r *mergeRun) keptRows() ([]arrow.RecordBatch, *arrow.Schema) {
 		keep.Release()
 	}
 	return out, shape
-}
-
-// tgtFields are the joined layout's fields after the source's: the
-// target's columns, the file index and the row number.
-func (r *mergeRun) tgtFields() []arrow.Field {
-	if len(r.joined) > 0 {
-		return r.joined[0].Schema().Fields()[r.tgtBase():]
-	}
-	return nil
 }
 
 // outputExprs compute each target column of a written row: the value of

@@ -212,20 +212,23 @@ func (r *rowSelection) condColumns() ([]exec.ScanColumn, planner.Expr) {
 	return cols, cond
 }
 
-func (r *rowSelection) scanColumn(i int) exec.ScanColumn {
-	c := r.scan.Columns[i]
-	f, _ := r.target.Schema.FindFieldByID(c.FieldID)
+func (r *rowSelection) scanColumn(i int) exec.ScanColumn { return scanColumn(r.target, r.scan, i) }
+
+// scanColumn is column i of scan, as a table scan reads it.
+func scanColumn(target *planner.TableRef, scan *planner.Scan, i int) exec.ScanColumn {
+	c := scan.Columns[i]
+	f, _ := target.Schema.FindFieldByID(c.FieldID)
 	return exec.ScanColumn{ReadColumn: storage.ReadColumn{FieldID: c.FieldID, Name: c.Name, Type: c.T}, IcebergType: f.Type}
 }
 
-// allColumns are every column of the table, as the copies of rewritten
-// files need them, with their Arrow types.
-func (r *rowSelection) allColumns() ([]exec.ScanColumn, []arrow.DataType) {
-	types := make([]arrow.DataType, len(r.scan.Columns))
-	cols := make([]exec.ScanColumn, len(r.scan.Columns))
-	for i, c := range r.scan.Columns {
+// allColumns are every column of scan, as the copies of rewritten files
+// need them, with their Arrow types.
+func allColumns(target *planner.TableRef, scan *planner.Scan) ([]exec.ScanColumn, []arrow.DataType) {
+	types := make([]arrow.DataType, len(scan.Columns))
+	cols := make([]exec.ScanColumn, len(scan.Columns))
+	for i, c := range scan.Columns {
 		types[i] = c.T
-		cols[i] = r.scanColumn(i)
+		cols[i] = scanColumn(target, scan, i)
 	}
 	return cols, types
 }
@@ -283,7 +286,7 @@ func newRowSelection(ctx context.Context, s *engine.Session, name sql.ObjectName
 // (read whole, every column) and replaces the removed files by the new ones
 // in one snapshot.
 func (r *rowSelection) rewrite(ctx context.Context, removed []iceberg.DataFile, rewrite []exec.ScanFile, transform func(exec.Operator) exec.Operator) error {
-	cols, types := r.allColumns()
+	cols, types := allColumns(r.target, r.scan)
 	w, err := storage.NewTableWriter(r.target.Table, r.s.Warehouse().FS(), types)
 	if err != nil {
 		return err

@@ -70,7 +70,7 @@ func Update(ctx context.Context, s *engine.Session, st *sql.Update) (*engine.Res
 // bindSet binds the assignments of UPDATE SET over the columns of scan: the
 // new value of each column, nil for those not assigned.
 func bindSet(ctx context.Context, s *engine.Session, scan *planner.Scan, set []sql.Assignment) ([]planner.Expr, error) {
-	cols := scanColumns(scan)
+	cols := scan.Schema()
 	values := make([]planner.Expr, len(scan.Columns))
 	for _, a := range set {
 		i := columnIndex(scan, a.Column)
@@ -87,20 +87,6 @@ func bindSet(ctx context.Context, s *engine.Session, scan *planner.Scan, set []s
 		values[i] = v
 	}
 	return values, nil
-}
-
-// scanColumns are the columns of scan as expressions over it see them,
-// qualified by its alias or else by the table's name.
-func scanColumns(scan *planner.Scan) []planner.Column {
-	table := scan.Table.Name
-	if scan.Alias != "" {
-		table = scan.Alias
-	}
-	cols := make([]planner.Column, len(scan.Columns))
-	for i, c := range scan.Columns {
-		cols[i] = planner.Column{Table: table, Name: c.Name, T: c.T}
-	}
-	return cols
 }
 
 // columnIndex finds a column of scan by name, ignoring case as SQL names do.

@@ -15,15 +15,7 @@ import (
 // columns of scan. clause names the statement in errors ("DELETE … WHERE").
 // Subqueries are refused: the condition is evaluated file by file.
 func (s *Session) BindCondition(ctx context.Context, scan *planner.Scan, where sql.Expr, clause string) (planner.Expr, error) {
-	table := scan.Table.Name
-	if scan.Alias != "" {
-		table = scan.Alias // UPDATE t AS x … WHERE x.c
-	}
-	cols := make([]planner.Column, len(scan.Columns))
-	for i, c := range scan.Columns {
-		cols[i] = planner.Column{Table: table, Name: c.Name, T: c.T}
-	}
-	return s.BindConditionOver(ctx, cols, where, clause)
+	return s.BindConditionOver(ctx, scan.Schema(), where, clause)
 }
 
 // BindConditionOver is BindCondition over any columns (MERGE's ON and WHEN
