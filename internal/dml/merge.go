@@ -16,8 +16,8 @@ import (
 //  1. The source is read into memory; its join keys, with the ON
 //     condition's target-only conjuncts, prune the target's files as a
 //     query's WHERE and a hash join's dynamic filter would.
-//  2. The remaining target files are read, each row numbered by file and
-//     position, and joined with the source (the target side preserved, the
+//  2. The remaining target files are read, each row named by its file and
+//     its position in it, and joined with the source (the target side preserved, the
 //     source side too when rows may be inserted). A row whose ON condition
 //     is NULL does not match, as in any join.
 //  3. Each joined row takes the first WHEN clause of its kind whose
@@ -25,15 +25,18 @@ import (
 //     error when any WHEN MATCHED clause could apply to it (Spark's rule).
 //  4. The files holding an updated or deleted row are replaced by copies
 //     with the changes; inserted rows go to new files; all in one snapshot.
-//     Files without a changed row are not rewritten.
+//     Files without a changed row are not rewritten. Under write.merge.mode
+//     = merge-on-read no file is rewritten: the updated and deleted rows'
+//     positions go to position delete files, and the new versions of the
+//     updated rows to new data files with the inserted ones.
 //
 // The joined rows of the candidate files are held in memory until the
 // changed files are known.
 
 // Column layout of the joined rows: the source's columns, then a source
 // marker (TRUE on every source row, NULL where no source row joined), then
-// the target's columns, then the target file's index and the row's number
-// (NULL where no target row joined).
+// the target's columns, then the row's position in its data file and the
+// file's index (NULL where no target row joined).
 
 // merge is one MERGE statement, bound.
 type merge struct {
@@ -70,8 +73,8 @@ func Merge(ctx context.Context, s *engine.Session, st *sql.Merge) (*engine.Resul
 
 func (m *merge) srcMark() int { return len(m.srcCols) }
 func (m *merge) tgtBase() int { return len(m.srcCols) + 1 }
-func (m *merge) fileCol() int { return len(m.srcCols) + 1 + len(m.tgtCols) }
-func (m *merge) rowCol() int  { return m.fileCol() + 1 }
+func (m *merge) rowCol() int  { return len(m.srcCols) + 1 + len(m.tgtCols) }
+func (m *merge) fileCol() int { return m.rowCol() + 1 }
 
 // bind resolves the target and the source and binds ON and every clause.
 func (m *merge) bind(ctx context.Context) error {

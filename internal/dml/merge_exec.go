@@ -32,12 +32,17 @@ type mergeRun struct {
 	seen      [][]bool // per candidate file, per row number: joined with a source row
 	affected  []bool   // per candidate file: holds an updated or deleted row
 
+	mor                        bool // write.merge.mode = merge-on-read
 	updated, deleted, inserted int64
 }
 
 func (m *merge) run(ctx context.Context) (*engine.Result, error) {
 	r := &mergeRun{merge: m}
 	defer r.release()
+	var err error
+	if r.mor, err = mergeOnRead(m.target.Table, mergeModeProperty); err != nil {
+		return nil, err
+	}
 	if err := r.readSource(ctx); err != nil {
 		return nil, err
 	}
@@ -90,7 +95,7 @@ func (r *mergeRun) leftColumns() []planner.Column {
 
 func (r *mergeRun) rightColumns() []planner.Column {
 	return append(append([]planner.Column(nil), r.tgtCols...),
-		planner.Column{Name: "#file", T: arrow.PrimitiveTypes.Int32}, planner.Column{Name: "#row", T: arrow.PrimitiveTypes.Int64})
+		planner.Column{Name: "_pos", T: arrow.PrimitiveTypes.Int64}, planner.Column{Name: "#file", T: arrow.PrimitiveTypes.Int32})
 }
 
 // readSource runs the source query and keeps its rows, each with a TRUE
@@ -244,7 +249,7 @@ func int32Lit(v int32) planner.Expr { return &planner.Literal{Value: v, T: arrow
 func (r *mergeRun) runJoin(ctx context.Context) error {
 	left := exec.NewBatches(r.srcShape, r.source)
 	cols, _ := allColumns(r.target, r.scan)
-	right := newNumberedScan(r.s.Warehouse().FS(), r.files, cols)
+	right := newPositionedScan(r.s.Warehouse().FS(), r.files, cols)
 	var op exec.Operator
 	if len(r.join.LeftKeys) > 0 {
 		op = exec.NewHashJoin(r.join.Type, left, right, r.join.LeftKeys, r.join.RightKeys, r.join.Cond, true, nil)
@@ -343,22 +348,42 @@ func (r *mergeRun) write(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	var added []iceberg.DataFile
 	if err = op.Open(ctx); err == nil {
-		_, added, werr := w.WriteAll(ctx, func() (arrow.RecordBatch, error) { return op.Next(ctx) })
-		if err = werr; err == nil {
-			err = CommitReplace(ctx, r.target.Table, removed, added)
-		}
+		_, added, err = w.WriteAll(ctx, func() (arrow.RecordBatch, error) { return op.Next(ctx) })
 	}
 	op.Close()
-	if err != nil {
+	switch {
+	case err != nil:
+		w.Abort()
+		return err
+	case r.mor:
+		return commitMergeOnRead(ctx, r.s.Warehouse().FS(), r.target.Table, r.dataFiles, r.changedRows(), w, added)
+	}
+	if err = CommitReplace(ctx, r.target.Table, removed, added); err != nil {
 		w.Abort()
 	}
 	return err
 }
 
+// changedRows are the positions of the target rows a clause updates or
+// deletes, for merge-on-read.
+func (r *mergeRun) changedRows() deletedRows {
+	changed := deletedRows{}
+	for k, b := range r.joined {
+		actions := r.actions[k]
+		changed.add(b, r.rowCol(), r.fileCol(), func(i int) bool {
+			a := actions.Value(i)
+			return a > 0 && r.clauses[a-1].action != sql.MergeInsert
+		})
+	}
+	return changed
+}
+
 // keptRows are the joined batches with two columns added, the action and
-// whether the row is written: a row of a changed file that is not deleted,
-// or an inserted row.
+// whether the row is written: an inserted row, and under copy-on-write a
+// row of a changed file that is not deleted, under merge-on-read an updated
+// row.
 func (r *mergeRun) keptRows() ([]arrow.RecordBatch, *arrow.Schema) {
 	fields := append(append([]arrow.Field(nil), r.shape.Fields()...),
 		arrow.Field{Name: "#action", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
@@ -374,7 +399,12 @@ func (r *mergeRun) keptRows() ([]arrow.RecordBatch, *arrow.Schema) {
 			if a := actions.Value(i); a > 0 {
 				action = r.clauses[a-1].action
 			}
-			keeps.Append(action == sql.MergeInsert || files.IsValid(i) && r.affected[files.Value(i)] && action != sql.MergeDelete)
+			switch {
+			case r.mor: // the old versions stay, deleted by position
+				keeps.Append(action == sql.MergeInsert || action == sql.MergeUpdate)
+			default: // the changed files are written whole
+				keeps.Append(action == sql.MergeInsert || files.IsValid(i) && r.affected[files.Value(i)] && action != sql.MergeDelete)
+			}
 		}
 		keep := keeps.NewArray()
 		keeps.Release()
@@ -388,7 +418,7 @@ func (r *mergeRun) keptRows() ([]arrow.RecordBatch, *arrow.Schema) {
 // outputExprs compute each target column of a written row: the value of
 // the clause the row takes, or the target row's own.
 func (r *mergeRun) outputExprs() []planner.Expr {
-	actionCol := &planner.ColumnRef{Index: r.rowCol() + 1, Name: "#action", T: arrow.PrimitiveTypes.Int32}
+	actionCol := &planner.ColumnRef{Index: r.shape.NumFields(), Name: "#action", T: arrow.PrimitiveTypes.Int32}
 	exprs := make([]planner.Expr, len(r.tgtCols))
 	for j, col := range r.tgtCols {
 		own := &planner.ColumnRef{Index: r.tgtBase() + j, Name: col.Name, T: col.T}

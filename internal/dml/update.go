@@ -12,11 +12,14 @@ import (
 	"github.com/lakesql/lakesql/sql"
 )
 
-// Update runs UPDATE t SET c = e, … [WHERE cond]. It is copy-on-write: the
-// data files holding rows the condition is TRUE for are chosen as DELETE
-// chooses them and replaced, in one snapshot, by copies in which those rows
-// carry the new values; rows where the condition is NULL keep theirs. A row
-// whose partition values change is written to its new partition.
+// Update runs UPDATE t SET c = e, … [WHERE cond]. The data files holding
+// rows the condition is TRUE for are chosen as DELETE chooses them; by
+// default (copy-on-write) they are replaced, in one snapshot, by copies in
+// which those rows carry the new values; under write.update.mode =
+// merge-on-read the rows' positions go to position delete files and their
+// new versions to new data files. Rows where the condition is NULL keep
+// their values. A row whose partition values change is written to its new
+// partition.
 func Update(ctx context.Context, s *engine.Session, st *sql.Update) (*engine.Result, error) {
 	sel, err := newRowSelection(ctx, s, st.Table, st.Alias, st.Where, "UPDATE … WHERE")
 	if err != nil {
@@ -28,6 +31,10 @@ func Update(ctx context.Context, s *engine.Session, st *sql.Update) (*engine.Res
 	}
 	if sel.target.Snapshot == nil {
 		return engine.RowCount(0, "updated"), nil
+	}
+	mor, err := mergeOnRead(sel.target.Table, updateModeProperty)
+	if err != nil {
+		return nil, err
 	}
 	files, err := sel.files(ctx)
 	if err != nil {
@@ -45,6 +52,12 @@ func Update(ctx context.Context, s *engine.Session, st *sql.Update) (*engine.Res
 	}
 	if updated == 0 {
 		return engine.RowCount(0, "updated"), nil
+	}
+	if mor {
+		if err := sel.mergeOnRead(ctx, files, values); err != nil {
+			return nil, err
+		}
+		return engine.RowCount(updated, "updated"), nil
 	}
 	exprs, names := make([]planner.Expr, len(values)), make([]string, len(values))
 	for i, c := range sel.scan.Columns {
