@@ -15,7 +15,8 @@ import (
 // same starting rows in a lakesql table (partitioned as partition says)
 // and a DuckDB table, the same statement in both, then the resulting
 // tables compared as multisets. The statements are written in the MERGE
-// and UPDATE syntax the two engines share.
+// and UPDATE syntax the two engines share. Every scenario runs with the
+// lakesql table in copy-on-write and in merge-on-read mode.
 type dmlCase struct {
 	name      string
 	partition string   // lakesql's PARTITIONED BY clause of dml.t, or ""
@@ -88,26 +89,30 @@ func TestDifferentialDML(t *testing.T) {
 	if err := duckExec(ctx, duck, `CREATE SCHEMA dml`); err != nil {
 		t.Fatal(err)
 	}
-	passed := 0
-	for _, c := range dmlCases() {
-		if msg := checkDML(ctx, lake, duck, c); msg != "" {
-			t.Errorf("%s: %s\n  %s", c.name, strings.Join(strings.Fields(c.statement), " "), msg)
-			continue
+	passed, total := 0, 0
+	for _, mode := range []string{"copy-on-write", "merge-on-read"} {
+		for _, c := range dmlCases() {
+			total++
+			if msg := checkDML(ctx, lake, duck, c, mode); msg != "" {
+				t.Errorf("%s (%s): %s\n  %s", c.name, mode, strings.Join(strings.Fields(c.statement), " "), msg)
+				continue
+			}
+			passed++
 		}
-		passed++
 	}
-	fmt.Printf("differential DML: %d of %d scenarios agree\n", passed, len(dmlCases()))
+	fmt.Printf("differential DML: %d of %d scenarios agree\n", passed, total)
 }
 
-// checkDML sets a scenario up in both engines, runs its statement and
+// checkDML sets a scenario up in both engines (lakesql's table in mode), runs its statement and
 // compares the target tables; "" when they agree.
-func checkDML(ctx context.Context, lake *lakesql.Session, duck *sql.DB, c dmlCase) string {
+func checkDML(ctx context.Context, lake *lakesql.Session, duck *sql.DB, c dmlCase, mode string) string {
 	const (
 		targetCols = `(id INT, region STRING, v DOUBLE)`
 		sourceCols = `(id INT, region STRING, v DOUBLE, op STRING)`
 	)
 	lakeSetup := []string{`DROP TABLE IF EXISTS dml.t PURGE`, `DROP TABLE IF EXISTS dml.s PURGE`,
-		`CREATE TABLE dml.t ` + targetCols + ` ` + c.partition, `CREATE TABLE dml.s ` + sourceCols}
+		`CREATE TABLE dml.t ` + targetCols + ` ` + c.partition + fmt.Sprintf(` TBLPROPERTIES ('write.delete.mode' = '%[1]s', 'write.update.mode' = '%[1]s', 'write.merge.mode' = '%[1]s')`, mode),
+		`CREATE TABLE dml.s ` + sourceCols}
 	duckSetup := []string{`DROP TABLE IF EXISTS dml.t`, `DROP TABLE IF EXISTS dml.s`,
 		`CREATE TABLE dml.t ` + targetCols, `CREATE TABLE dml.s ` + sourceCols}
 	for _, rows := range c.target {
