@@ -39,3 +39,12 @@ func withPositions(ctx context.Context, batch arrow.RecordBatch, at int, first i
 	cols := slices.Insert(slices.Clone(batch.Columns()), at, arrow.Array(pos))
 	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, batch.NumRows())
 }
+
+// positions is 1 when the scan returns row positions (not read from the
+// file), else 0.
+func (s *tableScan) positions() int {
+	if s.posCol >= 0 {
+		return 1
+	}
+	return 0
+}

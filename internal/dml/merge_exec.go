@@ -29,7 +29,7 @@ type mergeRun struct {
 	joined    []arrow.RecordBatch // the join's output
 	shape     *arrow.Schema       // of joined
 	actions   []*array.Int32
-	seen      [][]bool // per candidate file, per row number: joined with a source row
+	seen      [][]bool // per candidate file, per row position: joined with a source row
 	affected  []bool   // per candidate file: holds an updated or deleted row
 
 	mor                        bool // write.merge.mode = merge-on-read
@@ -80,13 +80,21 @@ func (r *mergeRun) release() {
 	}
 }
 
-// joinType keeps every candidate target row (files are rewritten whole) and,
-// when rows may be inserted, every source row.
+// joinType keeps the unmatched rows a clause may act on: source rows when
+// rows may be inserted, target rows under NOT MATCHED BY SOURCE — and, when
+// a WHEN MATCHED clause may change files, every candidate target row under
+// copy-on-write, which rewrites files whole.
 func (r *mergeRun) joinType() sql.JoinType {
-	if r.inserts {
+	target := r.bySource || r.matched && !r.mor
+	switch {
+	case r.inserts && target:
 		return sql.JoinFull
+	case r.inserts:
+		return sql.JoinLeft
+	case target:
+		return sql.JoinRight
 	}
-	return sql.JoinRight
+	return sql.JoinInner
 }
 
 func (r *mergeRun) leftColumns() []planner.Column {
@@ -226,14 +234,14 @@ func and(a, b planner.Expr) planner.Expr {
 // row's kind whose condition is TRUE, or 0.
 func (r *mergeRun) actionExpr() planner.Expr {
 	boolean := arrow.FixedWidthTypes.Boolean
-	present := func(col int) planner.Expr {
-		return &planner.Call{Fn: planner.FnIsNotNull, T: boolean, Args: []planner.Expr{&planner.ColumnRef{Index: col, Name: "#", T: boolean}}}
+	present := func(col *planner.ColumnRef) planner.Expr {
+		return &planner.Call{Fn: planner.FnIsNotNull, T: boolean, Args: []planner.Expr{col}}
 	}
 	not := func(e planner.Expr) planner.Expr {
 		return &planner.Call{Fn: planner.FnNot, T: boolean, Args: []planner.Expr{e}}
 	}
-	src := present(r.srcMark())
-	tgt := &planner.Call{Fn: planner.FnIsNotNull, T: boolean, Args: []planner.Expr{&planner.ColumnRef{Index: r.fileCol(), Name: "#file", T: arrow.PrimitiveTypes.Int32}}}
+	src := present(&planner.ColumnRef{Index: r.srcMark(), Name: "#source", T: boolean})
+	tgt := present(&planner.ColumnRef{Index: r.fileCol(), Name: "#file", T: arrow.PrimitiveTypes.Int32})
 	kinds := map[sql.MergeMatch]planner.Expr{sql.Matched: and(src, tgt), sql.NotMatched: and(src, not(tgt)), sql.NotMatchedBySource: and(not(src), tgt)}
 	c := &planner.Case{Else: int32Lit(0), T: arrow.PrimitiveTypes.Int32}
 	for k, cl := range r.clauses {
