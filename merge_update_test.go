@@ -1,6 +1,7 @@
 package lakesql_test
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -169,4 +170,42 @@ func TestMergeAndUpdateReadOnlyCandidateFiles(t *testing.T) {
 	testutil.WantRows(t, s, "SELECT * FROM db.t WHERE region <> 'us'", "1|eu|10.0", "2|eu|3.0", "35|asia|NULL")
 	testutil.WantError(t, s, "MERGE INTO db.t t USING (SELECT 30 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE", us)
 	testutil.WantError(t, s, "UPDATE db.t SET v = 0 WHERE v > 3.5", us)
+}
+
+// TestMergeOnReadPositionsAcrossRowGroups checks the positions merge-on-read
+// writes where they are easiest to get wrong: a data file of several row
+// groups (read in parallel), already carrying position deletes, changed
+// again by DELETE, UPDATE and MERGE. lakesql and iceberg-go must read the
+// same rows as the statements mean.
+func TestMergeOnReadPositionsAcrossRowGroups(t *testing.T) {
+	var rows []string
+	for n := range 20 {
+		rows = append(rows, fmt.Sprintf("(%d, 'r%d')", n, n))
+	}
+	s, dir := testutil.Open(t,
+		"CREATE NAMESPACE db",
+		`CREATE TABLE db.t (id INT, v STRING) TBLPROPERTIES ('write.parquet.row-group-size-rows' = '3',
+			'write.delete.mode' = 'merge-on-read', 'write.update.mode' = 'merge-on-read', 'write.merge.mode' = 'merge-on-read')`,
+		"INSERT INTO db.t VALUES "+strings.Join(rows, ", "),
+		"DELETE FROM db.t WHERE id % 5 = 0",
+		"UPDATE db.t SET v = 'u' || v WHERE id % 3 = 1",
+		"DELETE FROM db.t WHERE id IN (7, 8, 19)",
+		`MERGE INTO db.t t USING (VALUES (2, 'm'), (13, 'm'), (20, 'new')) AS s(id, v) ON t.id = s.id
+			WHEN MATCHED AND t.id = 2 THEN DELETE
+			WHEN MATCHED THEN UPDATE SET v = t.v || s.v
+			WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, s.v)`,
+	)
+	if files := testutil.LiveFiles(t, s, "db", "t"); len(files) < 2 {
+		t.Fatalf("live files %v: want the original file and the updated rows' files", files)
+	}
+	want := []string{"1|ur1", "3|r3", "4|ur4", "6|r6", "9|r9", "11|r11", "12|r12", "13|ur13m", "14|r14", "16|ur16", "17|r17", "18|r18", "20|new"}
+	slices.Sort(want)
+	testutil.WantRows(t, s, "SELECT * FROM db.t", want...)
+	if got := testutil.IcebergGoRows(t, dir, "db", "t"); !slices.Equal(got, want) {
+		t.Fatalf("iceberg-go reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// One delete file per data file per statement: DELETE 1, UPDATE 1 (the
+	// new versions go to file A), DELETE 2 (8 in the first file, 7 and 19
+	// in A), MERGE 2 (2 in the first file, 13 in A).
+	testutil.WantRows(t, s, "SELECT count(*) FROM db.t.files WHERE content = 1", "6")
 }

@@ -322,10 +322,10 @@ func (r *mergeRun) tally(b arrow.RecordBatch, actions *array.Int32) error {
 // whether one already had.
 func (r *mergeRun) matchedBefore(f int32, row int64) bool {
 	seen := r.seen[f]
-	for int64(len(seen)) <= row {
-		seen = append(seen, false)
+	if missing := row + 1 - int64(len(seen)); missing > 0 {
+		seen = append(seen, make([]bool, missing)...)
+		r.seen[f] = seen
 	}
-	r.seen[f] = seen
 	was := seen[row]
 	seen[row] = true
 	return was
