@@ -166,8 +166,10 @@ func TestMergeAndUpdateReadOnlyCandidateFiles(t *testing.T) {
 		"UPDATE db.t SET v = v + 1 WHERE region = 'eu'",
 		"MERGE INTO db.t t USING (SELECT 1 AS id, 10.0 AS v) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT (id, region, v) VALUES (s.id, 'eu', s.v)",
 		"MERGE INTO db.t t USING (SELECT 35 AS id) s ON t.id = s.id AND t.region = 'eu' WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT (id, region) VALUES (s.id, 'asia')",
+		// The key casts the target's INT to the source's BIGINT.
+		"MERGE INTO db.t t USING (SELECT CAST(2 AS BIGINT) AS id) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = v + 1",
 	)
-	testutil.WantRows(t, s, "SELECT * FROM db.t WHERE region <> 'us'", "1|eu|10.0", "2|eu|3.0", "35|asia|NULL")
+	testutil.WantRows(t, s, "SELECT * FROM db.t WHERE region <> 'us'", "1|eu|10.0", "2|eu|4.0", "35|asia|NULL")
 	testutil.WantError(t, s, "MERGE INTO db.t t USING (SELECT 30 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE", us)
 	testutil.WantError(t, s, "UPDATE db.t SET v = 0 WHERE v > 3.5", us)
 }

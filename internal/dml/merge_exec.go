@@ -177,7 +177,7 @@ func (r *mergeRun) candidates(ctx context.Context) error {
 
 // matchable is implied for every target row some source row matches: the
 // ON condition's conjuncts that read only the target, and for each join key
-// that is a target column, the source's values of its key.
+// the source's values of it.
 func (r *mergeRun) matchable(ctx context.Context) (planner.Expr, error) {
 	var parts []planner.Expr
 	for _, c := range planner.Conjuncts(r.on) {
@@ -191,12 +191,11 @@ func (r *mergeRun) matchable(ctx context.Context) (planner.Expr, error) {
 			parts = append(parts, r.toScan(c))
 		}
 	}
+	// A key is an expression over the target's columns, whose positions in
+	// the join's right side are those of the scan: CAST(t.id AS BIGINT) IN
+	// (…) prunes too, once the optimizer unwraps the cast.
 	for i, k := range r.join.RightKeys {
-		ref, ok := k.(*planner.ColumnRef)
-		if !ok || ref.Index >= len(r.tgtCols) || !arrow.TypeEqual(k.Type(), r.join.LeftKeys[i].Type()) {
-			continue
-		}
-		pred, ok, err := exec.KeyPredicate(ctx, r.join.LeftKeys[i], r.source, ref)
+		pred, ok, err := exec.KeyPredicate(ctx, r.join.LeftKeys[i], r.source, k)
 		if err != nil {
 			return nil, err
 		}
