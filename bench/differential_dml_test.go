@@ -54,6 +54,9 @@ func dmlCases() []dmlCase {
 		{"target-only ON conjunct", byRegion, dmlTargetRows, dmlSourceRows, `MERGE INTO dml.t AS t USING dml.s AS s ON t.id = s.id AND t.region = 'eu'
 			WHEN MATCHED THEN UPDATE SET v = s.v
 			WHEN NOT MATCHED THEN INSERT (id, region, v) VALUES (s.id, 'new', s.v)`},
+		{"null-safe ON", byRegion, dmlTargetRows, dmlSourceRows, `MERGE INTO dml.t AS t USING dml.s AS s ON t.id IS NOT DISTINCT FROM s.id
+			WHEN MATCHED THEN UPDATE SET v = s.v
+			WHEN NOT MATCHED THEN INSERT (id, region, v) VALUES (s.id, s.region, s.v)`},
 		{"non-equi ON", "", dmlTargetRows, dmlSourceRows, `MERGE INTO dml.t AS t USING (SELECT 2 AS lo, 4 AS hi) AS s ON t.id BETWEEN s.lo AND s.hi
 			WHEN MATCHED THEN UPDATE SET v = t.id * 100`},
 		{"insert only, duplicate keys", byRegion, dmlTargetRows, dmlSourceRows + `, (8, 'eu', 81.0, 'i'), (1, 'us', 11.0, 'i')`, `MERGE INTO dml.t AS t USING dml.s AS s ON t.id = s.id
