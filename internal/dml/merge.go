@@ -152,23 +152,23 @@ func (m *merge) scope(match sql.MergeMatch) []planner.Column {
 
 // shift renumbers an expression bound over scope(match) to the joined layout.
 func (m *merge) shift(e planner.Expr, match sql.MergeMatch) planner.Expr {
-	if e == nil || match == sql.NotMatched {
-		return e // the source's columns come first in both
+	if e == nil {
+		return nil
 	}
-	ns := len(m.srcCols)
+	to := func(i int) int {
+		switch {
+		case match == sql.NotMatchedBySource:
+			return m.tgtBase() + i // bound over the target's columns alone
+		case match == sql.Matched && i >= len(m.srcCols):
+			return i + 1 // a target column, past the source marker
+		}
+		return i // a source column
+	}
 	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
-		ref, ok := x.(*planner.ColumnRef)
-		if !ok {
-			return x
+		if ref, ok := x.(*planner.ColumnRef); ok {
+			return &planner.ColumnRef{Index: to(ref.Index), Name: ref.Name, T: ref.T}
 		}
-		i := ref.Index
-		if match == sql.NotMatchedBySource || i >= ns {
-			if match == sql.NotMatchedBySource {
-				i += ns
-			}
-			i++ // past the source marker
-		}
-		return &planner.ColumnRef{Index: i, Name: ref.Name, T: ref.T}
+		return x
 	})
 }
 
@@ -195,6 +195,9 @@ func (m *merge) bindClause(ctx context.Context, c sql.MergeClause) (mergeClause,
 // bindUpdate binds UPDATE SET … (or SET *, every target column from the
 // source column of its name).
 func (m *merge) bindUpdate(ctx context.Context, c sql.MergeClause, cols []planner.Column) ([]planner.Expr, error) {
+	if c.Star && c.Match == sql.NotMatchedBySource {
+		return nil, &planner.Error{Pos: c.Pos, Msg: "WHEN NOT MATCHED BY SOURCE cannot UPDATE SET *: its rows have no source row; name the columns to set"}
+	}
 	if c.Star {
 		return m.fromSource(ctx, c, "UPDATE SET *")
 	}
