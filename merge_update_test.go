@@ -3,6 +3,7 @@ package lakesql_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -210,4 +211,52 @@ func TestMergeOnReadPositionsAcrossRowGroups(t *testing.T) {
 	// new versions go to file A), DELETE 2 (8 in the first file, 7 and 19
 	// in A), MERGE 2 (2 in the first file, 13 in A).
 	testutil.WantRows(t, s, "SELECT count(*) FROM db.t.files WHERE content = 1", "6")
+}
+
+// TestMergeOnReadOnSparkTable runs merge-on-read DELETE (the table's own
+// write.delete.mode), UPDATE and MERGE on a copy of a Spark-written table
+// whose files are recorded at s3://… and read through a location remap: the
+// delete files lakesql writes must land beside the data files in the copy,
+// under the recorded URI's remap, and nowhere else.
+func TestMergeOnReadOnSparkTable(t *testing.T) {
+	s, _ := testutil.Open(t)
+	dir := dmlCopyFixture(t, "spark_position_deletes")
+	testutil.Exec(t, s, "CREATE NAMESPACE fx",
+		"CALL system.register_table(table => 'fx.t', metadata_file => '"+filepath.Join(dir, "metadata/00002-8dbf0bf0-882a-4822-ae9c-ec1c0f34ef6d.metadata.json")+"')",
+		"ALTER TABLE fx.t SET TBLPROPERTIES ('write.update.mode' = 'merge-on-read', 'write.merge.mode' = 'merge-on-read')")
+	testutil.Exec(t, s,
+		"DELETE FROM fx.t WHERE a < 5",
+		"UPDATE fx.t SET b = -b WHERE a = 7",
+		"MERGE INTO fx.t t USING (SELECT 8 AS a) s ON t.a = s.a WHEN MATCHED THEN DELETE")
+	testutil.WantRows(t, s, "SELECT a FROM fx.t", "5", "7", "10", "11", "13", "14")
+	testutil.WantRows(t, s, "SELECT count(*) FROM fx.t WHERE b < 0", "1")
+	// Every live delete file lakesql wrote is recorded under the table's
+	// s3:// location and resolves to a file in the copy; the copy holds no
+	// other new delete file.
+	var written int
+	for _, p := range testutil.Rows(t, s, "SELECT file_path FROM fx.t.files WHERE content = 1") {
+		if strings.Contains(p, "3221b69e") {
+			continue // Spark's
+		}
+		written++
+		local := s.Warehouse().FS().Resolve(p)
+		if !strings.HasPrefix(p, "s3://warehouse/prod/db/refdeletes3/data/") || !strings.HasPrefix(local, dir) {
+			t.Fatalf("delete file %s (at %s) is not in the table's data folder %s", p, local, dir)
+		}
+		if _, err := os.Stat(local); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var onDisk int
+	for _, f := range testutil.FilesBelow(t, dir) {
+		if strings.HasSuffix(f, "-deletes.parquet") {
+			onDisk++
+		}
+	}
+	if written < 3 || onDisk != 6+written {
+		t.Fatalf("%d delete files written, %d on disk: want at least one per statement, all in the table's folder beside Spark's 6", written, onDisk)
+	}
+	if _, err := os.Stat("s3:"); err == nil {
+		t.Fatal("a delete file was written under ./s3:, outside the table")
+	}
 }

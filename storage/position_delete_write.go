@@ -2,8 +2,8 @@ package storage
 
 import (
 	"fmt"
-	"path"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -20,7 +20,9 @@ import (
 // deletes from that one data file only (Spark's file-scoped deletes).
 func WritePositionDeletes(fs icebergio.WriteFileIO, spec iceberg.PartitionSpec, data iceberg.DataFile, positions []int64) (iceberg.DataFile, error) {
 	target := data.FilePath()
-	file := path.Join(path.Dir(target), uuid.NewString()+"-deletes.parquet")
+	// The data file's folder, cut as text: paths may be URIs (s3://…),
+	// which path.Join would mangle.
+	file := target[:strings.LastIndex(target, "/")+1] + uuid.NewString() + "-deletes.parquet"
 	out, err := fs.Create(file)
 	if err != nil {
 		return nil, fmt.Errorf("create position delete file %s: %w", file, err)
