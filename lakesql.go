@@ -121,6 +121,14 @@ func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Resul
 		return dml.Insert(ctx, e, st)
 	case *sql.Delete:
 		return dml.Delete(ctx, e, st)
+	case *sql.Update:
+		return dml.Update(ctx, e, st)
+	case *sql.Merge:
+		return dml.Merge(ctx, e, st)
+	case *sql.TruncateTable:
+		return ddl.TruncateTable(ctx, e, st)
+	case *sql.ReplaceTable:
+		return ddl.ReplaceTable(ctx, e, st)
 	case *sql.CreateNamespace:
 		return ddl.CreateNamespace(ctx, e, st)
 	case *sql.DropNamespace:

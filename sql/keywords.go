@@ -24,7 +24,7 @@ var nonReservedWords = []string{
 	"add", "alter", "analyze", "call", "cascade", "column", "columns", "comment",
 	"create", "data", "database", "databases", "delete", "describe", "desc", "detail",
 	"drop", "dry", "explain", "extended", "field", "formatted", "history", "iceberg",
-	"if", "insert", "into", "locally", "namespace", "namespaces", "optimize",
+	"if", "insert", "into", "locally", "matched", "merge", "source", "target", "update", "namespace", "namespaces", "optimize",
 	"ordered", "overwrite", "partition", "partitioned", "partitions", "purge", "rename",
 	"replace", "restrict", "retain", "run", "schema", "schemas", "set", "show", "table",
 	"tables", "tblproperties", "to", "type", "unordered", "unset", "use", "vacuum",

@@ -40,6 +40,14 @@ func (p *parser) statement() Statement {
 			return p.insert()
 		case "delete":
 			return p.delete()
+		case "update":
+			return p.update()
+		case "merge":
+			return p.merge()
+		case "truncate":
+			return p.truncate()
+		case "replace":
+			return p.replaceTable(p.advance().pos, false)
 		case "call":
 			p.advance()
 			name := p.objectName()
@@ -89,6 +97,9 @@ func (p *parser) ifExists() bool {
 func (p *parser) create() Statement {
 	pos := p.advance().pos
 	switch {
+	case p.eatWord("or"): // not listed as expected: after CREATE the object kinds are
+		p.expectWord("replace")
+		return p.replaceTable(pos, true)
 	case p.acceptNamespaceWord(false):
 		c := &CreateNamespace{IfNotExists: p.ifNotExists(), Pos: pos}
 		c.Name = p.objectName()

@@ -90,12 +90,32 @@ var errConcurrentCommit = errors.New("another writer committed to the table afte
 // retried on top of rows this statement never saw. Delete files that pointed
 // only at removed files are left in place; they no longer match any row.
 func CommitReplace(ctx context.Context, tbl *table.Table, remove, add []iceberg.DataFile) error {
+	return commitOnSnapshot(ctx, tbl, func(tx *table.Transaction) error {
+		return tx.ReplaceDataFilesWithDataFiles(ctx, remove, add, nil)
+	})
+}
+
+// commitRowDelta adds data files and position delete files in one snapshot
+// (merge-on-read), asserting as CommitReplace does that the branch has not
+// moved since the deleted positions were read.
+func commitRowDelta(ctx context.Context, tbl *table.Table, add, deletes []iceberg.DataFile) error {
+	if len(add) == 0 && len(deletes) == 0 {
+		return nil
+	}
+	return commitOnSnapshot(ctx, tbl, func(tx *table.Transaction) error {
+		return tx.NewRowDelta(nil).AddRows(add...).AddDeletes(deletes...).Commit(ctx)
+	})
+}
+
+// commitOnSnapshot stages changes in a transaction that asserts the main
+// branch is still at the snapshot tbl holds, and commits it.
+func commitOnSnapshot(ctx context.Context, tbl *table.Table, stage func(*table.Transaction) error) error {
 	name := strings.Join(tbl.Identifier(), ".")
 	tx := tbl.NewTransaction()
 	if err := tx.AssertRefSnapshotID(table.MainBranch); err != nil {
 		return fmt.Errorf("commit to %s: %w", name, err)
 	}
-	if err := tx.ReplaceDataFilesWithDataFiles(ctx, remove, add, nil); err != nil {
+	if err := stage(tx); err != nil {
 		return fmt.Errorf("commit to %s: %w", name, err)
 	}
 	base := catalog.SnapshotID(tbl)
