@@ -46,6 +46,9 @@ func fixedVec[T FixedWidth](o operand) *vec[T] {
 // fixedValues returns the value slice of a fixed-width array.
 func FixedValues[T FixedWidth](arr arrow.Array) []T {
 	d := arr.Data()
+	if d.Len() == 0 {
+		return nil // an empty array may have no value buffer
+	}
 	return arrow.GetData[T](d.Buffers()[1].Bytes())[d.Offset() : d.Offset()+d.Len()]
 }
 
