@@ -136,11 +136,13 @@ func (st *aggState) add(ctx context.Context, batch arrow.RecordBatch, mem memory
 	if err := st.assignGroups(ctx, batch, mem); err != nil {
 		return err
 	}
+	args := expr.NewBatchEvaluator(ctx, batch, mem)
+	defer args.Release()
 	for i, c := range st.h.calls {
 		var arg arrow.Array
 		if c.Arg != nil {
 			var err error
-			if arg, err = expr.Eval(ctx, c.Arg, batch, mem); err != nil {
+			if arg, err = args.Eval(c.Arg); err != nil {
 				return fmt.Errorf("%s: %w", c, err)
 			}
 		}
