@@ -70,8 +70,9 @@ func (h *hashAggregate) aggregate(ctx context.Context) (arrow.RecordBatch, error
 	if err != nil {
 		return nil, err
 	}
+	parallelNow := parallelFromStart(h.input)
 	for rows := 0; ; {
-		if rows >= parallelAfterRows && h.parallel(st) {
+		if (parallelNow || rows >= parallelAfterRows) && h.parallel(st) {
 			return h.aggregateInParallel(ctx, st, mem)
 		}
 		batch, err := h.input.Next(ctx)

@@ -23,6 +23,7 @@ import (
 type ScanFile struct {
 	Path    string
 	Size    int64
+	Rows    int64         // the record count of table metadata; 0 when not known
 	deletes *deleteFilter // nil: no row of the file is deleted
 }
 
@@ -120,6 +121,15 @@ func NewTableScan(fs icebergio.IO, files []ScanFile, cols []ScanColumn, rowFilte
 }
 
 func (s *tableScan) Schema() *arrow.Schema { return s.schema }
+
+// rows is how many rows the scan's files hold, by the table's metadata.
+func (s *tableScan) rows() int64 {
+	n := int64(0)
+	for _, f := range s.files {
+		n += f.Rows
+	}
+	return n
+}
 
 func (s *tableScan) Open(ctx context.Context) error {
 	ctx, s.cancel = context.WithCancel(ctx)
