@@ -201,7 +201,10 @@ func plannerConstant(v any, t arrow.DataType) (value any, fits bool) {
 // rows and the rows the condition is TRUE for. Only the condition's columns
 // are read.
 func (d *deletion) count(ctx context.Context, f exec.ScanFile) (matched, live int64, err error) {
-	cols, cond := d.condColumns()
+	cols, cond, err := d.condColumns()
+	if err != nil {
+		return 0, 0, err
+	}
 	op := exec.NewTableScan(d.s.Warehouse().FS(), []exec.ScanFile{f}, cols, nil, nil)
 	if err := op.Open(ctx); err != nil {
 		return 0, 0, err
@@ -224,33 +227,33 @@ func (d *deletion) count(ctx context.Context, f exec.ScanFile) (matched, live in
 
 // condColumns are the scan columns the condition reads, and the condition
 // rebound to them.
-func (d *deletion) condColumns() ([]exec.ScanColumn, planner.Expr) {
+func (d *deletion) condColumns() ([]exec.ScanColumn, planner.Expr, error) {
 	if d.cond == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	index := map[int]int{} // scan column → position among the columns read
 	var cols []exec.ScanColumn
+	var err error
 	planner.Walk(d.cond, func(e planner.Expr) {
-		if ref, ok := e.(*planner.ColumnRef); ok {
+		if ref, ok := e.(*planner.ColumnRef); ok && err == nil {
 			if _, seen := index[ref.Index]; !seen {
 				index[ref.Index] = len(cols)
-				cols = append(cols, d.scanColumn(ref.Index))
+				var c exec.ScanColumn
+				c, err = exec.TableScanColumn(d.target.Schema, d.scan.Columns[ref.Index])
+				cols = append(cols, c)
 			}
 		}
 	})
+	if err != nil {
+		return nil, nil, err
+	}
 	cond := planner.Rewrite(d.cond, func(e planner.Expr) planner.Expr {
 		if ref, ok := e.(*planner.ColumnRef); ok {
 			return &planner.ColumnRef{Index: index[ref.Index], Name: ref.Name, T: ref.T}
 		}
 		return e
 	})
-	return cols, cond
-}
-
-func (d *deletion) scanColumn(i int) exec.ScanColumn {
-	c := d.scan.Columns[i]
-	f, _ := d.target.Schema.FindFieldByID(c.FieldID)
-	return exec.ScanColumn{ReadColumn: storage.ReadColumn{FieldID: c.FieldID, Name: c.Name, Type: c.T}, IcebergType: f.Type}
+	return cols, cond, nil
 }
 
 // countTrue counts the rows of batch cond is TRUE for; a nil cond is TRUE.
@@ -283,7 +286,10 @@ func (d *deletion) commit(ctx context.Context) error {
 	cols := make([]exec.ScanColumn, len(d.scan.Columns))
 	for i, c := range d.scan.Columns {
 		types[i] = c.T
-		cols[i] = d.scanColumn(i)
+		var err error
+		if cols[i], err = exec.TableScanColumn(d.target.Schema, c); err != nil {
+			return err
+		}
 	}
 	w, err := storage.NewTableWriter(d.target.Table, d.s.Warehouse().FS(), types)
 	if err != nil {
