@@ -35,6 +35,9 @@ type ScanColumn struct {
 // TableScanColumn is the scan column of a table column of schema: files
 // written before the column was added read its initial-default.
 func TableScanColumn(schema *iceberg.Schema, c planner.ScanColumn) (ScanColumn, error) {
+	if err := planner.UnreadableColumn(c.Name, c.T); err != nil {
+		return ScanColumn{}, err
+	}
 	f, ok := schema.FindFieldByID(c.FieldID)
 	if !ok {
 		return ScanColumn{}, fmt.Errorf("column %s (field id %d) is not in the table schema", c.Name, c.FieldID)

@@ -58,6 +58,8 @@ func TypeString(t arrow.DataType) string {
 		return "BINARY"
 	case *arrow.FixedSizeBinaryType:
 		return fmt.Sprintf("FIXED(%d)", t.ByteWidth)
+	case *UnreadableType:
+		return strings.ToUpper(t.Iceberg.String())
 	case *arrow.NullType:
 		return "NULL"
 	case arrow.ExtensionType:
