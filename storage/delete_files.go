@@ -275,7 +275,11 @@ func readPositionDeletes(ctx context.Context, fs icebergio.IO, df iceberg.DataFi
 		{FieldID: posDeleteFilePathID, Name: "file_path", Type: arrow.BinaryTypes.String},
 		{FieldID: posDeletePosID, Name: "pos", Type: arrow.PrimitiveTypes.Int64},
 	}
-	out := map[string][]int64{}
+	// A path read from a batch aliases the batch's buffer, which is reused
+	// once the batch is released, so map keys are copies. Values are
+	// pointers because assigning to a string key replaces the stored key
+	// with the one assigned; lookups leave it.
+	byPath := map[string]*[]int64{}
 	err := readDeleteFile(ctx, fs, df, cols, mem, func(batch arrow.RecordBatch) error {
 		paths, ok1 := batch.Column(0).(*array.String)
 		positions, ok2 := batch.Column(1).(*array.Int64)
@@ -283,12 +287,23 @@ func readPositionDeletes(ctx context.Context, fs icebergio.IO, df iceberg.DataFi
 			return fmt.Errorf("position delete file %s: file_path and pos must be non-null string and long columns", df.FilePath())
 		}
 		for i := range paths.Len() {
-			if p := paths.Value(i); wanted[p] {
-				out[p] = append(out[p], positions.Value(i))
+			p := paths.Value(i)
+			if !wanted[p] {
+				continue
 			}
+			run := byPath[p]
+			if run == nil {
+				run = new([]int64)
+				byPath[strings.Clone(p)] = run
+			}
+			*run = append(*run, positions.Value(i))
 		}
 		return nil
 	})
+	out := make(map[string][]int64, len(byPath))
+	for p, run := range byPath {
+		out[p] = *run
+	}
 	return out, err
 }
 
