@@ -58,6 +58,7 @@ func TestTimestampNs(t *testing.T) {
 	// nanosecond timestamps rather than answer wrongly.
 	testutil.Error(t, s, "SELECT date(ts) FROM db.t")
 	testutil.Error(t, s, "SELECT ts + INTERVAL 1 DAY FROM db.t")
+	testutil.WantError(t, s, "CREATE TABLE db.c AS SELECT id, ts FROM db.t", "TIMESTAMP_NS values cannot be stored: lakesql writes Iceberg format v2 tables")
 	// Pruning: one day's partition and the stats of the kept file.
 	plan := testutil.Explain(t, s, "SELECT id FROM db.t WHERE ts >= '2026-01-16'")
 	testutil.WantContains(t, plan, "day(ts) >= 2026-01-16", "data files 1/3", "Filter (ts >= TIMESTAMP '2026-01-16 00:00:00')")

@@ -139,10 +139,9 @@ func IcebergTypeOf(t arrow.DataType) (iceberg.Type, error) {
 		return iceberg.PrimitiveTypes.Time, nil
 	case *arrow.TimestampType:
 		switch {
-		case t.Unit == arrow.Nanosecond && t.TimeZone != "":
-			return iceberg.PrimitiveTypes.TimestampTzNs, nil
 		case t.Unit == arrow.Nanosecond:
-			return iceberg.PrimitiveTypes.TimestampNs, nil
+			// timestamp_ns is Iceberg format v3; lakesql writes v2 tables.
+			return nil, fmt.Errorf("%s values cannot be stored: lakesql writes Iceberg format v2 tables, which have no nanosecond timestamps", TypeString(t))
 		case t.TimeZone != "":
 			return iceberg.PrimitiveTypes.TimestampTz, nil
 		}
