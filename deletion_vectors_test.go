@@ -141,3 +141,25 @@ func appendIDs(t *testing.T, tbl *table.Table, first int64, n int) {
 		t.Fatal(err)
 	}
 }
+
+// TestFormatV3TablesAreNotWritten: writes to a format v3 table fail before
+// writing any file, in one line, and the table reads as before.
+func TestFormatV3TablesAreNotWritten(t *testing.T) {
+	dir := dmlCopyFixture(t, "deletion_vectors")
+	s, _ := testutil.Open(t, "CREATE NAMESPACE fx",
+		"CALL system.register_table(table => 'fx.dv', metadata_file => '"+filepath.Join(dir, "metadata", "00004-ae0294d0-1de5-4fab-97f1-cd80e0078fa4.metadata.json")+"')")
+	before := testutil.FilesBelow(t, dir)
+	for _, stmt := range []string{
+		"INSERT INTO fx.dv VALUES (100, 1)",
+		"DELETE FROM fx.dv WHERE c1 = 2",
+		"DELETE FROM fx.dv WHERE c1 < 8", // every row of one file
+		"DELETE FROM fx.dv",
+		"CALL system.rewrite_data_files(table => 'fx.dv', options => map('rewrite-all', 'true'))",
+	} {
+		testutil.WantError(t, s, stmt, "write fx.dv: the table is Iceberg format v3, which lakesql reads but does not write yet")
+	}
+	if after := testutil.FilesBelow(t, dir); !slices.Equal(before, after) {
+		t.Fatalf("files written: before %v, after %v", before, after)
+	}
+	testutil.WantRows(t, s, "SELECT count(*) FROM fx.dv", "8")
+}
