@@ -46,7 +46,9 @@ func (w *Warehouse) RegisterTable(ctx context.Context, ns, name, metadataFile st
 		undo()
 		return nil, err
 	}
-	w.addTableRemap(folder, reg.remap)
+	if reg.remapped() {
+		w.addTableRemap(folder, reg.remap)
+	}
 	return tbl, nil
 }
 
@@ -55,6 +57,11 @@ type registration struct {
 	metadata []byte
 	remap    storage.Remap // From: the recorded location; To: the table's folder
 }
+
+// remapped reports whether the table's files are read from elsewhere than
+// its recorded location says. Only then is a remap recorded: a table
+// registered in place needs none.
+func (r registration) remapped() bool { return storage.LocalPath(r.remap.From) != r.remap.To }
 
 // checkRegistration validates a metadata file for registration, reading
 // but writing nothing.
@@ -85,7 +92,7 @@ func (w *Warehouse) checkRegistration(metadataFile string) (registration, error)
 	}
 	fsys := &storage.RemapIO{Remaps: append(slices.Clone(w.fs.Remaps), reg.remap), Root: w.fs.Root}
 	if err := checkReferencedFiles(fsys, meta); err != nil {
-		if storage.LocalPath(location) != root {
+		if reg.remapped() {
 			return registration{}, fmt.Errorf("%w (the metadata's location %s, read as %s, must be the table's own folder)", err, location, root)
 		}
 		return registration{}, err
@@ -140,13 +147,15 @@ func publishRegistration(folder string, reg registration) (_ func(), err error) 
 			return nil, err
 		}
 	}
-	files := []struct {
+	type file struct {
 		path string
 		data []byte
-	}{
-		{filepath.Join(folder, tableRemapFile), []byte(remapFileText([]storage.Remap{reg.remap}))},
-		{filepath.Join(folder, "metadata", "v1.metadata.json"), reg.metadata},
 	}
+	var files []file
+	if reg.remapped() {
+		files = append(files, file{filepath.Join(folder, tableRemapFile), []byte(remapFileText([]storage.Remap{reg.remap}))})
+	}
+	files = append(files, file{filepath.Join(folder, "metadata", "v1.metadata.json"), reg.metadata})
 	for _, f := range files {
 		if _, err := os.Lstat(f.path); err == nil {
 			return nil, fmt.Errorf("%s already exists", f.path)

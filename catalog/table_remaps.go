@@ -10,8 +10,9 @@ import (
 	"github.com/lakesql/lakesql/storage"
 )
 
-// tableRemapFile, in the folder of a table register_table added, records the
-// location its metadata names and the folder it is read from ("FROM=TO").
+// tableRemapFile, in the folder of a table register_table added from
+// another location, records the location its metadata names and the folder
+// it is read from ("FROM=TO").
 // Kept with the table, the remap covers that table's location only, lives
 // as long as the table, and tells a second registration of the same
 // location that it is taken.
