@@ -7,6 +7,7 @@ require (
 	github.com/apache/iceberg-go v0.7.0
 	github.com/chzyer/readline v1.5.1
 	github.com/google/uuid v1.6.0
+	github.com/lestrrat-go/strftime v1.2.0
 	github.com/parquet-go/parquet-go v0.32.0
 	golang.org/x/sync v0.22.0
 	golang.org/x/sys v0.47.0

@@ -105,12 +105,30 @@ func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Resul
 		return e.Explain(ctx, st)
 	case *sql.Set:
 		return e.Set(st)
+	case *sql.Reset:
+		return e.Reset(st)
+	case *sql.CreateView:
+		return ddl.CreateView(ctx, e, st)
+	case *sql.DropView:
+		return ddl.DropView(ctx, e, st)
+	case *sql.ShowViews:
+		return ddl.ShowViews(ctx, e, st)
+	case *sql.HiveStatement:
+		return ddl.HiveStatement(ctx, e, st)
 	case *sql.Use:
 		return e.Use(ctx, st)
 	case *sql.Insert:
 		return dml.Insert(ctx, e, st)
 	case *sql.Delete:
 		return dml.Delete(ctx, e, st)
+	case *sql.Update:
+		return dml.Update(ctx, e, st)
+	case *sql.Merge:
+		return dml.Merge(ctx, e, st)
+	case *sql.TruncateTable:
+		return ddl.TruncateTable(ctx, e, st)
+	case *sql.ReplaceTable:
+		return ddl.ReplaceTable(ctx, e, st)
 	case *sql.CreateNamespace:
 		return ddl.CreateNamespace(ctx, e, st)
 	case *sql.DropNamespace:

@@ -151,11 +151,20 @@ func (w *Warehouse) DropNamespace(ctx context.Context, ns string, ifExists, casc
 	if err != nil {
 		return err
 	}
-	if len(tables) > 0 && !cascade {
-		return Errorf(ErrNamespaceNotEmpty, "namespace %s is not empty (tables: %s); use DROP NAMESPACE %s CASCADE", ns, strings.Join(tables, ", "), ns)
+	views, err := w.Views(ctx, ns)
+	if err != nil {
+		return err
+	}
+	if len(tables)+len(views) > 0 && !cascade {
+		return Errorf(ErrNamespaceNotEmpty, "namespace %s is not empty (tables and views: %s); use DROP NAMESPACE %s CASCADE", ns, strings.Join(slices.Concat(tables, views), ", "), ns)
 	}
 	for _, t := range tables {
 		if _, err := w.DropTable(ctx, ns, t, true); err != nil {
+			return err
+		}
+	}
+	for _, v := range views {
+		if err := w.DropView(ctx, ns, v, false); err != nil {
 			return err
 		}
 	}
@@ -271,6 +280,9 @@ func (t tableIO) CommitTable(ctx context.Context, id table.Identifier, reqs []ta
 }
 
 func (w *Warehouse) noSuchTable(ctx context.Context, ns, name string) error {
+	if v, _ := w.LoadView(ctx, ns, name); v != nil {
+		return Errorf(ErrNoSuchTable, "%s.%s is a view, not a table (views are read with SELECT and dropped with DROP VIEW)", ns, name)
+	}
 	known, _ := w.Tables(ctx, ns)
 	if len(known) == 0 {
 		return Errorf(ErrNoSuchTable, "table %s.%s does not exist (namespace %s has no tables)", ns, name, ns)
@@ -292,6 +304,11 @@ func (w *Warehouse) checkNewTable(ctx context.Context, ns, name string) error {
 		return err
 	} else if exists {
 		return Errorf(ErrTableExists, "table %s.%s already exists", ns, name)
+	}
+	if v, err := w.LoadView(ctx, ns, name); err != nil {
+		return err
+	} else if v != nil {
+		return Errorf(ErrTableExists, "%s.%s is a view (DROP VIEW %s.%s first)", ns, name, ns, name)
 	}
 	return nil
 }

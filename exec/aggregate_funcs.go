@@ -52,6 +52,14 @@ func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
 		return newSelector(call.Arg.Type(), func(int) bool { return false })
 	case planner.AggVarSamp, planner.AggVarPop, planner.AggStddevSamp, planner.AggStddevPop:
 		return &varianceAcc{fn: call.Fn}, nil
+	case planner.AggPercentileCont:
+		return &percentileContAcc{fraction: call.Fraction}, nil
+	case planner.AggPercentileDisc:
+		ops, err := opsOf(call.Arg.Type())
+		if err != nil {
+			return nil, err
+		}
+		return ops.newPercentileDisc(call.Arg.Type(), call.Fraction), nil
 	}
 	return nil, fmt.Errorf("unknown aggregate function %s", call.Fn)
 }
@@ -87,6 +95,19 @@ func (a *countAcc) update(_ context.Context, arg arrow.Array, gids []int32, grou
 func (a *countAcc) result(mem memory.Allocator, groups int) arrow.Array {
 	a.counts = grow(a.counts, groups)
 	return buildFixed(mem, planner.TypeBigint, a.counts[:groups], nil)
+}
+
+func (a *countAcc) merge(_ context.Context, other accumulator, gmap []int32, groups int) error {
+	o := other.(*countAcc)
+	a.counts = grow(a.counts, groups)
+	o.counts = grow(o.counts, len(gmap))
+	for i, g := range gmap {
+		if g < 0 {
+			continue
+		}
+		a.counts[g] += o.counts[i]
+	}
+	return nil
 }
 
 // summable are the types sums accumulate in: BIGINT, DOUBLE, DECIMAL.
@@ -136,7 +157,8 @@ func addInt64(a, b int64) (int64, bool) {
 func addFloat64(a, b float64) (float64, bool) { return a + b, true }
 
 // addDecimal adds within DECIMAL(38): a sum of 38-digit values can also
-// wrap around the 128 bits, which shows as a sign flip.
+// wrap around the 128 bits, which shows as a sign flip. Small enough to be
+// inlined into the sum loops.
 func addDecimal(a, b decimal128.Num) (decimal128.Num, bool) {
 	s := a.Add(b)
 	// Fast path: |s| < 2^125 < 10^38 fits, and a wrapped sum of two 38-digit
@@ -144,14 +166,43 @@ func addDecimal(a, b decimal128.Num) (decimal128.Num, bool) {
 	if hi := s.HighBits(); hi >= -(1<<61) && hi < 1<<61 {
 		return s, true
 	}
+	return s, sumInRange(a, b, s)
+}
+
+// sumInRange reports whether s = a + b neither wrapped nor left 38 digits.
+func sumInRange(a, b, s decimal128.Num) bool {
 	wrapped := a.Sign() == b.Sign() && a.Sign() != 0 && s.Sign() != a.Sign()
-	return s, !wrapped && s.FitsInPrecision(38)
+	return !wrapped && s.FitsInPrecision(38)
+}
+
+// sumDecimals is sumAcc's loop for decimals, calling addDecimal directly
+// (the call through sumAcc.add costs more than the addition); it reports
+// false when a sum leaves DECIMAL(38).
+func sumDecimals(sums []decimal128.Num, counts []int64, vals []decimal128.Num, valid []byte, gids []int32) bool {
+	for i, g := range gids {
+		if !isValid(valid, i) {
+			continue
+		}
+		s, ok := addDecimal(sums[g], vals[i])
+		if !ok {
+			return false
+		}
+		sums[g] = s
+		counts[g]++
+	}
+	return true
 }
 
 func (a *sumAcc[T]) update(_ context.Context, arg arrow.Array, gids []int32, groups int) error {
 	a.sums = grow(a.sums, groups)
 	a.counts = grow(a.counts, groups)
 	vals, valid := expr.FixedValues[T](arg), nullMask(arg)
+	if sums, ok := any(a.sums).([]decimal128.Num); ok {
+		if !sumDecimals(sums, a.counts, any(vals).([]decimal128.Num), valid, gids) {
+			return fmt.Errorf("sum out of range for %s", planner.TypeString(a.t))
+		}
+		return nil
+	}
 	for i, g := range gids {
 		if !isValid(valid, i) {
 			continue
@@ -183,4 +234,25 @@ func (a *sumAcc[T]) result(mem memory.Allocator, groups int) arrow.Array {
 		}
 	}
 	return buildFixed(mem, planner.TypeDouble, avgs, valid)
+}
+
+func (a *sumAcc[T]) merge(_ context.Context, other accumulator, gmap []int32, groups int) error {
+	o := other.(*sumAcc[T])
+	a.sums, a.counts = grow(a.sums, groups), grow(a.counts, groups)
+	o.sums, o.counts = grow(o.sums, len(gmap)), grow(o.counts, len(gmap))
+	for i, g := range gmap {
+		if g < 0 {
+			continue
+		}
+		if o.counts[i] == 0 {
+			continue
+		}
+		s, ok := a.add(a.sums[g], o.sums[i])
+		if !ok {
+			return fmt.Errorf("sum out of range for %s", planner.TypeString(a.t))
+		}
+		a.sums[g] = s
+		a.counts[g] += o.counts[i]
+	}
+	return nil
 }

@@ -59,3 +59,25 @@ func (a *distinctAcc) update(ctx context.Context, arg arrow.Array, gids []int32,
 func (a *distinctAcc) result(mem memory.Allocator, groups int) arrow.Array {
 	return a.inner.result(mem, groups)
 }
+
+// merge feeds a the (group, value) pairs other saw; those new to a reach
+// its inner aggregate, as in update.
+func (a *distinctAcc) merge(ctx context.Context, other accumulator, gmap []int32, groups int) error {
+	o := other.(*distinctAcc)
+	pairs := o.pairs.build(allocator(ctx))
+	defer expr.ReleaseArrays(pairs)
+	// Only the pairs of groups gmap keeps are fed on.
+	var rows, gids []int32
+	for i, g := range expr.FixedValues[int32](pairs[0]) {
+		if gmap[g] >= 0 {
+			rows = append(rows, int32(i))
+			gids = append(gids, gmap[g])
+		}
+	}
+	values, err := expr.Take(ctx, allocator(ctx), pairs[1], rows)
+	if err != nil {
+		return err
+	}
+	defer values.Release()
+	return a.update(ctx, values, gids, groups)
+}

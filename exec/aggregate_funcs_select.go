@@ -50,3 +50,19 @@ func (a *selectAcc[T]) result(mem memory.Allocator, groups int) arrow.Array {
 	a.seen = grow(a.seen, groups)
 	return a.e.build(mem, a.t, a.vals[:groups], a.seen[:groups])
 }
+
+func (a *selectAcc[T]) merge(_ context.Context, other accumulator, gmap []int32, groups int) error {
+	o := other.(*selectAcc[T])
+	a.vals, a.seen = grow(a.vals, groups), grow(a.seen, groups)
+	o.vals, o.seen = grow(o.vals, len(gmap)), grow(o.seen, len(gmap))
+	for i, g := range gmap {
+		if g < 0 {
+			continue
+		}
+		if o.seen[i] && (!a.seen[g] || a.replace(a.e.compare(o.vals[i], a.vals[g]))) {
+			a.vals[g] = o.vals[i] // owned by o, which is discarded
+			a.seen[g] = true
+		}
+	}
+	return nil
+}

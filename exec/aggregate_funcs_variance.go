@@ -60,3 +60,27 @@ func (a *varianceAcc) result(mem memory.Allocator, groups int) arrow.Array {
 	}
 	return buildFixed(mem, planner.TypeDouble, out, valid)
 }
+
+// merge combines two groups' counts, means and squared distances as Chan,
+// Golub and LeVeque do for parallel variance.
+func (a *varianceAcc) merge(_ context.Context, other accumulator, gmap []int32, groups int) error {
+	o := other.(*varianceAcc)
+	a.counts, a.means, a.m2 = grow(a.counts, groups), grow(a.means, groups), grow(a.m2, groups)
+	o.counts, o.means, o.m2 = grow(o.counts, len(gmap)), grow(o.means, len(gmap)), grow(o.m2, len(gmap))
+	for i, g := range gmap {
+		if g < 0 {
+			continue
+		}
+		nb := o.counts[i]
+		if nb == 0 {
+			continue
+		}
+		na := a.counts[g]
+		n := na + nb
+		delta := o.means[i] - a.means[g]
+		a.means[g] += delta * float64(nb) / float64(n)
+		a.m2[g] += o.m2[i] + delta*delta*float64(na)*float64(nb)/float64(n)
+		a.counts[g] = n
+	}
+	return nil
+}

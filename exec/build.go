@@ -84,6 +84,8 @@ func buildNode(ctx context.Context, p planner.Plan, env *Env) (Operator, error) 
 		return NewValues(ArrowSchema(p.Columns), p.Rows), nil
 	case *planner.Rows:
 		return NewBatches(ArrowSchema(p.Columns), p.Batches), nil
+	case *planner.Series:
+		return newSeries(p), nil
 	case *planner.Aggregate, *planner.Sort, *planner.TopN, *planner.Distinct:
 		return buildGrouping(ctx, p, env)
 	case *planner.Window:

@@ -24,6 +24,7 @@ import (
 
 // dynamicFilter carries the build side's keys of one join to its probe scan.
 type dynamicFilter struct {
+	scan      *planner.Scan        // the probe side's scan the filter applies to
 	buildKeys []planner.Expr       // over the build side's rows
 	probeCols []*planner.ColumnRef // the probe scan's columns they equal
 	pred      planner.Expr         // implied for every probe row that can match; nil: none
@@ -42,21 +43,25 @@ func planDynamicFilter(p *planner.Join, env *Env) *dynamicFilter {
 	if p.BuildLeft {
 		probe, buildKeys, probeKeys = p.Right, p.LeftKeys, p.RightKeys
 	}
-	scan := scanUnder(probe)
-	if scan == nil {
-		return nil
-	}
 	df := &dynamicFilter{}
+	var scan *planner.Scan
 	for i, k := range probeKeys {
 		ref, ok := k.(*planner.ColumnRef)
-		if ok && arrow.TypeEqual(k.Type(), buildKeys[i].Type()) {
-			df.buildKeys = append(df.buildKeys, buildKeys[i])
-			df.probeCols = append(df.probeCols, ref)
+		if !ok || !arrow.TypeEqual(k.Type(), buildKeys[i].Type()) {
+			continue
 		}
+		s, col := scanColumnUnder(probe, ref.Index)
+		if s == nil || scan != nil && s != scan {
+			continue
+		}
+		scan = s
+		df.buildKeys = append(df.buildKeys, buildKeys[i])
+		df.probeCols = append(df.probeCols, col)
 	}
 	if len(df.buildKeys) == 0 {
 		return nil
 	}
+	df.scan = scan
 	env.dynamicFilters.Store(scan, df)
 	return df
 }
@@ -70,9 +75,9 @@ func DynamicFilterOf(p *planner.Join, env *Env) (*planner.Scan, string) {
 	if df == nil {
 		return nil, ""
 	}
-	probe, build := p.Left, p.Right
+	build := p.Right
 	if p.BuildLeft {
-		probe, build = p.Right, p.Left
+		build = p.Left
 	}
 	parts := make([]string, len(df.buildKeys))
 	for i, k := range df.buildKeys {
@@ -84,22 +89,45 @@ func DynamicFilterOf(p *planner.Join, env *Env) (*planner.Scan, string) {
 		}
 		parts[i] = fmt.Sprintf("%s IN (keys of %s)", df.probeCols[i], key)
 	}
-	return scanUnder(probe), strings.Join(parts, " AND ")
+	return df.scan, strings.Join(parts, " AND ")
 }
 
-// scanUnder is the table scan whose rows, column for column, a plan
-// returns (through filters and renames), or nil.
-func scanUnder(p planner.Plan) *planner.Scan {
+// scanColumnUnder follows column i of a plan's rows down to the table scan
+// it comes from, through filters, renames, projections that pass it on and
+// aggregates that group by it: a row of the scan whose column fails an
+// implied key predicate can then be dropped without changing what reaches
+// the join (an aggregate's group of that key would not join either). It
+// returns nil when the column is computed or the path holds anything else.
+func scanColumnUnder(p planner.Plan, i int) (*planner.Scan, *planner.ColumnRef) {
 	for {
 		switch n := p.(type) {
 		case *planner.Scan:
-			return n
+			if i >= len(n.Columns) {
+				return nil, nil
+			}
+			col := n.Columns[i]
+			return n, &planner.ColumnRef{Index: i, Name: col.Name, T: col.T}
 		case *planner.Filter:
 			p = n.Input
 		case *planner.SubqueryAlias:
 			p = n.Input
+		case *planner.Project:
+			ref, ok := n.Exprs[i].(*planner.ColumnRef)
+			if !ok {
+				return nil, nil
+			}
+			p, i = n.Input, ref.Index
+		case *planner.Aggregate:
+			if i >= len(n.GroupBy) {
+				return nil, nil
+			}
+			ref, ok := n.GroupBy[i].(*planner.ColumnRef)
+			if !ok {
+				return nil, nil
+			}
+			p, i = n.Input, ref.Index
 		default:
-			return nil
+			return nil, nil
 		}
 	}
 }
@@ -125,8 +153,9 @@ func (df *dynamicFilter) setBuild(ctx context.Context, build arrow.RecordBatch) 
 }
 
 // dynamicScan is a table scan that waits for its join's build side: it
-// opens on its first Next, after dropping the files the dynamic filter rules
-// out, and counts them in ScanStats.FilesPrunedAtRunTime.
+// opens on its first Next, after dropping the files, row groups and rows
+// the dynamic filter rules out, and counts the files in
+// ScanStats.FilesPrunedAtRunTime.
 type dynamicScan struct {
 	*tableScan
 	p      *planner.Scan
@@ -180,6 +209,11 @@ func (s *dynamicScan) prune(ctx context.Context) error {
 	}
 	s.stats.FilesPrunedAtRunTime.Add(int64(len(s.files) - len(files)))
 	s.files = files
+	// The predicate also skips row groups and pages, and, where storage
+	// can test it, drops rows before the other columns are decoded.
+	s.rowFilter = plan.RowFilter
+	s.late = latePredicates(s.rowFilter, s.readCols)
+	s.filterCols = filterColumns(s.rowFilter, s.cols)
 	s.workers = max(1, min(runtime.GOMAXPROCS(0), len(files)))
 	return nil
 }

@@ -11,8 +11,9 @@ import (
 )
 
 func TestDynamicFilterOnlyWhereUnmatchedProbeRowsAreDropped(t *testing.T) {
-	probe, build := &planner.Scan{}, &planner.Values{}
 	key := ref("j")
+	probe, build := &planner.Scan{Columns: make([]planner.ScanColumn, key.Index+1)}, &planner.Values{}
+	probe.Columns[key.Index] = planner.ScanColumn{Name: key.Name, T: key.T}
 	cases := []struct {
 		typ       sql.JoinType
 		buildLeft bool

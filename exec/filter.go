@@ -3,11 +3,11 @@ package exec
 import (
 	"context"
 	"fmt"
+	mathbits "math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
@@ -59,30 +59,63 @@ func (f *filter) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.Reco
 		}
 		return nil, fmt.Errorf("WHERE %s: predicate is %s, not BOOLEAN", f.pred, planner.TypeString(mask.DataType()))
 	}
-	switch countTrue(bools) {
+	rows := trueRows(bools)
+	switch len(rows) {
 	case 0:
 		return nil, nil
 	case int(batch.NumRows()):
 		batch.Retain()
 		return batch, nil
 	}
-	return compute.FilterRecordBatch(WithAllocator(ctx, mem), batch, bools, compute.DefaultFilterOptions())
+	// Gathering by row number uses the typed loops of expr.Take, several
+	// times faster than Arrow's filter kernel on strings and decimals.
+	return gatherRows(ctx, batch, rows)
 }
 
 // countTrue counts the rows that are valid and TRUE.
 func countTrue(b *array.Boolean) int {
+	return bitutil.CountSetBits(trueBits(b), 0, b.Len())
+}
+
+// trueRows lists the rows that are valid and TRUE.
+func trueRows(b *array.Boolean) []int32 {
+	bits, n := trueBits(b), b.Len()
+	rows := make([]int32, 0, bitutil.CountSetBits(bits, 0, n))
+	for j, byt := range bits {
+		for byt != 0 {
+			i := j*8 + mathbits.TrailingZeros8(byt)
+			if i >= n {
+				break
+			}
+			rows = append(rows, int32(i))
+			byt &= byt - 1
+		}
+	}
+	return rows
+}
+
+// trueBits is a bitmap, from bit 0, of the rows of b that are valid and
+// TRUE; bits past b.Len() in its last byte are undefined.
+func trueBits(b *array.Boolean) []byte {
 	d := b.Data()
-	values := d.Buffers()[1].Bytes()
+	bits := expr.AlignedBits(d.Buffers()[1].Bytes(), d.Offset(), d.Len())
 	if b.NullN() == 0 {
-		return bitutil.CountSetBits(values, d.Offset(), d.Len())
+		return bits
 	}
 	valid := expr.AlignedBits(d.Buffers()[0].Bytes(), d.Offset(), d.Len())
-	data := expr.AlignedBits(values, d.Offset(), d.Len())
-	both := make([]byte, len(data))
+	both := make([]byte, len(bits))
 	for j := range both {
-		both[j] = valid[j] & data[j]
+		both[j] = valid[j] & bits[j]
 	}
-	return bitutil.CountSetBits(both, 0, d.Len())
+	return both
 }
+
+func (f *filter) source() Operator { return f.input }
+
+func (f *filter) pending() bool { return false }
+
+func (f *filter) fork() rowStage { return f }
+
+func (f *filter) concurrent() bool { return !planner.HasSubquery(f.pred) }
 
 func (f *filter) Close() error { return f.input.Close() }

@@ -121,15 +121,18 @@ func (k *bytesKeys) build(mem memory.Allocator) arrow.Array {
 // loops; an open-addressing table maps hashes to group ids. Memory grows
 // with the number of groups, not of rows.
 type groupTable struct {
-	cols    []keyColumn
-	slots   []int32  // group id + 1; 0 is an empty slot
-	hashes  []uint64 // per group, to skip unequal keys and to rehash
+	cols []keyColumn
+	// slots hold group id + 1 in their low 32 bits (0: empty) and the
+	// group's hash's high 32 bits above, so a probe skips unequal keys
+	// without a second random memory access.
+	slots   []uint64
+	hashes  []uint64 // per group, to rehash
 	scratch []uint64
 }
 
 // newGroupTable returns a table for keys of the given column types.
 func newGroupTable(types []arrow.DataType) (*groupTable, error) {
-	g := &groupTable{slots: make([]int32, 1024)}
+	g := &groupTable{slots: make([]uint64, 1024)}
 	for _, t := range types {
 		ops, err := opsOf(t)
 		if err != nil {
@@ -157,6 +160,13 @@ func (g *groupTable) insert(keys []arrow.Array, gids []int32) []int32 {
 		col.hash(h)
 	}
 	for row := range n {
+		// Rows of one key often come together (tables sorted or clustered
+		// by it, as TPC-H's lineitem by l_orderkey): the previous row's
+		// group is tried before the table.
+		if row > 0 && h[row] == h[row-1] && g.equal(row, gids[row-1]) {
+			gids[row] = gids[row-1]
+			continue
+		}
 		gids[row] = g.find(row, h[row])
 	}
 	return gids
@@ -165,16 +175,20 @@ func (g *groupTable) insert(keys []arrow.Array, gids []int32) []int32 {
 // find returns the group of row, whose key hashes to h, adding it if new.
 func (g *groupTable) find(row int, h uint64) int32 {
 	mask := uint64(len(g.slots) - 1)
+	tag := h &^ 0xffffffff
 	for pos := h & mask; ; pos = (pos + 1) & mask {
 		slot := g.slots[pos]
 		if slot == 0 {
 			return g.add(row, h, pos)
 		}
-		if id := slot - 1; g.hashes[id] == h && g.equal(row, id) {
+		if id := int32(slot) - 1; slot&^0xffffffff == tag && g.equal(row, id) {
 			return id
 		}
 	}
 }
+
+// slotOf is the slot value of group id with hash h.
+func slotOf(id int, h uint64) uint64 { return h&^0xffffffff | uint64(id+1) }
 
 func (g *groupTable) equal(row int, id int32) bool {
 	for _, col := range g.cols {
@@ -191,7 +205,7 @@ func (g *groupTable) add(row int, h uint64, pos uint64) int32 {
 		col.add(row)
 	}
 	g.hashes = append(g.hashes, h)
-	g.slots[pos] = id + 1
+	g.slots[pos] = slotOf(int(id), h)
 	if 2*len(g.hashes) > len(g.slots) {
 		g.rehash()
 	}
@@ -201,14 +215,14 @@ func (g *groupTable) add(row int, h uint64, pos uint64) int32 {
 // rehash doubles the slots, keeping the load factor at most one half so
 // that probe sequences stay short.
 func (g *groupTable) rehash() {
-	g.slots = make([]int32, 2*len(g.slots))
+	g.slots = make([]uint64, 2*len(g.slots))
 	mask := uint64(len(g.slots) - 1)
 	for id, h := range g.hashes {
 		pos := h & mask
 		for g.slots[pos] != 0 {
 			pos = (pos + 1) & mask
 		}
-		g.slots[pos] = int32(id) + 1
+		g.slots[pos] = slotOf(id, h)
 	}
 }
 

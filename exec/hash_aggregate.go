@@ -70,7 +70,10 @@ func (h *hashAggregate) aggregate(ctx context.Context) (arrow.RecordBatch, error
 	if err != nil {
 		return nil, err
 	}
-	for {
+	for rows := 0; ; {
+		if rows >= parallelAfterRows && h.parallel(st) {
+			return h.aggregateInParallel(ctx, st, mem)
+		}
 		batch, err := h.input.Next(ctx)
 		if err != nil {
 			return nil, err
@@ -78,15 +81,21 @@ func (h *hashAggregate) aggregate(ctx context.Context) (arrow.RecordBatch, error
 		if batch == nil {
 			break
 		}
+		rows += int(batch.NumRows())
 		err = st.add(ctx, batch, mem)
 		batch.Release()
 		if err != nil {
 			return nil, err
 		}
 	}
+	return st.result(mem), nil
+}
+
+// result is the state's groups as the operator's output.
+func (st *aggState) result(mem memory.Allocator) arrow.RecordBatch {
 	cols := st.results(mem)
 	defer expr.ReleaseArrays(cols)
-	return array.NewRecordBatch(h.schema, cols, int64(st.groups)), nil
+	return array.NewRecordBatch(st.h.schema, cols, int64(st.groups))
 }
 
 // aggState is the state of one run: the group table and the accumulators.

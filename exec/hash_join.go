@@ -111,6 +111,10 @@ func (m *hashMatcher) setBuildInts(ctx context.Context, build arrow.RecordBatch)
 	return nil
 }
 
+func (m *hashMatcher) fork() matcher {
+	return &hashMatcher{buildKeys: m.buildKeys, probeKeys: m.probeKeys, table: m.table, head: m.head, link: m.link, ints: m.ints, strs: m.strs}
+}
+
 func (m *hashMatcher) setProbe(ctx context.Context, probe arrow.RecordBatch) error {
 	if m.ints != nil {
 		vals, isNull, err := evalIntKey(ctx, m.probeKeys[0], probe, m.probeInts[:0], m.probeNulls[:0])

@@ -25,6 +25,9 @@ type matcher interface {
 	// next appends at most max candidate pairs to p and reports whether the
 	// probe batch is exhausted.
 	next(p *pairs, max int) bool
+	// fork returns a matcher over the same build side with a probe state of
+	// its own, for another goroutine; the build side is only read.
+	fork() matcher
 }
 
 // pairs are (probe row, build row) candidates; -1 stands for a row of NULLs.
@@ -247,7 +250,9 @@ func (j *join) mark(p *pairs, pass *array.Boolean) {
 	for i := range p.probe {
 		if pass == nil || pass.IsValid(i) && pass.Value(i) {
 			j.probeMatched[p.probe[i]] = true
-			j.buildMatched[p.build[i]] = true
+			if j.buildMatched != nil { // nil in forks, which need no build marks
+				j.buildMatched[p.build[i]] = true
+			}
 		}
 	}
 }

@@ -29,6 +29,8 @@ func (m *allPairs) setBuild(_ context.Context, build arrow.RecordBatch) error {
 	return nil
 }
 
+func (m *allPairs) fork() matcher { return &allPairs{buildRows: m.buildRows} }
+
 func (m *allPairs) setProbe(_ context.Context, probe arrow.RecordBatch) error {
 	m.probeRows, m.probeRow, m.buildRow = int(probe.NumRows()), 0, 0
 	return nil

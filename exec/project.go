@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -37,16 +38,30 @@ func (p *project) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		return nil, err
 	}
 	defer batch.Release()
+	return p.apply(ctx, batch)
+}
+
+// apply computes the projection of one batch.
+func (p *project) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error) {
 	mem := allocator(ctx)
 	cols := make([]arrow.Array, len(p.exprs))
 	defer expr.ReleaseArrays(cols)
 	for i, e := range p.exprs {
 		// Evaluation errors already name the expression that failed.
+		var err error
 		if cols[i], err = expr.Eval(ctx, e, batch, mem); err != nil {
 			return nil, err
 		}
 	}
 	return array.NewRecordBatch(p.schema, cols, batch.NumRows()), nil
 }
+
+func (p *project) source() Operator { return p.input }
+
+func (p *project) pending() bool { return false }
+
+func (p *project) fork() rowStage { return p }
+
+func (p *project) concurrent() bool { return !slices.ContainsFunc(p.exprs, planner.HasSubquery) }
 
 func (p *project) Close() error { return p.input.Close() }

@@ -74,8 +74,9 @@ type tableScan struct {
 	fs        icebergio.IO
 	files     []ScanFile
 	cols      []ScanColumn
-	readCols  []storage.ReadColumn      // cols, then the columns only equality deletes need
-	colIndex  map[int]int               // field id → position in readCols
+	readCols  []storage.ReadColumn      // cols, then the columns only equality deletes need, less the row position
+	colIndex  map[int]int               // field id → position in the batches drain makes
+	posCol    int                       // position of the row position column in those batches; -1 for none
 	rowFilter iceberg.BooleanExpression // bound; nil: read every row group
 	late      []storage.ColumnPredicate // rowFilter's conjuncts storage tests on readCols
 	// filterCols are the columns rowFilter refers to, whose page indexes
@@ -122,8 +123,13 @@ func NewTableScan(fs icebergio.IO, files []ScanFile, cols []ScanColumn, rowFilte
 		workers:  max(1, min(runtime.GOMAXPROCS(0), len(files))),
 		colIndex: map[int]int{},
 	}
-	for _, c := range slices.Concat(cols, extraColumns(files, cols)) {
-		s.colIndex[c.FieldID] = len(s.readCols)
+	s.posCol = -1
+	for i, c := range slices.Concat(cols, extraColumns(files, cols)) {
+		s.colIndex[c.FieldID] = i
+		if c.FieldID == RowPositionFieldID {
+			s.posCol = i // filled in by drain, not read
+			continue
+		}
 		s.readCols = append(s.readCols, c.ReadColumn)
 	}
 	s.late = latePredicates(rowFilter, s.readCols)
@@ -284,7 +290,7 @@ func (s *tableScan) readRowGroup(ctx context.Context, t rowGroupTask) error {
 	var it storage.RecordIterator
 	var err error
 	switch {
-	case s.hook == nil && t.file.deletes == nil && (len(s.late) > 0 || ranges != nil):
+	case s.hook == nil && t.file.deletes == nil && s.posCol < 0 && (len(s.late) > 0 || ranges != nil):
 		// Page skipping and late materialization: rows dropped here fail
 		// the scan's filter, which the plan still applies above. Without
 		// deletes, row positions are not needed.
@@ -369,6 +375,9 @@ func (s *tableScan) drain(ctx context.Context, it storage.RecordIterator, first 
 			return err
 		}
 		n := batch.NumRows()
+		if s.posCol >= 0 {
+			batch = withPositions(ctx, batch, s.posCol, first)
+		}
 		if batch, err = s.applyDeletes(ctx, batch, first, deletes); err != nil {
 			return err
 		}

@@ -42,7 +42,9 @@ type elem[T any] struct {
 type typedOps struct {
 	newKeys     func(t arrow.DataType) keyColumn
 	newSelector func(t arrow.DataType, replace func(c int) bool) accumulator
-	comparator  func(a, b arrow.Array) func(i, j int) int
+	// newPercentileDisc is percentile_disc at a fraction (aggregate_funcs_percentile.go).
+	newPercentileDisc func(t arrow.DataType, fraction float64) accumulator
+	comparator        func(a, b arrow.Array) func(i, j int) int
 }
 
 // withKeys replaces ops' key column with a specialized one.
@@ -56,6 +58,9 @@ func opsFor[T any](e elem[T]) typedOps {
 		newKeys: func(t arrow.DataType) keyColumn { return &typedKeys[T]{e: e, t: t} },
 		newSelector: func(t arrow.DataType, replace func(int) bool) accumulator {
 			return &selectAcc[T]{e: e, t: t, replace: replace}
+		},
+		newPercentileDisc: func(t arrow.DataType, fraction float64) accumulator {
+			return &percentileDiscAcc[T]{e: e, t: t, fraction: fraction}
 		},
 		comparator: func(a, b arrow.Array) func(i, j int) int {
 			va, vb := e.values(nil, a), e.values(nil, b)

@@ -14,7 +14,7 @@ import (
 // maxSummaryValues bounds the distinct values a valueSummary lists; past it,
 // only the range is kept (an IN list of a million values prunes no better
 // than its range and costs more to check).
-const maxSummaryValues = 1000
+const maxSummaryValues = 10000
 
 // valueSummary collects what is known of one column's non-NULL values — the
 // distinct values while they are few, and always the smallest and largest —

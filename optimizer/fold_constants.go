@@ -43,6 +43,9 @@ func fold(e planner.Expr) planner.Expr {
 	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
 		switch x := x.(type) {
 		case *planner.Call:
+			if planner.IsVolatile(x) {
+				return x
+			}
 			if folded, ok := foldCall(x); ok {
 				return folded
 			}

@@ -29,31 +29,35 @@ type Rule struct {
 }
 
 // rules run in this order:
-//  1. fold_constants: constant parts of filters and projections are
-//     computed; an always-true filter disappears, an always-false one prunes
-//     everything. First, so that later rules see literals.
-//  2. decorrelate_subqueries: correlated EXISTS, NOT EXISTS, IN and scalar
+//  1. decorrelate_subqueries: correlated EXISTS, NOT EXISTS, IN and scalar
 //     subqueries in WHERE become semi, anti, inner or left joins, so no
-//     subquery runs per outer row; the joins then get the rules below.
-//  3. optimize_subqueries: the plans of subqueries run once (uncorrelated
+//     subquery runs per outer row; the joins then get the rules below,
+//     constant folding included.
+//  2. fold_constants: constant parts of filters and projections are
+//     computed; an always-true filter disappears, an always-false one prunes
+//     everything. Early, so that later rules see literals.
+//  3. unwrap_casts: WHERE conditions comparing a cast column with a constant
+//     compare the column itself with a constant of its type, so rows are
+//     not cast one by one (and the scans below get the plain form).
+//  4. optimize_subqueries: the plans of subqueries run once (uncorrelated
 //     ones) are optimized by this same list, file pruning included.
-//  4. push_down_filters: WHERE conditions move to the scans (Scan.Filter),
+//  5. push_down_filters: WHERE conditions move to the scans (Scan.Filter),
 //     split into conjuncts through projections, joins and subqueries.
-//  5. reorder_joins: trees of inner and cross joins are replanned from their
+//  6. reorder_joins: trees of inner and cross joins are replanned from their
 //     conditions as hash joins, greedily ordered by estimated rows, smaller
 //     sides building; it needs the filters pushed onto the leaves to
-//     estimate them, and puts the conditions it moves where rule 4 would.
-//  6. normalize_predicates: scan filters that wrap a column in a function
+//     estimate them, and puts the conditions it moves where rule 5 would.
+//  7. normalize_predicates: scan filters that wrap a column in a function
 //     become ranges on the column, so partitions and statistics can prune.
 //     After pushdown, since it works on what reached the scans.
-//  7. prune_columns: scans read only the columns the query uses.
-//  8. push_down_limit: LIMIT moves below projections and tells a scan how
+//  8. prune_columns: scans read only the columns the query uses.
+//  9. push_down_limit: LIMIT moves below projections and tells a scan how
 //     many rows it needs.
-//  9. prune_files: each scan's filter decides which data files it reads —
+//  10. prune_files: each scan's filter decides which data files it reads —
 //     partition pruning per spec, then column statistics. The decision is
 //     kept in the plan (Scan.Files), and EXPLAIN prints it. After the rules
 //     that shape scan filters.
-//  10. answer_from_metadata: count/min/max over a whole table come from the
+//  11. answer_from_metadata: count/min/max over a whole table come from the
 //     manifests. Last, so that it sees the files prune_files kept.
 //
 // The list is set in init because optimize_subqueries calls Optimize.
@@ -61,8 +65,9 @@ var rules []Rule
 
 func init() {
 	rules = []Rule{
-		{"fold_constants", pure(foldConstants)},
 		{"decorrelate_subqueries", pure(decorrelateSubqueries)},
+		{"fold_constants", pure(foldConstants)},
+		{"unwrap_casts", pure(unwrapCasts)},
 		{"optimize_subqueries", optimizeSubqueries},
 		{"push_down_filters", pure(pushDownFilters)},
 		{"reorder_joins", pure(reorderJoins)},

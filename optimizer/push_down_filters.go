@@ -13,8 +13,35 @@ func pushDownFilters(p planner.Plan) planner.Plan {
 	switch n := p.(type) {
 	case *planner.Filter:
 		return pushFilter(pushDownFilters(n.Input), n.Cond)
+	case *planner.Join:
+		p = pushJoinCondition(n)
 	}
 	return withChildren(p, pushDownFilters)
+}
+
+// pushJoinCondition moves the conjuncts of a join's ON condition that read
+// only the side whose rows it filters into that side: the NULL-padded side
+// of an outer join (TPC-H Q13's o_comment NOT LIKE … of a LEFT JOIN), the
+// subquery side of a semi or anti join, either side of an inner join. A
+// conjunct on the preserved side stays: a row failing it is still output,
+// padded.
+func pushJoinCondition(j *planner.Join) planner.Plan {
+	if j.Cond == nil {
+		return j
+	}
+	nl := len(j.Left.Schema())
+	leftOK := j.Type == sql.JoinInner || j.Type == sql.JoinRight
+	rightOK := j.Type == sql.JoinInner || j.Type == sql.JoinLeft || j.LeftOnly()
+	left, right, rest := splitBySide(j.Cond, nl, leftOK, rightOK)
+	out := *j
+	if len(left) > 0 {
+		out.Left = &planner.Filter{Input: j.Left, Cond: planner.Conjunction(left)}
+	}
+	if len(right) > 0 {
+		out.Right = &planner.Filter{Input: j.Right, Cond: planner.Conjunction(right)}
+	}
+	out.Cond = planner.Conjunction(rest)
+	return &out
 }
 
 // pushFilter places cond over input as deep as it can go.
@@ -23,8 +50,24 @@ func pushFilter(input planner.Plan, cond planner.Expr) planner.Plan {
 	case *planner.Filter:
 		return pushFilter(in.Input, planner.Conjunction([]planner.Expr{in.Cond, cond}))
 	case *planner.Project:
-		inner := substitute(cond, in.Exprs)
-		return &planner.Project{Input: pushFilter(in.Input, inner), Exprs: in.Exprs, Names: in.Names}
+		// A conjunct reading a volatile output (rand()) stays above: below,
+		// it would see another draw than the row it keeps.
+		var below, rest []planner.Expr
+		for _, c := range planner.Conjuncts(cond) {
+			if inner := substitute(c, in.Exprs); planner.IsVolatile(inner) {
+				rest = append(rest, c)
+			} else {
+				below = append(below, inner)
+			}
+		}
+		var out planner.Plan = in
+		if len(below) > 0 {
+			out = &planner.Project{Input: pushFilter(in.Input, planner.Conjunction(below)), Exprs: in.Exprs, Names: in.Names}
+		}
+		if len(rest) > 0 {
+			out = &planner.Filter{Input: out, Cond: planner.Conjunction(rest)}
+		}
+		return out
 	case *planner.SubqueryAlias:
 		// Renaming keeps column positions, so the condition applies as is.
 		out := *in
@@ -36,6 +79,8 @@ func pushFilter(input planner.Plan, cond planner.Expr) planner.Plan {
 		return &out
 	case *planner.Join:
 		return pushIntoJoin(in, cond)
+	case *planner.Aggregate:
+		return pushIntoAggregate(in, cond)
 	case *planner.Scan:
 		scan := *in
 		if scan.Filter == nil {
@@ -71,18 +116,7 @@ func pushIntoJoin(j *planner.Join, cond planner.Expr) planner.Plan {
 	nl := len(j.Left.Schema())
 	leftOK := j.Type == sql.JoinInner || j.Type == sql.JoinCross || j.Type == sql.JoinLeft || j.LeftOnly()
 	rightOK := j.Type == sql.JoinInner || j.Type == sql.JoinCross || j.Type == sql.JoinRight
-	var left, right, rest []planner.Expr
-	for _, c := range planner.Conjuncts(cond) {
-		lo, hi := columnRange(c)
-		switch {
-		case leftOK && hi < nl && lo >= 0:
-			left = append(left, c)
-		case rightOK && lo >= nl:
-			right = append(right, shiftColumns(c, -nl))
-		default:
-			rest = append(rest, c)
-		}
-	}
+	left, right, rest := splitBySide(cond, nl, leftOK, rightOK)
 	out := *j
 	if len(left) > 0 {
 		out.Left = pushFilter(j.Left, planner.Conjunction(left))
@@ -94,6 +128,50 @@ func pushIntoJoin(j *planner.Join, cond planner.Expr) planner.Plan {
 		return &out
 	}
 	return &planner.Filter{Input: &out, Cond: planner.Conjunction(rest)}
+}
+
+// pushIntoAggregate moves the conjuncts that read only grouping columns
+// below a GROUP BY, where they keep or drop whole groups exactly as they
+// would above it, so a filter on a grouped view (WHERE day = …) prunes. A
+// conjunct reading no column stays above: below a global aggregate it would
+// turn "no row" into a row of count 0.
+func pushIntoAggregate(a *planner.Aggregate, cond planner.Expr) planner.Plan {
+	var below, rest []planner.Expr
+	for _, c := range planner.Conjuncts(cond) {
+		if lo, hi := columnRange(c); lo >= 0 && hi < len(a.GroupBy) && !planner.IsVolatile(substitute(c, a.GroupBy)) {
+			below = append(below, substitute(c, a.GroupBy))
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	if len(below) == 0 {
+		return &planner.Filter{Input: a, Cond: cond}
+	}
+	out := *a
+	out.Input = pushFilter(a.Input, planner.Conjunction(below))
+	if len(rest) == 0 {
+		return &out
+	}
+	return &planner.Filter{Input: &out, Cond: planner.Conjunction(rest)}
+}
+
+// splitBySide sorts the conjuncts of cond, over a join's layout whose left
+// side has nl columns, into those that read only the left side (if leftOK),
+// only the right side (if rightOK; shifted to the right side's columns),
+// and the rest.
+func splitBySide(cond planner.Expr, nl int, leftOK, rightOK bool) (left, right, rest []planner.Expr) {
+	for _, c := range planner.Conjuncts(cond) {
+		lo, hi := columnRange(c)
+		switch {
+		case leftOK && hi < nl && lo >= 0:
+			left = append(left, c)
+		case rightOK && lo >= nl:
+			right = append(right, shiftColumns(c, -nl))
+		default:
+			rest = append(rest, c)
+		}
+	}
+	return left, right, rest
 }
 
 // columnRange is the lowest and highest column index e reads; (-1, -1) for a

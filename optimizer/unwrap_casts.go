@@ -10,6 +10,64 @@ import (
 	"github.com/lakesql/lakesql/planner"
 )
 
+// unwrapCasts rewrites the WHERE conditions (Filter nodes) with unwrapCast
+// and unwrapCastIn, so the rows are tested on the column as stored: TPC-H's
+// l_shipdate <= date '1998-12-01' - interval '90' day, whose right side is
+// a TIMESTAMP, otherwise casts six million dates per query. The rewrites
+// may turn a NULL into FALSE (x = 2.5 on an INT column becomes FALSE), which
+// only AND and OR pass on unchanged to a WHERE, so the rule goes no deeper;
+// one that holds for every value (x < 3000000000 on an INT) becomes x IS NOT
+// NULL, as a NULL x still fails it.
+func unwrapCasts(p planner.Plan) planner.Plan {
+	p = withChildren(p, unwrapCasts)
+	f, ok := p.(*planner.Filter)
+	if !ok {
+		return p
+	}
+	out := *f
+	out.Cond = unwrapCastsInCondition(f.Cond)
+	return &out
+}
+
+func unwrapCastsInCondition(e planner.Expr) planner.Expr {
+	call, ok := e.(*planner.Call)
+	if !ok {
+		return e
+	}
+	switch call.Fn {
+	case planner.FnAnd, planner.FnOr:
+		args := make([]planner.Expr, len(call.Args))
+		for i, a := range call.Args {
+			args[i] = unwrapCastsInCondition(a)
+		}
+		return &planner.Call{Fn: call.Fn, Args: args, T: call.T}
+	case planner.FnEq, planner.FnLt, planner.FnLe, planner.FnGt, planner.FnGe:
+		r, ok := unwrapCast(call)
+		if !ok {
+			return e
+		}
+		if lit, isLit := r.(*planner.Literal); isLit && lit.Value == true {
+			return &planner.Call{Fn: planner.FnIsNotNull, Args: []planner.Expr{castColumn(call)}, T: planner.TypeBoolean}
+		}
+		return r
+	case planner.FnIn:
+		if r, ok := unwrapCastIn(call); ok {
+			return r
+		}
+	}
+	return e
+}
+
+// castColumn is the column under the cast of a comparison unwrapCast took.
+func castColumn(call *planner.Call) planner.Expr {
+	for _, a := range call.Args {
+		if c, ok := a.(*planner.Cast); ok {
+			return c.X
+		}
+	}
+	return nil
+}
+
 // unwrapCast rewrites CAST(column AS T) op constant, which the binder writes
 // whenever a column meets a constant of a wider type (price BETWEEN 50 AND
 // 200 on a DECIMAL(9,2), int_col = 2.0, ts >= now() on a TIMESTAMP), into a

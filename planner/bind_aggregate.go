@@ -17,6 +17,9 @@ var aggregateFns = map[string]string{
 	"bool_and": AggBoolAnd, "bool_or": AggBoolOr, "every": AggBoolAnd,
 	"stddev": AggStddevSamp, "stddev_samp": AggStddevSamp, "stddev_pop": AggStddevPop,
 	"variance": AggVarSamp, "var_samp": AggVarSamp, "var_pop": AggVarPop,
+	"median": AggPercentileCont, "percentile_cont": AggPercentileCont, "quantile_cont": AggPercentileCont,
+	"percentile_disc": AggPercentileDisc, "quantile_disc": AggPercentileDisc,
+	"percentile_approx": AggPercentileDisc, "approx_percentile": AggPercentileDisc,
 }
 
 // IsAggregate reports whether a function call is an aggregate (and not a
@@ -98,7 +101,7 @@ func (b *binder) bindAggregate(e *sql.FuncCall, s *scope) (Expr, error) {
 func (a *aggregator) add(call *AggCall) *aggOutput {
 	key := call.Fn
 	if call.Arg != nil {
-		key = fmt.Sprintf("%s/%v/%s", call.Fn, call.Distinct, exprKey(call.Arg))
+		key = fmt.Sprintf("%s/%v/%g/%s", call.Fn, call.Distinct, call.Fraction, exprKey(call.Arg))
 	}
 	i, ok := a.callKeys[key]
 	if !ok {
@@ -117,6 +120,9 @@ func (b *binder) bindAggCall(e *sql.FuncCall, s *scope) (*AggCall, error) {
 			return nil, errorf(e.Pos, "%s(*) is not allowed; only count(*)", e.Name)
 		}
 		return &AggCall{Fn: AggCount, T: TypeBigint}, nil
+	}
+	if fn == AggPercentileCont || fn == AggPercentileDisc {
+		return b.bindPercentile(e, fn, s)
 	}
 	if len(e.Args) != 1 {
 		return nil, errorf(e.Pos, "%s needs 1 argument, got %d", e.Name, len(e.Args))

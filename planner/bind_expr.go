@@ -389,6 +389,9 @@ func (b *binder) bindComparison(fn string, le, re sql.Expr, pos sql.Pos, s *scop
 	if err != nil {
 		return nil, err
 	}
+	if isInterval(args[0].Type()) {
+		args = intervalKeys(args)
+	}
 	return &Call{Fn: fn, Args: args, T: TypeBoolean}, nil
 }
 

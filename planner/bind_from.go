@@ -13,6 +13,9 @@ func (b *binder) bindFrom(from sql.TableExpr) (Plan, error) {
 		if f := b.lookupCTE(t.Name); f != nil {
 			return b.bindCTERef(f, t)
 		}
+		if plan, ok, err := b.bindView(t); ok {
+			return plan, err
+		}
 		if plan, ok, err := b.bindMetadataTable(t); ok {
 			return plan, err
 		}

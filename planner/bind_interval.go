@@ -54,6 +54,9 @@ func isInterval(t arrow.DataType) bool { return t.ID() == arrow.INTERVAL_MONTH_D
 // an INTERVAL, leaving the operator to numeric arithmetic.
 func bindTemporalArithmetic(op string, l, r Expr, pos sql.Pos) (x Expr, handled bool, err error) {
 	lt, rt := l.Type(), r.Type()
+	if op == "-" && lt.ID() == arrow.TIMESTAMP && rt.ID() == arrow.TIMESTAMP {
+		return subtractTimestamps(l, r), true, nil
+	}
 	if lt.ID() != arrow.DATE32 && rt.ID() != arrow.DATE32 && !isInterval(lt) && !isInterval(rt) {
 		return nil, false, nil
 	}
@@ -107,4 +110,33 @@ func addInterval(op string, x, iv Expr) (Expr, error) {
 		t = TypeTimestamp
 	}
 	return &Call{Fn: FnAddInterval, Args: []Expr{x, &Literal{Value: v, T: TypeInterval}}, T: t}, nil
+}
+
+// subtractTimestamps binds a − b for timestamps as the INTERVAL between
+// them, in days and time as DuckDB gives it (1 day 02:00:00). A TIMESTAMP
+// beside a TIMESTAMPTZ is read in the session zone.
+func subtractTimestamps(a, b Expr) Expr {
+	if isTimestampTZ(a.Type()) != isTimestampTZ(b.Type()) {
+		if isTimestampTZ(a.Type()) {
+			b = castFolded(b, TypeTimestampTZ)
+		} else {
+			a = castFolded(a, TypeTimestampTZ)
+		}
+	}
+	return &Call{Fn: FnTimestampSub, Args: []Expr{a, b}, T: TypeInterval}
+}
+
+// TypeIntervalKey is the type of interval_key: nanoseconds fit in 38 digits
+// for every interval.
+var TypeIntervalKey arrow.DataType = &arrow.Decimal128Type{Precision: 38, Scale: 0}
+
+// intervalKeys compares intervals through their interval_key, the total
+// length with a month counted as 30 days and a day as 24 hours, as DuckDB
+// and PostgreSQL compare them: INTERVAL 1 MONTH = INTERVAL 30 DAYS.
+func intervalKeys(args []Expr) []Expr {
+	out := make([]Expr, len(args))
+	for i, a := range args {
+		out[i] = &Call{Fn: FnIntervalKey, Args: []Expr{a}, T: TypeIntervalKey}
+	}
+	return out
 }

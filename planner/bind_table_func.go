@@ -54,9 +54,12 @@ type tableFuncCall struct {
 
 // bindTableFunc binds name(paths, option => value, …) in FROM.
 func (b *binder) bindTableFunc(t *sql.TableFunc) (Plan, error) {
+	if _, ok := seriesFuncs[t.Name]; ok {
+		return b.bindSeries(t)
+	}
 	fn, ok := tableFuncs[t.Name]
 	if !ok {
-		names := slices.Sorted(maps.Keys(tableFuncs))
+		names := slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(tableFuncs)), slices.Collect(maps.Keys(seriesFuncs))...)))
 		if near := sql.Closest(t.Name, names); near != "" {
 			return nil, kindErrorf(ErrUnknownFunction, t.Pos, "unknown table function %s (did you mean %s?)", t.Name, near)
 		}

@@ -35,6 +35,9 @@ type binder struct {
 	now time.Time
 	// loc is the session time zone, nil for UTC (timezone.go).
 	loc *time.Location
+	// views are the views being inlined, outermost first, to refuse a view
+	// that refers to itself (bind_view.go).
+	views []string
 	// exprDepth counts the bindExpr calls in progress, so that only the
 	// outermost one localizes (bind_expr.go); a subquery starts at 0.
 	exprDepth int

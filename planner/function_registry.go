@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // funcSpec describes a scalar function to the binder: how many arguments it
@@ -153,6 +154,7 @@ var functionAliases = map[string]string{
 	"substring": "substr", "ceiling": "ceil", "pow": "power",
 	"dayofmonth": "day", "weekofyear": "week", "to_date": "date",
 	"now": "current_timestamp", "date_diff": "datediff", "datepart": "date_part",
+	"random": "rand", "gen_random_uuid": "uuid",
 }
 
 func init() {
@@ -163,6 +165,7 @@ func init() {
 		"coalesce": {"(value, …)", 1, -1, bindCoalesce},
 		"nullif":   {"(value, value)", 2, 2, bindNullIf},
 		"concat":   {"(string, …)", 0, -1, bindConcatFunc},
+		"if":       {"(condition, then, else)", 3, 3, bindIf},
 
 		"lower":          {"(string)", 1, 1, typed(FnLower, TypeVarchar, str)},
 		"upper":          {"(string)", 1, 1, typed(FnUpper, TypeVarchar, str)},
@@ -179,6 +182,8 @@ func init() {
 		"replace":        {"(string, from, to)", 3, 3, typed(FnReplace, TypeVarchar, str, str, str)},
 		"regexp_replace": {"(string, pattern, replacement)", 3, 3, typed(FnRegexpReplace, TypeVarchar, str, str, str)},
 		"regexp_like":    {"(string, pattern)", 2, 2, typed(FnRegexpLike, TypeBoolean, str, str)},
+		"regexp_extract": {"(string, pattern[, group])", 2, 3, bindRegexpExtract},
+		"concat_ws":      {"(separator, value, …)", 1, -1, bindConcatWS},
 		"split_part":     {"(string, delimiter, index)", 3, 3, typed(FnSplitPart, TypeVarchar, str, str, intArg)},
 		"starts_with":    {"(string, prefix)", 2, 2, typed(FnStartsWith, TypeBoolean, str, str)},
 		"ends_with":      {"(string, suffix)", 2, 2, typed(FnEndsWith, TypeBoolean, str, str)},
@@ -201,6 +206,8 @@ func init() {
 		"greatest": {"(value, …)", 1, -1, bindExtreme(FnGreatest)},
 		"least":    {"(value, …)", 1, -1, bindExtreme(FnLeast)},
 		"pi":       {"()", 0, 0, bindPi},
+		"rand":     {"()", 0, 0, typed(FnRand, TypeDouble)},
+		"uuid":     {"()", 0, 0, typed(FnUUID, TypeVarchar)},
 
 		"date":              {"(timestamp or string)", 1, 1, bindToDate},
 		"year":              {"(date or timestamp)", 1, 1, bindDatePart("YEAR")},
@@ -221,6 +228,10 @@ func init() {
 		"date_add":          {"(date, days)", 2, 2, bindDateAdd(false)},
 		"date_sub":          {"(date, days)", 2, 2, bindDateAdd(true)},
 		"make_date":         {"(year, month, day)", 3, 3, typed(FnMakeDate, TypeDate, intArg, intArg, intArg)},
+		"last_day":          {"(date)", 1, 1, typed(FnLastDay, TypeDate, dateArg)},
+		"date_format":       {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatSpark)},
+		"strftime":          {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatStrftime)},
+		"to_char":           {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatPostgres)},
 		"from_unixtime":     {"(seconds)", 1, 1, bindFromUnixtime},
 		"unix_timestamp":    {"([timestamp])", 0, 1, bindUnixTimestamp},
 		"current_date":      {"()", 0, 0, bindNow(TypeDate)},
@@ -251,8 +262,18 @@ func IsAggregateFunction(name string) bool {
 	return ok
 }
 
+// missingFunctions are functions users ask for that lakesql does not have
+// yet, with what to write instead.
+var missingFunctions = map[string]string{
+	"split":           "split returns an array, which lakesql's types do not have yet; split_part(string, delimiter, n) gives one part",
+	"input_file_name": "input_file_name() is not supported yet (scans do not expose each row's file); SELECT file_path FROM ns.t.files lists the table's files",
+}
+
 // unknownFunction reports a name no function has, suggesting the nearest.
 func unknownFunction(name string, pos sql.Pos) error {
+	if hint, ok := missingFunctions[name]; ok {
+		return kindErrorf(ErrUnsupported, pos, "%s", hint)
+	}
 	known := slices.Concat(slices.Collect(maps.Keys(scalarFunctions)), slices.Collect(maps.Keys(functionAliases)),
 		slices.Collect(maps.Keys(aggregateFns)), slices.Collect(maps.Keys(windowNames)))
 	slices.Sort(known) // ties go to the alphabetically first name, deterministically

@@ -87,6 +87,17 @@ const (
 	FnContains   = "contains"
 	FnRegexpLike = "regexp_like"
 
+	// concat_ws(sep STRING, s STRING, …) → STRING: the non-NULL s joined by
+	// sep; NULL only when sep is.
+	FnConcatWS = "concat_ws"
+	// regexp_extract(s, pattern STRING, group BIGINT) → STRING: the group of
+	// the first match ('' when none; 0 is the whole match).
+	FnRegexpExtract = "regexp_extract"
+	// format_time(x DATE|TIMESTAMP, dialect STRING, pattern STRING) →
+	// STRING: x formatted by a constant pattern of a dialect of
+	// value.CompileTimeFormat (date_format, strftime, to_char).
+	FnFormatTime = "format_time"
+
 	// abs(x), sign(x) → INT, floor(x), ceil(x) over INT, BIGINT, FLOAT,
 	// DOUBLE or DECIMAL; floor and ceil of DECIMAL(p,s) give DECIMAL(p,0).
 	FnAbs   = "abs"
@@ -126,6 +137,18 @@ const (
 	// first (clamped to the month's end), then days, then time. The result is
 	// TIMESTAMP for a DATE, the type of x otherwise.
 	FnAddInterval = "add_interval"
+	// rand() → DOUBLE in [0, 1); uuid() → STRING, a random UUID. Volatile:
+	// a new value per row (IsVolatile).
+	FnRand = "rand"
+	FnUUID = "uuid"
+	// last_day(d DATE) → DATE: the last day of d's month.
+	FnLastDay = "last_day"
+	// ts_sub(a, b TIMESTAMP or both TIMESTAMPTZ) → INTERVAL a − b, in days
+	// and nanoseconds of one sign (no months).
+	FnTimestampSub = "ts_sub"
+	// interval_key(iv INTERVAL) → DECIMAL(38,0): iv's length in nanoseconds,
+	// a month counted as 30 days, for comparing intervals.
+	FnIntervalKey = "interval_key"
 	// make_date(y, m, d BIGINT) → DATE.
 	FnMakeDate = "make_date"
 	// from_unixtime(seconds BIGINT|DOUBLE) → TIMESTAMP.
@@ -140,4 +163,21 @@ var infixOps = map[string]string{
 	FnEq: "=", FnNe: "<>", FnLt: "<", FnLe: "<=", FnGt: ">", FnGe: ">=",
 	FnAnd: "AND", FnOr: "OR", FnConcat: "||",
 	FnIsDistinct: "IS DISTINCT FROM", FnIsNotDistinct: "IS NOT DISTINCT FROM",
+}
+
+// volatileFns are the functions whose value changes from one row (and one
+// evaluation) to the next although they read no column.
+var volatileFns = map[string]bool{FnRand: true, FnUUID: true}
+
+// IsVolatile reports whether e calls a volatile function: such an
+// expression must be evaluated once per row where it was written, so it is
+// neither folded to a constant nor copied into another operator.
+func IsVolatile(e Expr) bool {
+	found := false
+	Walk(e, func(x Expr) {
+		if c, ok := x.(*Call); ok && volatileFns[c.Fn] {
+			found = true
+		}
+	})
+	return found
 }

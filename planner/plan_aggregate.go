@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -23,6 +24,12 @@ const (
 	AggStddevPop  = "stddev_pop"
 	AggVarSamp    = "var_samp"
 	AggVarPop     = "var_pop"
+	// percentile_cont(x DOUBLE, f): the value at fraction f of the sorted
+	// values, interpolated between the two nearest (median is f = 0.5);
+	// percentile_disc(x, f): the first value whose cumulative share reaches
+	// f, of x's own type (percentile_approx answers it exactly).
+	AggPercentileCont = "percentile_cont"
+	AggPercentileDisc = "percentile_disc"
 )
 
 // AggCall is one aggregate function over the rows of a group. Arg is an
@@ -32,11 +39,15 @@ type AggCall struct {
 	Fn       string
 	Arg      Expr
 	Distinct bool
+	// Fraction is the constant fraction of the percentile functions.
+	Fraction float64
 	T        arrow.DataType
 }
 
 func (a *AggCall) String() string {
 	switch {
+	case a.Fn == AggPercentileCont || a.Fn == AggPercentileDisc:
+		return fmt.Sprintf("%s(%s, %g)", a.Fn, a.Arg, a.Fraction)
 	case a.Arg == nil:
 		return a.Fn + "(*)"
 	case a.Distinct:

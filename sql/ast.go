@@ -497,9 +497,11 @@ type Call struct {
 
 // Set is SET name = value, SET name TO value, or SET TIME ZONE 'zone' (Name "timezone").
 // Name is lower case; Value is the literal text (unquoted for strings).
+// SET name alone (Show) shows one setting, SET alone (Name "") all of them.
 type Set struct {
 	Name  string
 	Value string
+	Show  bool
 	Pos   Pos
 }
 

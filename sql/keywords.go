@@ -24,11 +24,14 @@ var nonReservedWords = []string{
 	"add", "alter", "analyze", "call", "cascade", "column", "columns", "comment",
 	"create", "data", "database", "databases", "delete", "describe", "desc", "detail",
 	"drop", "dry", "explain", "extended", "field", "formatted", "history", "iceberg",
-	"if", "insert", "into", "locally", "namespace", "namespaces", "optimize",
+	"if", "insert", "into", "locally", "matched", "merge", "source", "target", "update", "namespace", "namespaces", "optimize",
 	"ordered", "overwrite", "partition", "partitioned", "partitions", "purge", "rename",
 	"replace", "restrict", "retain", "run", "schema", "schemas", "set", "show", "table",
 	"tables", "tblproperties", "to", "type", "unordered", "unset", "use", "vacuum",
 	"write", "zorder",
+	// views, RESET and the Hive statements answered with their Iceberg equivalents
+	"global", "location", "msck", "refresh", "repair", "reset", "sync", "temp",
+	"temporary", "view", "views", "within",
 	// queries and expressions
 	"asc", "both", "cast", "current", "current_date", "current_time", "current_timestamp",
 	"escape", "extract", "first", "following", "interval", "last", "leading", "nulls",

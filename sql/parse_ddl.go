@@ -19,7 +19,7 @@ func (p *parser) createTable(pos Pos) Statement {
 		switch {
 		case p.acceptWord("using"):
 			if f := p.tok(); !p.acceptWord("iceberg") && f.kind == tokWord {
-				panic(errorAt(f, "unsupported table format %s, only iceberg is supported", f.raw))
+				panic(errorAt(f, "unsupported table format %s: lakesql tables are Iceberg tables, write USING iceberg or leave USING out (MERGE, OPTIMIZE, VACUUM and time travel work on them)", f.raw))
 			} else if f.kind != tokWord {
 				panic(p.unexpected())
 			}

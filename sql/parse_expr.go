@@ -471,6 +471,9 @@ func (p *parser) funcCall(name string, pos Pos) Expr {
 		f.Args = p.args()
 	}
 	p.expectOp(")")
+	if p.tok().isWord("within") && p.peek(1).isWord("group") {
+		p.withinGroup(f)
+	}
 	if p.tok().isWord("over") && p.peek(1).isOp("(") {
 		p.advance()
 		f.Over = p.windowSpec()

@@ -12,10 +12,18 @@ func (p *parser) statement() Statement {
 	if t.isOp("(") || startsQuery(t) {
 		return &QueryStmt{Query: p.query()}
 	}
+	if s := p.viewStatement(); s != nil {
+		return s
+	}
+	if s := p.hiveStatement(); s != nil {
+		return s
+	}
 	if t.kind == tokWord {
 		switch t.text {
 		case "explain":
 			p.advance()
+			// Spark's EXTENDED and FORMATTED add detail EXPLAIN always shows.
+			_ = p.eatWord("extended") || p.eatWord("formatted")
 			return &Explain{Analyze: p.eatWord("analyze"), Stmt: p.statement(), Pos: t.pos}
 		case "create":
 			return p.create()
@@ -32,12 +40,22 @@ func (p *parser) statement() Statement {
 			return p.insert()
 		case "delete":
 			return p.delete()
+		case "update":
+			return p.update()
+		case "merge":
+			return p.merge()
+		case "truncate":
+			return p.truncate()
+		case "replace":
+			return p.replaceTable(p.advance().pos, false)
 		case "call":
 			p.advance()
 			name := p.objectName()
 			return &Call{Name: name, Args: p.callArgs(), Pos: t.pos}
 		case "set":
 			return p.set()
+		case "reset":
+			return p.reset()
 		case "alter":
 			return p.alterTable()
 		case "optimize":
@@ -79,6 +97,9 @@ func (p *parser) ifExists() bool {
 func (p *parser) create() Statement {
 	pos := p.advance().pos
 	switch {
+	case p.eatWord("or"): // not listed as expected: after CREATE the object kinds are
+		p.expectWord("replace")
+		return p.replaceTable(pos, true)
 	case p.acceptNamespaceWord(false):
 		c := &CreateNamespace{IfNotExists: p.ifNotExists(), Pos: pos}
 		c.Name = p.objectName()
@@ -181,16 +202,24 @@ func (p *parser) delete() Statement {
 	return d
 }
 
-// set parses SET name = value, SET name TO value and SET TIME ZONE value.
-// Names may be dotted (spark.sql.session.timeZone) and are lower-cased.
+// set parses SET name = value, SET name TO value, SET TIME ZONE value, SET
+// name alone (Show) and SET alone (Name "", which lists the settings). Names may be dotted
+// (spark.sql.session.timeZone) and are lower-cased.
 func (p *parser) set() Statement {
 	s := &Set{Pos: p.advance().pos}
+	if p.atStatementEnd() {
+		return s
+	}
 	if p.tok().isWord("time") && p.peek(1).isWord("zone") {
 		p.skip(2)
 		s.Name = "timezone"
 	} else {
 		parts, _ := p.dottedName(0)
 		s.Name = strings.ToLower(strings.Join(parts, "."))
+		if p.atStatementEnd() {
+			s.Show = true
+			return s
+		}
 		if !p.acceptOp("=") {
 			p.expectWord("to")
 		}

@@ -315,6 +315,18 @@ func applyCompare[T ~int32 | ~int64](vals []T, arr arrow.Array, p ColumnPredicat
 	}
 	nulls := arr.NullN() > 0
 	v0 := p.Values[0]
+	if p.Op == OpEq && len(p.Values) > 8 {
+		// A long IN list (a join's build keys, see exec's dynamic
+		// filters) is searched, not scanned.
+		set := slices.Sorted(slices.Values(p.Values))
+		for i, x := range vals {
+			if keep[i] {
+				_, found := slices.BinarySearch(set, int64(x))
+				keep[i] = found && !(nulls && arr.IsNull(i))
+			}
+		}
+		return
+	}
 	for i, x := range vals {
 		if !keep[i] {
 			continue
@@ -327,10 +339,7 @@ func applyCompare[T ~int32 | ~int64](vals []T, arr arrow.Array, p ColumnPredicat
 		var ok bool
 		switch p.Op {
 		case OpEq:
-			ok = y == v0
-			for _, v := range p.Values[1:] {
-				ok = ok || y == v
-			}
+			ok = slices.Contains(p.Values, y)
 		case OpLt:
 			ok = y < v0
 		case OpLe:

@@ -32,3 +32,27 @@ func TestDecimalMulFastPathMatchesBig(t *testing.T) {
 		}
 	}
 }
+
+// TestDecimalRescaleFastPathMatchesBig checks the 64-bit rescaling (casts,
+// add and sub of decimals at different scales) against big.Int, rounding
+// half away from zero included.
+func TestDecimalRescaleFastPathMatchesBig(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	vals := []int64{0, 1, -1, 5, -5, 15, -15, 49, 50, -50, 99, math.MaxInt64, math.MinInt64, 1 << 62, -(1 << 62)}
+	for range 2000 {
+		vals = append(vals, r.Int64()>>r.IntN(63))
+	}
+	for _, v := range vals {
+		for _, scales := range [][2]int32{{2, 4}, {4, 2}, {0, 18}, {18, 0}, {3, 1}, {1, 3}, {10, 28}, {20, 1}} {
+			from, to := scales[0], scales[1]
+			m := &decimalMath{prec: 38}
+			got, o1 := m.fit(m.rescale(decimal128.FromI64(v), from, to))
+			ref := &decimalMath{prec: 38}
+			rescaleBig(toBig(&ref.x, decimal128.FromI64(v)), from, to, &ref.t)
+			want, o2 := ref.result(&ref.x)
+			if o1 != o2 || got != want {
+				t.Fatalf("rescale %d from %d to %d: got %v %v want %v %v", v, from, to, got.BigInt(), o1, want.BigInt(), o2)
+			}
+		}
+	}
+}

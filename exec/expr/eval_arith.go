@@ -127,6 +127,9 @@ func (ev *evaluator) arith(c *planner.Call, a, b operand) (arrow.Array, error) {
 	case KindFloat64:
 		return binaryKernel(ev, c, a, b, floatKernel[float64](c.Fn))
 	case KindDecimal:
+		if out, ok := ev.decimal64Arith(c, a, b); ok {
+			return out, nil
+		}
 		f, err := decimalKernel(c, a.t, b.t)
 		if err != nil {
 			return nil, err

@@ -87,6 +87,12 @@ func sameLayout(from, to arrow.DataType) bool {
 	if ok1 && ok2 {
 		return fts.Unit == tts.Unit
 	}
+	fd, ok1 := from.(*arrow.Decimal128Type)
+	td, ok2 := to.(*arrow.Decimal128Type)
+	if ok1 && ok2 {
+		// Widening the precision at the same scale keeps every value.
+		return fd.Scale == td.Scale && fd.Precision <= td.Precision
+	}
 	return from.ID() == arrow.STRING && to.ID() == arrow.BINARY
 }
 
@@ -251,8 +257,7 @@ func castFromDecimal(cc *caster, x *vec[decimal128.Num]) (arrow.Array, error) {
 		prec, scale := decimalParams(cc.to)
 		m := &decimalMath{prec: prec}
 		return castRows(cc, x, func(v decimal128.Num) (decimal128.Num, bool) {
-			rescaleBig(toBig(&m.x, v), from, scale, &m.t)
-			n, o := m.result(&m.x)
+			n, o := m.fit(m.rescale(v, from, scale))
 			return n, o == ValueOK
 		})
 	}

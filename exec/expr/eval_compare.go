@@ -112,7 +112,9 @@ func (ev *evaluator) compareBits(fn string, a, b operand) (*memory.Buffer, error
 	case KindFloat64:
 		compareOrdered(p.less, fixedVec[float64](a), fixedVec[float64](b), bits, n)
 	case KindDecimal:
-		compareWith(p.less, fixedVec[decimal128.Num](a), fixedVec[decimal128.Num](b), decimal128.Num.Cmp, bits, n)
+		if !compareDecimal64(p.less, a, b, bits, n) {
+			compareWith(p.less, fixedVec[decimal128.Num](a), fixedVec[decimal128.Num](b), decimal128.Num.Cmp, bits, n)
+		}
 	case KindBytes:
 		compareWith(p.less, newBytesVec(a), newBytesVec(b), bytes.Compare, bits, n)
 	default:

@@ -47,21 +47,15 @@ func decimalKernel(c *planner.Call, ta, tb arrow.DataType) (func(x, y decimal128
 	return nil, fmt.Errorf("%s: unsupported decimal operation", c)
 }
 
+// add and sub rescale both operands to the result scale, which is at least
+// theirs, so no digit is dropped; operands below 10^38 cannot make the
+// 128-bit sum wrap.
 func (m *decimalMath) add(x, y decimal128.Num) (decimal128.Num, outcome) {
-	if m.sa == m.s && m.sb == m.s {
-		// Both operands are below 10^38, so the 128-bit sum cannot wrap.
-		return m.fit(x.Add(y))
-	}
-	m.load(x, y, m.s)
-	return m.result(m.x.Add(&m.x, &m.y))
+	return m.fit(m.rescale(x, m.sa, m.s).Add(m.rescale(y, m.sb, m.s)))
 }
 
 func (m *decimalMath) sub(x, y decimal128.Num) (decimal128.Num, outcome) {
-	if m.sa == m.s && m.sb == m.s {
-		return m.fit(x.Sub(y))
-	}
-	m.load(x, y, m.s)
-	return m.result(m.x.Sub(&m.x, &m.y))
+	return m.fit(m.rescale(x, m.sa, m.s).Sub(m.rescale(y, m.sb, m.s)))
 }
 
 func (m *decimalMath) mul(x, y decimal128.Num) (decimal128.Num, outcome) {
@@ -116,6 +110,52 @@ func (m *decimalMath) mod(x, y decimal128.Num) (decimal128.Num, outcome) {
 	}
 	return m.result(m.x.Rem(&m.x, &m.y))
 }
+
+// rescale changes v's scale from `from` to `to`, rounding half away from
+// zero when digits are dropped. Values that fit in 64 bits (every decimal of
+// precision 18 or less) take 64-bit arithmetic; others go through big.Int.
+// A result beyond 128 bits comes back as a value that fails m.fit.
+func (m *decimalMath) rescale(v decimal128.Num, from, to int32) decimal128.Num {
+	if from == to {
+		return v
+	}
+	if a, ok := decimalInt64(v); ok && to-from <= 18 && from-to <= 18 {
+		if to > from {
+			hi, lo := bits.Mul64(absInt64(a), uint64(pow10Int64[to-from]))
+			if hi < 1<<62 {
+				n := decimal128.New(int64(hi), lo)
+				if a < 0 {
+					n = n.Negate()
+				}
+				return n
+			}
+		} else {
+			p := pow10Int64[from-to]
+			q, r := a/p, a%p
+			if 2*absInt64(r) >= uint64(p) {
+				q += int64(v.Sign())
+			}
+			return decimal128.FromI64(q)
+		}
+	}
+	rescaleBig(toBig(&m.x, v), from, to, &m.t)
+	if m.x.CmpAbs(value.Pow10(38)) >= 0 {
+		return tooLargeDecimal
+	}
+	return decimal128.FromBigInt(&m.x)
+}
+
+// tooLargeDecimal is 10^38, which fits no decimal precision.
+var tooLargeDecimal = decimal128.New(542101086242752217, 687399551400673280)
+
+// pow10Int64[i] is 10^i.
+var pow10Int64 = func() (p [19]int64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
 
 // load sets m.x and m.y to x and y rescaled to scale s.
 func (m *decimalMath) load(x, y decimal128.Num, s int32) {

@@ -128,15 +128,21 @@ const (
 	likeSuffix                   // '%abc'
 	likeContains                 // '%abc%'
 	likeAll                      // '%'
+	likeSegments                 // 'a%b%c', '%special%requests%': literals and % only
 	likeRegexp                   // anything else
 )
 
-// likeMatcher is a compiled LIKE pattern. Patterns made of one literal with
-// % at either end are matched with byte comparisons; the rest with a regexp.
+// likeMatcher is a compiled LIKE pattern. Patterns made of literals and %
+// are matched with byte comparisons and searches; the rest (with _, or
+// ILIKE) with a regexp, whose backtracking costs several times more.
 type likeMatcher struct {
 	kind likeKind
 	lit  []byte
-	re   *regexp.Regexp
+	// segs are the literals of a likeSegments pattern, in order; anchored
+	// tells whether the pattern starts and ends with a literal.
+	segs     [][]byte
+	anchored [2]bool
+	re       *regexp.Regexp
 }
 
 func (m *likeMatcher) match(s []byte) bool {
@@ -151,8 +157,35 @@ func (m *likeMatcher) match(s []byte) bool {
 		return bytes.Contains(s, m.lit)
 	case likeAll:
 		return true
+	case likeSegments:
+		return m.matchSegments(s)
 	}
 	return m.re.Match(s)
+}
+
+// matchSegments finds the literals in order, each as early as it can be:
+// with % as the only wildcard, the leftmost match of each literal leaves
+// the most room for the rest, so no backtracking is needed.
+func (m *likeMatcher) matchSegments(s []byte) bool {
+	segs := m.segs
+	if m.anchored[0] {
+		if !bytes.HasPrefix(s, segs[0]) {
+			return false
+		}
+		s, segs = s[len(segs[0]):], segs[1:]
+	}
+	var last []byte
+	if m.anchored[1] {
+		last, segs = segs[len(segs)-1], segs[:len(segs)-1]
+	}
+	for _, seg := range segs {
+		i := bytes.Index(s, seg)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(seg):]
+	}
+	return bytes.HasSuffix(s, last)
 }
 
 // likeToken is a literal run of a pattern, or a wildcard ('%' or '_') when
@@ -261,5 +294,14 @@ func simpleLike(tokens []likeToken) *likeMatcher {
 	case n == 3 && isAny(0) && isLit(1) && isAny(2):
 		return &likeMatcher{kind: likeContains, lit: []byte(tokens[1].text)}
 	}
-	return nil
+	m := &likeMatcher{kind: likeSegments, anchored: [2]bool{isLit(0), isLit(len(tokens) - 1)}}
+	for i, t := range tokens {
+		switch {
+		case t.wild == '_':
+			return nil
+		case isLit(i):
+			m.segs = append(m.segs, []byte(t.text))
+		}
+	}
+	return m
 }

@@ -32,7 +32,7 @@ func (v *vec[T]) At(i int) T {
 // computes on. DATE is read as int32, TIME and TIMESTAMP as int64; uint8
 // holds unpacked BOOLEANs.
 type FixedWidth interface {
-	uint8 | int8 | int16 | int32 | int64 | float32 | float64 | decimal128.Num
+	uint8 | int8 | int16 | int32 | int64 | float32 | float64 | decimal128.Num | arrow.MonthDayNanoInterval
 }
 
 // fixedVec views a non-NULL fixed-width operand as elements of T.
@@ -46,6 +46,9 @@ func fixedVec[T FixedWidth](o operand) *vec[T] {
 // fixedValues returns the value slice of a fixed-width array.
 func FixedValues[T FixedWidth](arr arrow.Array) []T {
 	d := arr.Data()
+	if d.Len() == 0 {
+		return nil // an empty array may have no value buffer
+	}
 	return arrow.GetData[T](d.Buffers()[1].Bytes())[d.Offset() : d.Offset()+d.Len()]
 }
 

@@ -249,3 +249,14 @@ func unixTimestampKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.A
 		return s, ValueOK
 	}, nil)
 }
+
+// lastDayKernel is last_day(d): the last day of d's month. It stays in
+// range, since no DATE's month runs past the type's last day.
+func lastDayKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	d := fixedVec[int32](ops[0])
+	return fixedRows(ev, c.T, ops, func(i int) (int32, outcome) {
+		day := int64(d.At(i))
+		y, m, dom := civil(day).Date()
+		return int32(day + int64(value.DaysInMonth(int64(y), m)-dom)), ValueOK
+	}, nil)
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/value"
@@ -23,10 +24,12 @@ func addIntervalKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Arr
 	}
 	iv := ops[1].lit.Value.(arrow.MonthDayNanoInterval)
 	x := newInstantVec(ops[0])
-	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return addInterval(x.At(i), iv) }, rangeError(c))
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return AddInterval(x.At(i), iv) }, rangeError(c))
 }
 
-func addInterval(us int64, iv arrow.MonthDayNanoInterval) (int64, outcome) {
+// AddInterval adds iv to an instant of microseconds (also for
+// generate_series over timestamps).
+func AddInterval(us int64, iv arrow.MonthDayNanoInterval) (int64, outcome) {
 	if iv.Months != 0 {
 		var o outcome
 		if us, o = addMonths(us, int64(iv.Months)); o != ValueOK {
@@ -54,4 +57,31 @@ func addMonths(us, months int64) (int64, outcome) {
 	}
 	day := min(d, value.DaysInMonth(year, time.Month(month+1)))
 	return IntAdd(value.DaysFromCivil(year, month+1, int64(day))*microsPerDay, rem)
+}
+
+// timestampSubKernel is a − b for two timestamps: the INTERVAL between
+// them in whole days and the rest in nanoseconds, both of the difference's
+// sign (DuckDB's 1 day 02:00:00).
+func timestampSubKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	a, b := fixedVec[int64](ops[0]), fixedVec[int64](ops[1])
+	return fixedRows(ev, c.T, ops, func(i int) (arrow.MonthDayNanoInterval, outcome) {
+		d, o := intSub(a.At(i), b.At(i))
+		if o != ValueOK {
+			return arrow.MonthDayNanoInterval{}, o
+		}
+		days := d / microsPerDay // truncated: the rest keeps the sign
+		return arrow.MonthDayNanoInterval{Days: int32(days), Nanoseconds: d % microsPerDay * 1000}, ValueOK
+	}, rangeError(c))
+}
+
+// intervalKeyKernel gives an interval's length in nanoseconds, with a month
+// of 30 days, as a DECIMAL(38,0): the order in which intervals compare.
+func intervalKeyKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	iv := fixedVec[arrow.MonthDayNanoInterval](ops[0])
+	const nanosPerDay = microsPerDay * 1000
+	return fixedRows(ev, c.T, ops, func(i int) (decimal128.Num, outcome) {
+		v := iv.At(i)
+		days := decimal128.FromI64(int64(v.Months)*30 + int64(v.Days))
+		return days.Mul(decimal128.FromI64(nanosPerDay)).Add(decimal128.FromI64(v.Nanoseconds)), ValueOK
+	}, nil)
 }

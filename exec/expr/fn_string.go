@@ -2,6 +2,7 @@ package expr
 
 import (
 	"bytes"
+	"fmt"
 	"unicode"
 	"unicode/utf8"
 
@@ -291,4 +292,61 @@ func bytesPredicate(f func(s, x []byte) bool) func(*evaluator, *planner.Call, []
 		s, x := newBytesVec(ops[0]), newBytesVec(ops[1])
 		return ev.boolRows(ops, func(i int) bool { return f(s.At(i), x.At(i)) }), nil
 	}
+}
+
+// concatWSKernel joins the non-NULL values with the separator, the first
+// operand; only a NULL separator makes the row NULL (the binder dropped
+// NULL constants).
+func concatWSKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	if ops[0].isNullLiteral() {
+		return ev.allNull(c.T), nil
+	}
+	sep := newBytesVec(ops[0])
+	vals := make([]*BytesVec, len(ops)-1)
+	for k, o := range ops[1:] {
+		if !o.isNullLiteral() {
+			vals[k] = newBytesVec(o)
+		}
+	}
+	return ev.stringRows(ops[:1], func(dst []byte, i int) []byte {
+		first := true
+		for k, v := range vals {
+			if a := ops[k+1].arr; v == nil || a != nil && a.IsNull(i) {
+				continue
+			}
+			if !first {
+				dst = append(dst, sep.At(i)...)
+			}
+			first = false
+			dst = append(dst, v.At(i)...)
+		}
+		return dst
+	}), nil
+}
+
+// regexpExtractKernel returns the given group of the first match, or ”
+// when the pattern does not match or the group took no part in the match
+// (as Spark does).
+func regexpExtractKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	s, pattern, group := newBytesVec(ops[0]), newBytesVec(ops[1]), fixedVec[int64](ops[2])
+	var cache regexpCache
+	var err error
+	out := ev.stringRows(ops, func(dst []byte, i int) []byte {
+		re, e := cache.get(pattern.At(i))
+		if e != nil {
+			err = e
+			return dst
+		}
+		g := group.At(i)
+		if g < 0 || g > int64(re.NumSubexp()) {
+			err = fmt.Errorf("the pattern %q has %d groups, so there is no group %d", pattern.At(i), re.NumSubexp(), g)
+			return dst
+		}
+		m := re.FindSubmatchIndex(s.At(i))
+		if m == nil || m[2*g] < 0 {
+			return dst
+		}
+		return append(dst, s.At(i)[m[2*g]:m[2*g+1]]...)
+	})
+	return releaseOnError(out, wrapError(c, err))
 }

@@ -26,11 +26,14 @@ func AlterTable(ctx context.Context, s *engine.Session, st *sql.AlterTable) (*en
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := st.Action.(*sql.RenameTable); ok {
+	if r, ok := st.Action.(*sql.RenameTable); ok {
 		// The filesystem catalog finds a table by its folder, and the table's
-		// files record absolute paths under that folder: a rename would move
-		// every file.
-		return nil, fmt.Errorf("ALTER TABLE %s RENAME TO is not supported: the warehouse catalog names a table by its folder", name)
+		// metadata and manifests record absolute paths under that folder: a
+		// rename would rewrite every manifest of every snapshot and move
+		// every file (iceberg-go's Hadoop catalog, like Iceberg's Java one,
+		// refuses RenameTable). A copy is the honest alternative.
+		to := strings.Join(r.To.Parts, ".")
+		return nil, fmt.Errorf("ALTER TABLE %s RENAME TO is not supported: the warehouse catalog names a table by its folder; CREATE TABLE %s AS SELECT * FROM %s, then DROP TABLE %s, copies it (without its history)", name, to, name, name)
 	}
 	a := &alteration{tbl: tbl, tx: tbl.NewTransaction()}
 	if err := a.stage(st.Action); err != nil {

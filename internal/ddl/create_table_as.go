@@ -54,7 +54,9 @@ func createTableAs(ctx context.Context, s *engine.Session, st *sql.CreateTable) 
 		return nil, err
 	}
 	defer res.Close()
-	rows, err := commitStaged(ctx, s, staged, res)
+	rows, err := commitStaged(ctx, s, staged, res, func(files []iceberg.DataFile) error {
+		return createWithFiles(ctx, s, staged, files)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -124,8 +126,9 @@ func queryTableSchema(cols []planner.Column) (*iceberg.Schema, error) {
 }
 
 // commitStaged writes the query's rows into data files of the staged table
-// and creates the table with them. On failure every file written is removed.
-func commitStaged(ctx context.Context, s *engine.Session, staged *table.Table, res *engine.Result) (int64, error) {
+// and commits them with commit (creating or replacing the table). On failure
+// every file written is removed.
+func commitStaged(ctx context.Context, s *engine.Session, staged *table.Table, res *engine.Result, commit func([]iceberg.DataFile) error) (int64, error) {
 	fsys := s.Warehouse().FS()
 	types := make([]arrow.DataType, len(res.Schema.Fields()))
 	for i, f := range res.Schema.Fields() {
@@ -137,7 +140,7 @@ func commitStaged(ctx context.Context, s *engine.Session, staged *table.Table, r
 	}
 	rows, files, err := w.WriteAll(ctx, func() (arrow.RecordBatch, error) { return res.Next(ctx) })
 	if err == nil {
-		err = createWithFiles(ctx, s, staged, files)
+		err = commit(files)
 	}
 	if err != nil {
 		w.Abort()
@@ -152,25 +155,11 @@ func commitStaged(ctx context.Context, s *engine.Session, staged *table.Table, r
 // a failed commit removes them.
 func createWithFiles(ctx context.Context, s *engine.Session, staged *table.Table, files []iceberg.DataFile) error {
 	name := strings.Join(staged.Identifier(), ".")
-	meta := staged.Metadata()
-	var snapshot []table.Update
-	if len(files) > 0 {
-		tx := staged.NewTransaction()
-		if err := tx.AddDataFiles(ctx, files, nil); err != nil {
-			return fmt.Errorf("create table %s: %w", name, err)
-		}
-		withSnap, err := tx.StagedTable()
-		if err != nil {
-			return fmt.Errorf("create table %s: %w", name, err)
-		}
-		meta = withSnap.Metadata()
-		snap := meta.CurrentSnapshot()
-		snapshot = []table.Update{
-			table.NewAddSnapshotUpdate(snap),
-			table.NewSetSnapshotRefUpdate(table.MainBranch, snap.SnapshotID, table.BranchRef, -1, -1, -1),
-		}
+	meta, snapshot, err := snapshotOf(ctx, staged, files)
+	if err != nil {
+		return fmt.Errorf("create table %s: %w", name, err)
 	}
-	_, _, err := s.Warehouse().CommitTable(ctx, staged.Identifier(),
+	_, _, err = s.Warehouse().CommitTable(ctx, staged.Identifier(),
 		[]table.Requirement{table.AssertCreate()}, append(createUpdates(meta), snapshot...))
 	if err != nil {
 		removeSnapshotFiles(s.Warehouse().FS(), meta.CurrentSnapshot())
@@ -180,6 +169,30 @@ func createWithFiles(ctx context.Context, s *engine.Session, staged *table.Table
 		return fmt.Errorf("create table %s: %w", name, err)
 	}
 	return nil
+}
+
+// snapshotOf stages a snapshot of files (written for staged, a table not
+// yet committed) and returns the staged metadata with it and the updates
+// that add it as the main branch's head; with no files, staged's metadata
+// and no updates. The snapshot's manifests are written.
+func snapshotOf(ctx context.Context, staged *table.Table, files []iceberg.DataFile) (table.Metadata, []table.Update, error) {
+	if len(files) == 0 {
+		return staged.Metadata(), nil, nil
+	}
+	tx := staged.NewTransaction()
+	if err := tx.AddDataFiles(ctx, files, nil); err != nil {
+		return nil, nil, err
+	}
+	withSnap, err := tx.StagedTable()
+	if err != nil {
+		return nil, nil, err
+	}
+	meta := withSnap.Metadata()
+	snap := meta.CurrentSnapshot()
+	return meta, []table.Update{
+		table.NewAddSnapshotUpdate(snap),
+		table.NewSetSnapshotRefUpdate(table.MainBranch, snap.SnapshotID, table.BranchRef, -1, -1, -1),
+	}, nil
 }
 
 // createUpdates are the updates that create a table with meta's schema,

@@ -20,6 +20,12 @@ func Describe(ctx context.Context, s *engine.Session, st *sql.Describe) (*engine
 	case "DETAIL":
 		return describeDetail(ctx, s, st)
 	}
+	if v, err := s.ResolveView(ctx, st.Name); err != nil || v != nil {
+		if err != nil {
+			return nil, err
+		}
+		return describeView(ctx, s, v)
+	}
 	tbl, _, err := s.LoadTable(ctx, st.Name)
 	if err != nil {
 		return nil, err

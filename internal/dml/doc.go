@@ -1,4 +1,5 @@
 // Package dml runs the statements that change a table's rows: INSERT,
-// INSERT OVERWRITE and DELETE. Their rows and files are chosen by plans the
-// optimizer has seen, as a SELECT's are, and each statement is one snapshot.
+// INSERT OVERWRITE, DELETE, UPDATE and MERGE. Their rows and files are
+// chosen by plans the optimizer has seen, as a SELECT's are, and each
+// statement is one snapshot.
 package dml

@@ -23,17 +23,18 @@ import (
 // ReplacePartitions, a partition is a (current spec, tuple) pair: files
 // written under an older spec are kept even where their rows overlap the new
 // partitions, since their tuples cannot be compared; an unpartitioned table
-// is replaced whole, files of every spec included. Removal and addition are
-// one snapshot.
+// is replaced whole, files of every spec included. Under SET
+// partition_overwrite_mode = static (Spark's static mode) every table is
+// replaced whole, even by no rows. Removal and addition are one snapshot.
 func insertOverwrite(ctx context.Context, s *engine.Session, target *planner.TableRef, types []arrow.DataType, next func() (arrow.RecordBatch, error)) (*engine.Result, error) {
 	w, err := storage.NewTableWriter(target.Table, s.Warehouse().FS(), types)
 	if err != nil {
 		return nil, err
 	}
 	rows, added, err := w.WriteAll(ctx, next)
-	if err == nil && len(added) > 0 {
+	if err == nil && (len(added) > 0 || s.StaticOverwrite()) {
 		var replaced []iceberg.DataFile
-		if replaced, err = overwrittenFiles(ctx, s, target, added); err == nil {
+		if replaced, err = overwrittenFiles(ctx, s, target, added); err == nil && len(replaced)+len(added) > 0 {
 			err = CommitReplace(ctx, target.Table, replaced, added)
 		}
 	}
@@ -53,7 +54,7 @@ func overwrittenFiles(ctx context.Context, s *engine.Session, target *planner.Ta
 		return nil, fmt.Errorf("overwrite %s: %w", target.QualifiedName(), err)
 	}
 	spec := target.Table.Spec()
-	if spec.IsUnpartitioned() {
+	if spec.IsUnpartitioned() || s.StaticOverwrite() {
 		return plan.Files, nil
 	}
 	partitions := map[string]bool{}
@@ -89,12 +90,32 @@ var errConcurrentCommit = errors.New("another writer committed to the table afte
 // retried on top of rows this statement never saw. Delete files that pointed
 // only at removed files are left in place; they no longer match any row.
 func CommitReplace(ctx context.Context, tbl *table.Table, remove, add []iceberg.DataFile) error {
+	return commitOnSnapshot(ctx, tbl, func(tx *table.Transaction) error {
+		return tx.ReplaceDataFilesWithDataFiles(ctx, remove, add, nil)
+	})
+}
+
+// commitRowDelta adds data files and position delete files in one snapshot
+// (merge-on-read), asserting as CommitReplace does that the branch has not
+// moved since the deleted positions were read.
+func commitRowDelta(ctx context.Context, tbl *table.Table, add, deletes []iceberg.DataFile) error {
+	if len(add) == 0 && len(deletes) == 0 {
+		return nil
+	}
+	return commitOnSnapshot(ctx, tbl, func(tx *table.Transaction) error {
+		return tx.NewRowDelta(nil).AddRows(add...).AddDeletes(deletes...).Commit(ctx)
+	})
+}
+
+// commitOnSnapshot stages changes in a transaction that asserts the main
+// branch is still at the snapshot tbl holds, and commits it.
+func commitOnSnapshot(ctx context.Context, tbl *table.Table, stage func(*table.Transaction) error) error {
 	name := strings.Join(tbl.Identifier(), ".")
 	tx := tbl.NewTransaction()
 	if err := tx.AssertRefSnapshotID(table.MainBranch); err != nil {
 		return fmt.Errorf("commit to %s: %w", name, err)
 	}
-	if err := tx.ReplaceDataFilesWithDataFiles(ctx, remove, add, nil); err != nil {
+	if err := stage(tx); err != nil {
 		return fmt.Errorf("commit to %s: %w", name, err)
 	}
 	base := catalog.SnapshotID(tbl)

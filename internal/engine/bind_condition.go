@@ -11,14 +11,16 @@ import (
 )
 
 // BindCondition binds the WHERE condition of a statement that selects rows
-// or files of one table (DELETE, rewrite_data_files, OPTIMIZE) over the
+// or files of one table (DELETE, UPDATE, rewrite_data_files, OPTIMIZE) over the
 // columns of scan. clause names the statement in errors ("DELETE … WHERE").
 // Subqueries are refused: the condition is evaluated file by file.
 func (s *Session) BindCondition(ctx context.Context, scan *planner.Scan, where sql.Expr, clause string) (planner.Expr, error) {
-	cols := make([]planner.Column, len(scan.Columns))
-	for i, c := range scan.Columns {
-		cols[i] = planner.Column{Table: scan.Table.Name, Name: c.Name, T: c.T}
-	}
+	return s.BindConditionOver(ctx, scan.Schema(), where, clause)
+}
+
+// BindConditionOver is BindCondition over any columns (MERGE's ON and WHEN
+// conditions, over its source's and target's).
+func (s *Session) BindConditionOver(ctx context.Context, cols []planner.Column, where sql.Expr, clause string) (planner.Expr, error) {
 	cond, err := planner.BindExpr(ctx, s, where, cols)
 	if err != nil {
 		return nil, err

@@ -43,6 +43,13 @@ type Session struct {
 	namespace string // the current namespace (USE), "" until set
 	settings  settings
 	manifests *storage.ManifestCache
+	// tempViews are the session's temporary views by lower-case name
+	// (views.go).
+	tempViews map[string]*tempView
+	// defining and definingTemp name the stored (ns.name) or temporary view
+	// being created, in the session copy its query is bound with, so that
+	// the query cannot use the view itself (views.go).
+	defining, definingTemp string
 }
 
 // manifestCacheEntries bounds the manifest entries a session keeps in memory

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -10,7 +12,8 @@ import (
 	"github.com/lakesql/lakesql/value"
 )
 
-// settings are what SET changes.
+// settings are what SET changes; the zero value is every setting's default,
+// which is what RESET restores.
 type settings struct {
 	noPruning bool // SET pruning = off
 	// loc is the session time zone (SET TIME ZONE), nil for UTC.
@@ -25,15 +28,137 @@ type settings struct {
 	// statementTimeout stops a statement that runs longer (SET
 	// statement_timeout = '30s'); 0 for no limit.
 	statementTimeout time.Duration
+	// staticOverwrite makes INSERT OVERWRITE replace the whole table rather
+	// than the partitions its rows fall in (Spark's
+	// spark.sql.sources.partitionOverwriteMode = static).
+	staticOverwrite bool
+}
+
+// setting is one name SET and RESET know, with the text SET shows.
+type setting struct {
+	name        string
+	aliases     []string // other names, lower case (Spark's, Delta's)
+	description string
+	show        func(*settings) string
+	// set reads a value; the empty string is never passed (RESET zeroes the
+	// field through reset instead).
+	set   func(*settings, string) error
+	reset func(*settings)
+}
+
+// sessionSettings are the settings in the order SET lists them.
+var sessionSettings = []setting{
+	{
+		name: "disabled_optimizers", description: "optimizer rules turned off, comma-separated (DuckDB's setting)",
+		show: func(s *settings) string { return strings.Join(slices.Sorted(maps.Keys(s.disabledRules)), ", ") },
+		set:  setDisabledRules, reset: func(s *settings) { s.disabledRules = nil },
+	},
+	{
+		name: "partition_overwrite_mode", aliases: []string{"spark.sql.sources.partitionoverwritemode"},
+		description: "INSERT OVERWRITE replaces the partitions its rows fall in (dynamic) or the whole table (static)",
+		show: func(s *settings) string {
+			if s.staticOverwrite {
+				return "static"
+			}
+			return "dynamic"
+		},
+		set: func(s *settings, v string) error {
+			switch strings.ToLower(v) {
+			case "static", "dynamic":
+				s.staticOverwrite = strings.EqualFold(v, "static")
+				return nil
+			}
+			return fmt.Errorf("SET partition_overwrite_mode takes static or dynamic, not %q", v)
+		},
+		reset: func(s *settings) { s.staticOverwrite = false },
+	},
+	{
+		name: "pruning", description: "partition, file and row-group pruning (off reads every file, for checking answers)",
+		show: func(s *settings) string { return onOff(!s.noPruning) },
+		set: func(s *settings, v string) error {
+			on, err := parseBool("pruning", v)
+			if err == nil {
+				s.noPruning = !on
+			}
+			return err
+		},
+		reset: func(s *settings) { s.noPruning = false },
+	},
+	{
+		name: "statement_timeout", description: "stop statements that run longer, such as '30s' or '5min' (0: no limit)",
+		show: func(s *settings) string { return s.statementTimeout.String() },
+		set: func(s *settings, v string) error {
+			d, err := parseDuration(v)
+			if err == nil {
+				s.statementTimeout = d
+			}
+			return err
+		},
+		reset: func(s *settings) { s.statementTimeout = 0 },
+	},
+	{
+		name: "timezone", aliases: []string{"time zone", "spark.sql.session.timezone"},
+		description: "session time zone: how TIMESTAMPTZ values show and how zone-less text is read",
+		show: func(s *settings) string {
+			if s.loc == nil {
+				return "UTC"
+			}
+			return s.loc.String()
+		},
+		set: func(s *settings, v string) error {
+			loc, err := value.LoadZone(v)
+			if err != nil {
+				return fmt.Errorf("SET TIME ZONE: %v", err)
+			}
+			s.loc = loc
+			if value.IsUTC(loc) {
+				s.loc = nil
+			}
+			return nil
+		},
+		reset: func(s *settings) { s.loc = nil },
+	},
+	{
+		name: "vacuum_retention_check", aliases: []string{"spark.databricks.delta.retentiondurationcheck.enabled"},
+		description: "refuse to delete files younger than an hour in VACUUM and remove_orphan_files",
+		show:        func(s *settings) string { return onOff(!s.noRetentionCheck) },
+		set: func(s *settings, v string) error {
+			on, err := parseBool("vacuum_retention_check", v)
+			if err == nil {
+				s.noRetentionCheck = !on
+			}
+			return err
+		},
+		reset: func(s *settings) { s.noRetentionCheck = false },
+	},
+}
+
+// foreignPrefixes are the setting names of Spark and Databricks scripts
+// that lakesql accepts without effect, so such scripts run unchanged.
+var foreignPrefixes = []string{"spark.", "hive.", "mapreduce."}
+
+// lookupSetting finds a setting by name or alias (lower case).
+func lookupSetting(name string) (*setting, bool) {
+	for i := range sessionSettings {
+		st := &sessionSettings[i]
+		if st.name == name || slices.Contains(st.aliases, name) {
+			return st, true
+		}
+	}
+	return nil, false
 }
 
 // RetentionCheck reports whether orphan removal must refuse to delete files
 // younger than its minimum retention.
 func (s *Session) RetentionCheck() bool { return !s.settings.noRetentionCheck }
 
+// StaticOverwrite reports whether INSERT OVERWRITE replaces the whole table
+// (partition_overwrite_mode = static) rather than the partitions it writes.
+func (s *Session) StaticOverwrite() bool { return s.settings.staticOverwrite }
+
 // parseBool reads a setting's on/off value.
 func parseBool(name, value string) (bool, error) {
-	switch value {
+	switch strings.ToLower(strings.TrimSpace(value)) {
 	case "on", "true", "1":
 		return true, nil
 	case "off", "false", "0":
@@ -42,59 +167,92 @@ func parseBool(name, value string) (bool, error) {
 	return false, fmt.Errorf("SET %s takes on or off, true or false, not %q", name, value)
 }
 
-// Set changes a session setting: SET pruning = on|off, disabled_optimizers,
-// and the time zone
-// (SET TIME ZONE 'Europe/Berlin' or '+02:00', or Spark's
-// spark.sql.session.timeZone as the tutorials write it). The zone decides
-// how TIMESTAMPTZ values show, read zone-less text, and their calendar
-// fields (planner/timezone.go).
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
+}
+
+func setDisabledRules(s *settings, v string) error {
+	disabled := map[string]bool{}
+	for _, name := range strings.Split(strings.ToLower(v), ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if !optimizer.IsRule(name) {
+			return fmt.Errorf("SET disabled_optimizers: unknown rule %s (rules: %s)", name, strings.Join(optimizer.RuleNames(), ", "))
+		}
+		disabled[name] = true
+	}
+	s.disabledRules = disabled
+	return nil
+}
+
+// Set changes a session setting (SET name = value), shows one (SET name)
+// or lists them all with their values and descriptions (SET alone). Spark and Databricks names
+// lakesql has no use for are accepted with a notice, so that pipeline
+// scripts run unchanged.
 func (s *Session) Set(st *sql.Set) (*Result, error) {
-	setting := strings.ToLower(strings.TrimSpace(st.Value))
-	switch strings.ToLower(st.Name) {
-	case "pruning":
-		on, err := parseBool("pruning", setting)
-		if err != nil {
-			return nil, err
+	name := strings.ToLower(st.Name)
+	if name == "" {
+		return s.showSettings(), nil
+	}
+	def, ok := lookupSetting(name)
+	if !ok {
+		if foreignSetting(name) {
+			return Message(fmt.Sprintf("%s has no effect in lakesql (accepted for Spark scripts)", st.Name)), nil
 		}
-		s.settings.noPruning = !on
-		return Message("OK"), nil
-	case "vacuum_retention_check", "spark.databricks.delta.retentiondurationcheck.enabled":
-		on, err := parseBool("vacuum_retention_check", setting)
-		if err != nil {
-			return nil, err
-		}
-		s.settings.noRetentionCheck = !on
-		return Message("OK"), nil
-	case "statement_timeout":
-		d, err := parseDuration(st.Value)
-		if err != nil {
-			return nil, err
-		}
-		s.settings.statementTimeout = d
-		return Message("OK"), nil
-	case "disabled_optimizers":
-		disabled := map[string]bool{}
-		for _, name := range strings.Split(setting, ",") {
-			if name = strings.TrimSpace(name); name == "" {
-				continue
-			}
-			if !optimizer.IsRule(name) {
-				return nil, fmt.Errorf("SET disabled_optimizers: unknown rule %s (rules: %s)", name, strings.Join(optimizer.RuleNames(), ", "))
-			}
-			disabled[name] = true
-		}
-		s.settings.disabledRules = disabled
-		return Message("OK"), nil
-	case "timezone", "time zone", "spark.sql.session.timezone":
-		loc, err := value.LoadZone(st.Value)
-		if err != nil {
-			return nil, fmt.Errorf("SET TIME ZONE: %v", err)
-		}
-		s.settings.loc = loc
-		if value.IsUTC(loc) {
-			s.settings.loc = nil
-		}
+		return nil, unknownSetting(st.Name)
+	}
+	if st.Show {
+		return TextRows([]string{"name", "value", "description"}, [][]string{{def.name, def.show(&s.settings), def.description}}), nil
+	}
+	if err := def.set(&s.settings, strings.TrimSpace(st.Value)); err != nil {
+		return nil, err
+	}
+	return Message("OK"), nil
+}
+
+// Reset restores one setting (RESET name) or all of them (RESET) to its
+// default.
+func (s *Session) Reset(st *sql.Reset) (*Result, error) {
+	name := strings.ToLower(st.Name)
+	if name == "" {
+		s.settings = settings{}
 		return Message("OK"), nil
 	}
-	return nil, fmt.Errorf("unknown setting %s (settings: pruning, timezone, statement_timeout, disabled_optimizers, vacuum_retention_check)", st.Name)
+	def, ok := lookupSetting(name)
+	if !ok {
+		if foreignSetting(name) {
+			return Message(fmt.Sprintf("%s has no effect in lakesql (accepted for Spark scripts)", st.Name)), nil
+		}
+		return nil, unknownSetting(st.Name)
+	}
+	def.reset(&s.settings)
+	return Message("OK"), nil
+}
+
+func foreignSetting(name string) bool {
+	return slices.ContainsFunc(foreignPrefixes, func(p string) bool { return strings.HasPrefix(name, p) })
+}
+
+func unknownSetting(name string) error {
+	names := make([]string, len(sessionSettings))
+	for i, st := range sessionSettings {
+		names[i] = st.name
+	}
+	if near := sql.Closest(strings.ToLower(name), names); near != "" {
+		return fmt.Errorf("unknown setting %s (did you mean %s?)", name, near)
+	}
+	return fmt.Errorf("unknown setting %s (settings: %s)", name, strings.Join(names, ", "))
+}
+
+// showSettings is SET's listing: name, value, description.
+func (s *Session) showSettings() *Result {
+	rows := make([][]string, len(sessionSettings))
+	for i, st := range sessionSettings {
+		rows[i] = []string{st.name, st.show(&s.settings), st.description}
+	}
+	return TextRows([]string{"name", "value", "description"}, rows)
 }

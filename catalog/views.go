@@ -1,0 +1,248 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/apache/iceberg-go"
+	icecatalog "github.com/apache/iceberg-go/catalog"
+	"github.com/apache/iceberg-go/table"
+	"github.com/apache/iceberg-go/view"
+
+	"github.com/lakesql/lakesql/sql"
+)
+
+// Views are Iceberg views (format version 1 view metadata, written with
+// iceberg-go's view package). iceberg-go's filesystem catalog cannot store
+// views, so each view's metadata is one JSON file in its namespace's folder,
+// <namespace>/<view>.view.metadata.json: a plain file, which the catalog's
+// table and namespace listings pass over. Replacing a view adds a version to
+// the same metadata, so its history is kept as the view spec intends.
+
+// ErrNoSuchView and ErrViewExists are the kinds of view errors.
+var (
+	ErrNoSuchView = icecatalog.ErrNoSuchView
+	ErrViewExists = icecatalog.ErrViewAlreadyExists
+)
+
+// viewSuffix ends the name of a view's metadata file.
+const viewSuffix = ".view.metadata.json"
+
+// viewDialect is the dialect lakesql records for its SQL: the Spark SQL its
+// parser reads, printed back in canonical form.
+const viewDialect = "spark"
+
+// View is a stored view's current version.
+type View struct {
+	Namespace, Name string
+	// SQL is the view's query in viewDialect.
+	SQL string
+	// DefaultNamespace is where the query's one-part table names are resolved.
+	DefaultNamespace string
+	// Columns are the view's column names.
+	Columns []string
+}
+
+func (w *Warehouse) viewPath(ns, name string) string {
+	return filepath.Join(w.dir, ns, name+viewSuffix)
+}
+
+// checkViewName refuses names that would put a view's file outside its
+// namespace's folder.
+func checkViewName(ns, name string) error {
+	for _, part := range []string{ns, name} {
+		if part == "" || part == "." || part == ".." || strings.ContainsAny(part, `/\`) || strings.ContainsRune(part, 0) {
+			return Errorf(ErrNoSuchView, "invalid view name %q.%q: names cannot be empty, . or .., or hold / or \\", ns, name)
+		}
+	}
+	return nil
+}
+
+// LoadView reads the view ns.name; it returns nil and no error when there is
+// no such view.
+func (w *Warehouse) LoadView(_ context.Context, ns, name string) (*View, error) {
+	if checkViewName(ns, name) != nil {
+		return nil, nil // no view can have the name
+	}
+	path := w.viewPath(ns, name)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read view %s.%s: %w", ns, name, err)
+	}
+	meta, err := view.ParseMetadataBytes(data)
+	if err != nil {
+		return nil, fmt.Errorf("read view %s.%s (%s): %w", ns, name, path, err)
+	}
+	cur := meta.CurrentVersion()
+	v := &View{Namespace: ns, Name: name, DefaultNamespace: strings.Join(cur.DefaultNamespace, ".")}
+	for _, r := range cur.Representations {
+		if r.Type == "sql" && strings.EqualFold(r.Dialect, viewDialect) {
+			v.SQL = r.Sql
+		}
+	}
+	if v.SQL == "" {
+		dialects := make([]string, len(cur.Representations))
+		for i, r := range cur.Representations {
+			dialects[i] = r.Dialect
+		}
+		return nil, fmt.Errorf("view %s.%s has no SQL in the %s dialect lakesql reads (it has: %s)", ns, name, viewDialect, strings.Join(dialects, ", "))
+	}
+	if sc := meta.CurrentSchema(); sc != nil {
+		for _, f := range sc.Fields() {
+			v.Columns = append(v.Columns, f.Name)
+		}
+	}
+	return v, nil
+}
+
+// CreateView stores the view ns.name with query text sqlText and schema
+// (its columns' names and types). With replace an existing view gets a new
+// current version; without it an existing view is an error.
+func (w *Warehouse) CreateView(ctx context.Context, ns, name, sqlText string, schema *iceberg.Schema, replace bool) error {
+	if err := checkViewName(ns, name); err != nil {
+		return err
+	}
+	if exists, err := w.NamespaceExists(ctx, ns); err != nil {
+		return err
+	} else if !exists {
+		return w.NoSuchNamespace(ctx, ns)
+	}
+	if exists, err := w.TableExists(ctx, ns, name); err != nil {
+		return err
+	} else if exists {
+		return Errorf(ErrTableExists, "%s.%s is a table, not a view", ns, name)
+	}
+	path := w.viewPath(ns, name)
+	old, err := os.ReadFile(path)
+	switch {
+	case err == nil && !replace:
+		return Errorf(ErrViewExists, "view %s.%s already exists (CREATE OR REPLACE VIEW replaces it)", ns, name)
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("read view %s.%s: %w", ns, name, err)
+	}
+	version, err := view.NewVersion(1, view.LastAddedID, []view.Representation{view.NewRepresentation(sqlText, viewDialect)},
+		table.Identifier{ns}, view.WithVersionSummary(view.VersionSummary{"engine-name": "lakesql"}))
+	if err != nil {
+		return fmt.Errorf("create view %s.%s: %w", ns, name, err)
+	}
+	var meta view.Metadata
+	if old != nil {
+		meta, err = replaceVersion(old, version, schema)
+	} else {
+		meta, err = view.NewMetadata(version, schema, filepath.Join(w.dir, ns), nil)
+	}
+	if err != nil {
+		return fmt.Errorf("create view %s.%s: %w", ns, name, err)
+	}
+	data, err := json.MarshalIndent(meta, "", "  ")
+	if err != nil {
+		return fmt.Errorf("create view %s.%s: %w", ns, name, err)
+	}
+	return writeViewFile(path, data, old == nil)
+}
+
+// replaceVersion adds version as the current one of the metadata in old.
+func replaceVersion(old []byte, version *view.Version, schema *iceberg.Schema) (view.Metadata, error) {
+	base, err := view.ParseMetadataBytes(old)
+	if err != nil {
+		return nil, err
+	}
+	b, err := view.MetadataBuilderFromBase(base)
+	if err != nil {
+		return nil, err
+	}
+	res, err := b.SetCurrentVersion(version, schema).Build()
+	if err != nil {
+		return nil, err
+	}
+	return res.Metadata, nil
+}
+
+// writeViewFile writes a view's metadata atomically: to a temporary file,
+// then linked into place when the view is new (so that of two sessions
+// creating it one fails) or renamed over the old file when it is replaced.
+func writeViewFile(path string, data []byte, isNew bool) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".view-*.tmp")
+	if err != nil {
+		return fmt.Errorf("write view metadata %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write view metadata %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write view metadata %s: %w", path, err)
+	}
+	if isNew {
+		err = os.Link(tmp.Name(), path)
+		if errors.Is(err, os.ErrExist) {
+			return Errorf(ErrViewExists, "view %s was created by another session meanwhile", strings.TrimSuffix(filepath.Base(path), viewSuffix))
+		}
+	} else {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("write view metadata %s: %w", path, err)
+	}
+	return nil
+}
+
+// DropView removes the view ns.name; ifExists makes a missing view no error.
+func (w *Warehouse) DropView(ctx context.Context, ns, name string, ifExists bool) error {
+	if err := checkViewName(ns, name); err != nil {
+		return err
+	}
+	err := os.Remove(w.viewPath(ns, name))
+	if errors.Is(err, os.ErrNotExist) {
+		if ifExists {
+			return nil
+		}
+		return w.noSuchView(ctx, ns, name)
+	}
+	if err != nil {
+		return fmt.Errorf("drop view %s.%s: %w", ns, name, err)
+	}
+	return nil
+}
+
+// Views lists the views of ns, sorted.
+func (w *Warehouse) Views(ctx context.Context, ns string) ([]string, error) {
+	if exists, err := w.NamespaceExists(ctx, ns); err != nil {
+		return nil, err
+	} else if !exists {
+		return nil, w.NoSuchNamespace(ctx, ns)
+	}
+	entries, err := os.ReadDir(filepath.Join(w.dir, ns))
+	if err != nil {
+		return nil, fmt.Errorf("list views of %s: %w", ns, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), viewSuffix); ok && !e.IsDir() {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+func (w *Warehouse) noSuchView(ctx context.Context, ns, name string) error {
+	if exists, _ := w.TableExists(ctx, ns, name); exists {
+		return Errorf(ErrNoSuchView, "%s.%s is a table, not a view (DROP TABLE drops it)", ns, name)
+	}
+	known, _ := w.Views(ctx, ns)
+	if near := sql.Closest(name, known); near != "" {
+		return Errorf(ErrNoSuchView, "view %s.%s does not exist (did you mean %s.%s?)", ns, name, ns, near)
+	}
+	return Errorf(ErrNoSuchView, "view %s.%s does not exist", ns, name)
+}

@@ -1,0 +1,282 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lakesql/lakesql/exec/expr"
+	"github.com/lakesql/lakesql/planner"
+)
+
+// parallelAfterRows is how many rows an aggregation folds in on its own
+// before it spreads the rest of its input over one worker per core. Small
+// inputs (the tests' tables among them) stay on one goroutine, so their
+// groups come out in the order they first appear; large ones use every core.
+const parallelAfterRows = 16 * BatchSize
+
+// merger is an accumulator whose partial states, built by different
+// workers over different rows, combine: merge folds group i of other (an
+// accumulator of the same call) into group gmap[i] of a, which has groups
+// groups after the merge; groups whose gmap is -1 are left out.
+type merger interface {
+	merge(ctx context.Context, other accumulator, gmap []int32, groups int) error
+}
+
+// rowStage is an operator that maps each batch of its input on its own
+// (Filter, Project, and a join whose build side is read): the aggregation's
+// workers run it on the batches they take, so it runs on every core too.
+type rowStage interface {
+	Operator
+	source() Operator
+	// apply maps one batch, which it does not take over; nil means no row
+	// is left.
+	apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error)
+	// concurrent reports whether the stage can run on several goroutines:
+	// its expressions run no subquery, and it keeps no state across batches.
+	concurrent() bool
+	// pending reports whether the stage holds rows of an input batch it has
+	// not yet passed on; the input is only split between batches.
+	pending() bool
+	// fork returns the stage for one more worker: itself when it holds no
+	// state, else a copy with state of its own.
+	fork() rowStage
+}
+
+// rowStages splits op into the row stages on top, outermost first, and the
+// operator below them.
+func rowStages(op Operator) (stages []rowStage, below Operator) {
+	for {
+		st, ok := op.(rowStage)
+		if !ok || !st.concurrent() {
+			return stages, op
+		}
+		stages = append(stages, st)
+		op = st.source()
+	}
+}
+
+// forkStages returns a worker's own copy of stages.
+func forkStages(stages []rowStage) []rowStage {
+	out := make([]rowStage, len(stages))
+	for i, st := range stages {
+		out[i] = st.fork()
+	}
+	return out
+}
+
+// applyStages runs the row stages, innermost first, on a batch it takes
+// over; nil means no row is left.
+func applyStages(ctx context.Context, stages []rowStage, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	for i := len(stages) - 1; i >= 0 && b != nil; i-- {
+		out, err := stages[i].apply(ctx, b)
+		b.Release()
+		if err != nil {
+			return nil, err
+		}
+		b = out
+	}
+	return b, nil
+}
+
+// parallel reports whether h may aggregate on several workers now: every
+// accumulator merges, no expression runs a subquery (whose evaluation is
+// not shared between goroutines), and no row stage of its input is in the
+// middle of a batch.
+func (h *hashAggregate) parallel(st *aggState) bool {
+	if runtime.GOMAXPROCS(0) < 2 {
+		return false
+	}
+	for _, acc := range st.accs {
+		if _, ok := acc.(merger); !ok {
+			return false
+		}
+	}
+	for _, c := range h.calls {
+		if c.Arg != nil && planner.HasSubquery(c.Arg) {
+			return false
+		}
+	}
+	stages, _ := rowStages(h.input)
+	return !slices.ContainsFunc(h.groupBy, planner.HasSubquery) &&
+		!slices.ContainsFunc(stages, rowStage.pending)
+}
+
+// aggregateInParallel folds the rest of h's input into st: one goroutine
+// pulls batches from below the input's row stages (operators are not safe
+// for concurrent use), one worker per core runs the row stages and folds
+// the batches into a state of its own, and the states are merged at the
+// end: into st when they are small, else by partitions of their keys.
+func (h *hashAggregate) aggregateInParallel(ctx context.Context, st *aggState, mem memory.Allocator) (arrow.RecordBatch, error) {
+	workers := runtime.GOMAXPROCS(0)
+	stages, below := rowStages(h.input)
+	g, gctx := errgroup.WithContext(ctx)
+	batches := make(chan arrow.RecordBatch, workers)
+	g.Go(func() error {
+		defer close(batches)
+		for {
+			b, err := below.Next(gctx)
+			if err != nil || b == nil {
+				return err
+			}
+			select {
+			case batches <- b:
+			case <-gctx.Done():
+				b.Release()
+				return gctx.Err()
+			}
+		}
+	})
+	states := make([]*aggState, workers)
+	for i := range states {
+		ws, err := h.newState()
+		if err != nil {
+			return nil, err
+		}
+		states[i] = ws
+		stages := forkStages(stages)
+		g.Go(func() error {
+			var err error
+			for b := range batches {
+				if err != nil {
+					b.Release() // after a failure, only drained
+					continue
+				}
+				if b, err = applyStages(gctx, stages, b); b != nil {
+					err = ws.add(gctx, b, mem)
+					b.Release()
+				}
+			}
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	states = append([]*aggState{st}, states...)
+	if st.keys == nil || totalGroups(states) < parallelMergeGroups {
+		for _, ws := range states[1:] {
+			if err := st.merge(ctx, ws, mem); err != nil {
+				return nil, err
+			}
+		}
+		return st.result(mem), nil
+	}
+	return h.mergeByPartition(ctx, states, workers, mem)
+}
+
+// parallelMergeGroups is how many groups the workers' states must hold
+// together before they are merged in partitions, in parallel, rather than
+// into the first state (which keeps the groups of small results in the
+// order they first appeared).
+const parallelMergeGroups = 1 << 16
+
+func totalGroups(states []*aggState) int {
+	n := 0
+	for _, s := range states {
+		n += s.groups
+	}
+	return n
+}
+
+// mergeByPartition merges states by the hashes of their groups' keys: each
+// of parts workers merges the groups of one hash partition from every
+// state into a state of its own, so no group is in two partitions and the
+// partitions' results are concatenated. TPC-H Q18 groups six million rows
+// into 1.5 million orders: merged on one core, that took as long as the
+// grouping itself.
+func (h *hashAggregate) mergeByPartition(ctx context.Context, states []*aggState, parts int, mem memory.Allocator) (arrow.RecordBatch, error) {
+	keys := make([][]arrow.Array, len(states))
+	defer func() {
+		for _, k := range keys {
+			expr.ReleaseArrays(k)
+		}
+	}()
+	for i, s := range states {
+		keys[i] = s.keys.build(mem)
+	}
+	results := make([]arrow.RecordBatch, parts)
+	defer func() {
+		for _, r := range results {
+			if r != nil {
+				r.Release()
+			}
+		}
+	}()
+	g, gctx := errgroup.WithContext(ctx)
+	for p := range parts {
+		g.Go(func() error {
+			part, err := h.newState()
+			if err != nil {
+				return err
+			}
+			for i, s := range states {
+				var rows []int32
+				for id, hash := range s.keys.hashes {
+					if int(hash>>40)%parts == p {
+						rows = append(rows, int32(id))
+					}
+				}
+				if err := part.mergeRows(gctx, s, keys[i], rows, mem); err != nil {
+					return err
+				}
+			}
+			results[p] = part.result(mem)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return concatBatches(mem, h.schema, results)
+}
+
+// mergeRows folds the groups rows of state o, whose keys are keys, into st.
+func (st *aggState) mergeRows(ctx context.Context, o *aggState, keys []arrow.Array, rows []int32, mem memory.Allocator) error {
+	taken := make([]arrow.Array, len(keys))
+	defer expr.ReleaseArrays(taken)
+	for c, k := range keys {
+		var err error
+		if taken[c], err = expr.Take(ctx, mem, k, rows); err != nil {
+			return err
+		}
+	}
+	ids := st.keys.insert(taken, nil)
+	st.groups = st.keys.len()
+	gmap := make([]int32, o.groups)
+	for i := range gmap {
+		gmap[i] = -1
+	}
+	for i, r := range rows {
+		gmap[r] = ids[i]
+	}
+	return st.mergeAccumulators(ctx, o, gmap)
+}
+
+// merge folds another state of the same aggregation into st.
+func (st *aggState) merge(ctx context.Context, o *aggState, mem memory.Allocator) error {
+	gmap := []int32{0}
+	if st.keys != nil {
+		keys := o.keys.build(mem)
+		defer expr.ReleaseArrays(keys)
+		gmap = st.keys.insert(keys, nil)
+		st.groups = st.keys.len()
+	}
+	return st.mergeAccumulators(ctx, o, gmap)
+}
+
+// mergeAccumulators folds group i of o into group gmap[i] of st; groups
+// whose gmap is -1 are left out.
+func (st *aggState) mergeAccumulators(ctx context.Context, o *aggState, gmap []int32) error {
+	for i, acc := range st.accs {
+		if err := acc.(merger).merge(ctx, o.accs[i], gmap, st.groups); err != nil {
+			return fmt.Errorf("%s: %w", st.h.calls[i], err)
+		}
+	}
+	return nil
+}

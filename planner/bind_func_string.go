@@ -1,0 +1,62 @@
+package planner
+
+import (
+	"regexp"
+)
+
+// bindConcatWS binds concat_ws(separator, value, …), which, as in Spark and
+// DuckDB, skips NULL values and is NULL only when the separator is. Values
+// of any type are cast to STRING; NULL constants are dropped here.
+func bindConcatWS(_ *binder, c *funcCall) (Expr, error) {
+	sep, ok := stringArg(c.args[0])
+	if !ok {
+		return nil, c.mismatch()
+	}
+	if lit, isLit := sep.(*Literal); isLit && lit.Value == nil {
+		return &Literal{T: TypeVarchar}, nil
+	}
+	args := []Expr{sep}
+	for _, a := range c.args[1:] {
+		if lit, isLit := a.(*Literal); isLit && lit.Value == nil {
+			continue
+		}
+		str, err := castTo(a, TypeVarchar)
+		if err != nil {
+			return nil, errorf(c.pos, "%s: %v", c.name, err)
+		}
+		args = append(args, str)
+	}
+	return &Call{Fn: FnConcatWS, Args: args, T: TypeVarchar}, nil
+}
+
+// bindRegexpExtract binds regexp_extract(string, pattern[, group]). Spark's
+// default group is 1, DuckDB's 0 (the whole match): a constant pattern
+// without groups gets 0, so both dialects' usual calls work. A constant
+// pattern is checked here, with its group number.
+func bindRegexpExtract(_ *binder, c *funcCall) (Expr, error) {
+	args, err := c.convert(stringArg, stringArg, intArg)
+	if err != nil {
+		return nil, err
+	}
+	groups := -1
+	if lit, ok := args[1].(*Literal); ok && lit.Value != nil {
+		re, err := regexp.Compile(lit.Value.(string))
+		if err != nil {
+			return nil, errorf(c.pos, "%s: invalid regular expression %q: %v", c.name, lit.Value, err)
+		}
+		groups = re.NumSubexp()
+	}
+	if len(args) == 2 {
+		group := int64(1)
+		if groups == 0 {
+			group = 0
+		}
+		args = append(args, &Literal{Value: group, T: TypeBigint})
+	}
+	if lit, ok := args[2].(*Literal); ok && lit.Value != nil && groups >= 0 {
+		if g := lit.Value.(int64); g < 0 || g > int64(groups) {
+			return nil, errorf(c.pos, "%s: the pattern has %d groups, so there is no group %d", c.name, groups, g)
+		}
+	}
+	return &Call{Fn: FnRegexpExtract, Args: args, T: TypeVarchar}, nil
+}
