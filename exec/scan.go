@@ -33,6 +33,24 @@ type ScanColumn struct {
 	IcebergType iceberg.Type
 }
 
+// TableScanColumn is the scan column of a table column of schema: files
+// written before the column was added read its initial-default.
+func TableScanColumn(schema *iceberg.Schema, c planner.ScanColumn) (ScanColumn, error) {
+	if err := planner.UnreadableColumn(c.Name, c.T); err != nil {
+		return ScanColumn{}, err
+	}
+	f, ok := schema.FindFieldByID(c.FieldID)
+	if !ok {
+		return ScanColumn{}, fmt.Errorf("column %s (field id %d) is not in the table schema", c.Name, c.FieldID)
+	}
+	rc, err := storage.NewReadColumn(f, c.T)
+	if err != nil {
+		return ScanColumn{}, err
+	}
+	rc.Name = c.Name
+	return ScanColumn{ReadColumn: rc, IcebergType: f.Type}, nil
+}
+
 // ScanStats counts what a scan actually touched, for EXPLAIN ANALYZE and for
 // tests that check pruning against real reads.
 type ScanStats struct {

@@ -92,7 +92,7 @@ func tableColumn(ref *planner.TableRef) func(int) (storage.ReadColumn, error) {
 		if err != nil {
 			return storage.ReadColumn{}, fmt.Errorf("column %s: %w", f.Name, err)
 		}
-		return storage.ReadColumn{FieldID: id, Name: f.Name, Type: t}, nil
+		return storage.NewReadColumn(f, t)
 	}
 }
 
