@@ -317,12 +317,11 @@ func applyCompare[T ~int32 | ~int64](vals []T, arr arrow.Array, p ColumnPredicat
 	v0 := p.Values[0]
 	if p.Op == OpEq && len(p.Values) > 8 {
 		// A long IN list (a join's build keys, see exec's dynamic
-		// filters) is searched, not scanned.
-		set := slices.Sorted(slices.Values(p.Values))
+		// filters) is looked up, not scanned.
+		in := newIntSet(p.Values)
 		for i, x := range vals {
 			if keep[i] {
-				_, found := slices.BinarySearch(set, int64(x))
-				keep[i] = found && !(nulls && arr.IsNull(i))
+				keep[i] = in.has(int64(x)) && !(nulls && arr.IsNull(i))
 			}
 		}
 		return
@@ -353,4 +352,38 @@ func applyCompare[T ~int32 | ~int64](vals []T, arr arrow.Array, p ColumnPredicat
 		}
 		keep[i] = ok
 	}
+}
+
+// intSet answers membership in a set of integers: a bitmap over their range
+// when that is at most maxBitmapRange wide (a join's keys usually are), else
+// a binary search of the sorted values.
+type intSet struct {
+	lo     int64
+	bits   []uint64 // nil: search sorted
+	sorted []int64
+}
+
+// maxBitmapRange bounds the bitmap of an intSet to 512 KiB.
+const maxBitmapRange = 1 << 22
+
+func newIntSet(values []int64) intSet {
+	s := intSet{sorted: slices.Sorted(slices.Values(values))}
+	lo, hi := s.sorted[0], s.sorted[len(s.sorted)-1]
+	if span := uint64(hi) - uint64(lo); span < maxBitmapRange {
+		s.lo, s.bits = lo, make([]uint64, span/64+1)
+		for _, v := range s.sorted {
+			d := uint64(v - lo)
+			s.bits[d/64] |= 1 << (d % 64)
+		}
+	}
+	return s
+}
+
+func (s intSet) has(v int64) bool {
+	if s.bits == nil {
+		_, found := slices.BinarySearch(s.sorted, v)
+		return found
+	}
+	d := uint64(v) - uint64(s.lo)
+	return d/64 < uint64(len(s.bits)) && s.bits[d/64]&(1<<(d%64)) != 0
 }
