@@ -36,6 +36,9 @@ func WriteNewFile(path string, overwrite bool, write func(w io.Writer) error) er
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("cannot write %s: %v", path, pathErrorText(err))
 	}
+	if _, err := os.Stat(filepath.Dir(path)); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("cannot write %s: folder %s does not exist", path, filepath.Dir(path))
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, pathErrorText(err))
