@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
@@ -58,7 +60,7 @@ func Copy(ctx context.Context, s *engine.Session, st *sql.Copy) (*engine.Result,
 	}
 	var rows int64
 	err = storage.WriteNewFile(st.Path, opts.overwrite, func(w io.Writer) error {
-		out, err := newFileWriter(w, res.Schema, names, opts)
+		out, err := newFileWriter(ctx, w, res.Schema, names, opts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", st.Path, err)
 		}
@@ -105,7 +107,7 @@ type fileWriter interface {
 	Close() error
 }
 
-func newFileWriter(w io.Writer, schema *arrow.Schema, names []string, opts copyOptions) (fileWriter, error) {
+func newFileWriter(ctx context.Context, w io.Writer, schema *arrow.Schema, names []string, opts copyOptions) (fileWriter, error) {
 	switch opts.format {
 	case "csv":
 		return storage.NewCSVWriter(w, names, opts.csv)
@@ -113,21 +115,69 @@ func newFileWriter(w io.Writer, schema *arrow.Schema, names []string, opts copyO
 		return storage.NewJSONWriter(w, names), nil
 	}
 	cols := make([]storage.WriteColumn, len(names))
+	fields := make([]arrow.Field, len(names))
 	for i, f := range schema.Fields() {
-		cols[i] = storage.WriteColumn{Name: f.Name, Type: f.Type}
+		f.Type = parquetWidth(f.Type)
+		cols[i], fields[i] = storage.WriteColumn{Name: f.Name, Type: f.Type}, f
 	}
 	pw, err := storage.NewParquetWriter(w, cols, storage.ParquetWriterOptions{Compression: opts.compression})
 	if err != nil {
 		return nil, err
 	}
-	return parquetFile{pw}, nil
+	return &parquetFile{ctx: ctx, w: pw, schema: arrow.NewSchema(fields, nil)}, nil
 }
 
-// parquetFile is a ParquetWriter without the Iceberg metrics Close returns.
-type parquetFile struct{ *storage.ParquetWriter }
+// parquetWidth is the type a column is written as: the Parquet writer
+// writes Iceberg's types, so narrower integers are widened (as Parquet's
+// INT32 and INT64 physical types store them anyway) and an all-NULL column
+// of no type is written as INT, as DuckDB does.
+func parquetWidth(t arrow.DataType) arrow.DataType {
+	switch t.ID() {
+	case arrow.NULL, arrow.INT8, arrow.INT16, arrow.UINT8, arrow.UINT16:
+		return arrow.PrimitiveTypes.Int32
+	case arrow.UINT32:
+		return arrow.PrimitiveTypes.Int64
+	case arrow.FLOAT16:
+		return arrow.PrimitiveTypes.Float32
+	}
+	return t
+}
 
-func (p parquetFile) Close() error {
-	_, err := p.ParquetWriter.Close()
+// parquetFile writes batches through a ParquetWriter, widening the columns
+// parquetWidth says to; Close drops the Iceberg metrics.
+type parquetFile struct {
+	ctx    context.Context
+	w      *storage.ParquetWriter
+	schema *arrow.Schema
+}
+
+func (p *parquetFile) Write(batch arrow.RecordBatch) error {
+	cols := make([]arrow.Array, batch.NumCols())
+	for i := range cols {
+		col, want := batch.Column(i), p.schema.Field(i).Type
+		if arrow.TypeEqual(col.DataType(), want) {
+			col.Retain()
+			cols[i] = col
+			continue
+		}
+		var err error
+		if cols[i], err = compute.CastArray(p.ctx, col, compute.SafeCastOptions(want)); err != nil {
+			for _, c := range cols[:i] {
+				c.Release()
+			}
+			return fmt.Errorf("column %s: cannot write %s as %s", p.schema.Field(i).Name, planner.TypeString(col.DataType()), planner.TypeString(want))
+		}
+	}
+	out := array.NewRecordBatch(p.schema, cols, batch.NumRows())
+	for _, c := range cols {
+		c.Release()
+	}
+	defer out.Release()
+	return p.w.Write(out)
+}
+
+func (p *parquetFile) Close() error {
+	_, err := p.w.Close()
 	return err
 }
 
