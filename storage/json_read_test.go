@@ -87,7 +87,15 @@ func TestJSONInferAndRead(t *testing.T) {
 
 func TestJSONErrors(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
-		{"{\"a\": 1}\n\n{\"a\": 2,}\n", "read json f.json line 3: malformed JSON: invalid character '}'"},
+		{"{\"a\": 1}\n\n{\"a\": 2,}\n", "read json f.json line 3: malformed JSON: invalid key"},
+		{`{"a": 01}`, "read json f.json line 1: malformed JSON: invalid number"},
+		{`{"a": "\x"}`, "read json f.json line 1: malformed JSON: invalid string"},
+		{`{"a" 1}`, "read json f.json line 1: malformed JSON: expected ':'"},
+		{`{"a": [1, }`, "read json f.json line 1: malformed JSON"},
+		{`{"a": tru}`, "read json f.json line 1: malformed JSON: invalid token"},
+		{`{"a": 1e}`, "read json f.json line 1: malformed JSON: invalid number"},
+		{`{"a": {"b": 1}`, "read json f.json line 1: malformed JSON"},
+		{`{"a": 1`, "read json f.json line 1: malformed JSON"},
 		{"{\"a\": 1} {\"a\": 2}\n", "read json f.json line 1: malformed JSON: text after the object"},
 		{"{\"a\": 1}\n[1]\n", "read json f.json line 2: a record must be a JSON object, not [1]"},
 		{"[{\"a\": 1}, 2]", "read json f.json element 2: a record must be a JSON object, not 2"},
