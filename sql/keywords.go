@@ -21,12 +21,12 @@ var reservedWords = []string{
 // date and day are common column names, day(ts) a partition transform.
 var nonReservedWords = []string{
 	// statements and their clauses
-	"add", "alter", "analyze", "call", "cascade", "column", "columns", "comment", "copy",
+	"add", "alter", "analyze", "call", "cascade", "column", "columns", "comment",
 	"create", "data", "database", "databases", "delete", "describe", "desc", "detail",
 	"drop", "dry", "explain", "extended", "field", "formatted", "history", "iceberg",
 	"if", "insert", "into", "locally", "matched", "merge", "source", "target", "update", "namespace", "namespaces", "optimize",
 	"ordered", "overwrite", "partition", "partitioned", "partitions", "purge", "rename",
-	"replace", "restrict", "retain", "run", "schema", "schemas", "set", "show", "summarize", "table",
+	"replace", "restrict", "retain", "run", "schema", "schemas", "set", "show", "table",
 	"tables", "tblproperties", "to", "type", "unordered", "unset", "use", "vacuum",
 	"write", "zorder",
 	// views, RESET and the Hive statements answered with their Iceberg equivalents
