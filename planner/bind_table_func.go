@@ -26,7 +26,8 @@ import (
 type FileSystem interface {
 	FileIO() icebergio.IO
 	// FileSchema reads the columns of a file: a Parquet file's from its
-	// footer, a CSV file's inferred from its leading records (read with csv).
+	// footer, a CSV (read with csv) or JSON file's inferred from its
+	// leading records.
 	FileSchema(ctx context.Context, format FileFormat, file FileRef, csv CSVOptions) ([]FileField, error)
 }
 
