@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -37,28 +38,41 @@ type Dropped struct {
 // register_table can bring it back. With purge, the files the table's
 // metadata references and the rest of its folder are deleted — only
 // regular files inside the table's own folder in this warehouse.
+//
+// A table whose metadata cannot be loaded (left half-registered by an older
+// lakesql) is dropped too: without PURGE as any other; with PURGE only its
+// own folder's files go, since which other files it references is unknown.
 func (w *Warehouse) DropTable(ctx context.Context, ns, name string, purge bool) (Dropped, error) {
-	tbl, err := w.LoadTable(ctx, ns, name)
-	if err != nil {
-		return Dropped{}, err
-	}
 	folder := filepath.Join(w.dir, ns, name)
 	d := Dropped{Folder: folder}
+	tbl, err := w.LoadTable(ctx, ns, name)
+	var refs map[string]bool
+	switch {
+	case errors.Is(err, ErrNoSuchTable) || errors.Is(err, ErrNoSuchNamespace):
+		return Dropped{}, err
+	case err != nil:
+		if exists, _ := w.TableExists(ctx, ns, name); !exists {
+			return Dropped{}, err
+		}
+	case purge:
+		if refs, err = ReferencedFiles(w.fs, tbl.Metadata()); err != nil {
+			return d, fmt.Errorf("drop table %s.%s: %w", ns, name, err)
+		}
+		refs[tbl.MetadataLocation()] = true
+		for entry := range tbl.Metadata().PreviousFiles() {
+			refs[entry.MetadataFile] = true
+		}
+	}
+	location := recordedLocation(folder)
 	own, ok := w.OwnFolder(folder)
 	d.NotOwned = purge && !ok
 	if !purge || !ok {
 		// A table folder that is a symlink, or lies outside the warehouse,
 		// is not the warehouse's to delete.
-		err := w.retireMetadata(folder)
-		return d, err
-	}
-	refs, err := ReferencedFiles(w.fs, tbl.Metadata())
-	if err != nil {
-		return d, fmt.Errorf("drop table %s.%s: %w", ns, name, err)
-	}
-	refs[tbl.MetadataLocation()] = true
-	for entry := range tbl.Metadata().PreviousFiles() {
-		refs[entry.MetadataFile] = true
+		if err := w.retireMetadata(folder); err != nil {
+			return d, err
+		}
+		return d, w.dropRemaps(ns, name, location)
 	}
 	for ref := range refs {
 		w.removeOwnFile(own, storage.LocalPath(w.fs.Resolve(ref)), &d)
@@ -66,7 +80,26 @@ func (w *Warehouse) DropTable(ctx context.Context, ns, name string, purge bool) 
 	if err := w.removeFolder(own, folder, &d); err != nil {
 		return d, fmt.Errorf("drop table %s.%s: %w", ns, name, err)
 	}
-	return d, nil
+	return d, w.dropRemaps(ns, name, location)
+}
+
+// recordedLocation is the location the metadata files in a table folder
+// record, read without loading them (they may not load); "" if none says.
+func recordedLocation(folder string) string {
+	files, _ := filepath.Glob(filepath.Join(folder, "metadata", "*.metadata.json"))
+	for _, f := range slices.Backward(files) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var meta struct {
+			Location string `json:"location"`
+		}
+		if json.Unmarshal(data, &meta) == nil && meta.Location != "" {
+			return meta.Location
+		}
+	}
+	return ""
 }
 
 // OwnFolder returns the real path of a table folder when the warehouse may
@@ -126,8 +159,9 @@ func (w *Warehouse) removeFolder(own, folder string, d *Dropped) error {
 }
 
 // retireMetadata renames the metadata files that make folder a table
-// (vN.metadata.json and the version hint) to *.dropped: the catalog no
-// longer sees a table there, and nothing is lost.
+// (vN.metadata.json and the version hint), and a registered table's remap
+// file, to *.dropped: the catalog no longer sees a table there, and nothing
+// is lost.
 func (w *Warehouse) retireMetadata(folder string) error {
 	meta := filepath.Join(folder, "metadata")
 	entries, err := os.ReadDir(meta)
@@ -142,6 +176,10 @@ func (w *Warehouse) retireMetadata(folder string) error {
 		if err := os.Rename(filepath.Join(meta, name), filepath.Join(meta, name+".dropped")); err != nil {
 			return fmt.Errorf("drop table in %s: %w", folder, err)
 		}
+	}
+	remaps := filepath.Join(folder, tableRemapFile)
+	if err := os.Rename(remaps, remaps+".dropped"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("drop table in %s: %w", folder, err)
 	}
 	return nil
 }

@@ -23,16 +23,19 @@ import (
 	"github.com/lakesql/lakesql/storage"
 )
 
-// remapFile, in the warehouse folder, holds the location remaps recorded by
-// register_table, one "FROM=TO" per line, so they survive the session.
+// remapFile, in the warehouse folder, holds the location remaps that
+// register_table recorded before remaps were kept per table
+// (tableRemapFile), one "FROM=TO" per line. It is still read, and a line goes
+// when the table of its location is dropped.
 const remapFile = "location-remap.txt"
 
 // Warehouse is a folder of Iceberg tables grouped in namespaces.
 type Warehouse struct {
-	dir    string
-	cat    icecatalog.Catalog
-	fs     *storage.RemapIO
-	remaps []storage.Remap // from remapFile; extra session remaps are added to fs only
+	dir         string
+	cat         icecatalog.Catalog
+	fs          *storage.RemapIO
+	remaps      []storage.Remap // from remapFile
+	tableRemaps []tableRemap    // of the registered tables; extra session remaps are in fs only
 }
 
 // Open opens the warehouse in dir, creating the folder if needed. extra adds
@@ -53,11 +56,22 @@ func Open(dir string, extra []storage.Remap) (*Warehouse, error) {
 	if w.remaps, err = readRemaps(filepath.Join(abs, remapFile)); err != nil {
 		return nil, err
 	}
+	isTable := func(ns, name string) bool {
+		ok, err := cat.CheckTableExists(context.Background(), table.Identifier{ns, name})
+		return err == nil && ok
+	}
+	if w.tableRemaps, err = readTableRemaps(abs, isTable); err != nil {
+		return nil, fmt.Errorf("open warehouse %s: %w", abs, err)
+	}
 	root, err := storage.RealDir(abs)
 	if err != nil {
 		return nil, fmt.Errorf("open warehouse %s: %w", abs, err)
 	}
-	w.fs = &storage.RemapIO{Remaps: append(slices.Clone(w.remaps), extra...), Root: root}
+	remaps := slices.Clone(w.remaps)
+	for _, t := range w.tableRemaps {
+		remaps = append(remaps, t.remap)
+	}
+	w.fs = &storage.RemapIO{Remaps: append(remaps, extra...), Root: root}
 	return w, nil
 }
 

@@ -148,8 +148,9 @@ func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error)
 	}
 	cols := make([]ScanColumn, len(p.Columns))
 	for i, c := range p.Columns {
-		f, _ := p.Table.Schema.FindFieldByID(c.FieldID)
-		cols[i] = ScanColumn{ReadColumn: storage.ReadColumn{FieldID: c.FieldID, Name: c.Name, Type: c.T}, IcebergType: f.Type}
+		if cols[i], err = TableScanColumn(p.Table.Schema, c); err != nil {
+			return nil, fmt.Errorf("scan %s: %w", p.Table.QualifiedName(), err)
+		}
 	}
 	stats := &ScanStats{}
 	if env.ScanStats != nil {

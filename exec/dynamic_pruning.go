@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
 
 	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
@@ -28,6 +29,9 @@ type dynamicFilter struct {
 	buildKeys []planner.Expr       // over the build side's rows
 	probeCols []*planner.ColumnRef // the probe scan's columns they equal
 	pred      planner.Expr         // implied for every probe row that can match; nil: none
+	// rowPred, when set, is a longer IN list than pred's, also implied,
+	// that only rows are tested against (valueSummary.rowPredicate).
+	rowPred planner.Expr
 }
 
 // planDynamicFilter returns the dynamic filter of a hash join whose probe
@@ -135,7 +139,7 @@ func scanColumnUnder(p planner.Plan, i int) (*planner.Scan, *planner.ColumnRef) 
 // setBuild derives the probe predicate from the materialized build side.
 // It prunes only: when a key cannot be summarized it is left out.
 func (df *dynamicFilter) setBuild(ctx context.Context, build arrow.RecordBatch) error {
-	var parts []planner.Expr
+	var parts, rowParts []planner.Expr
 	for i, k := range df.buildKeys {
 		arr, err := expr.Eval(ctx, k, build, allocator(ctx))
 		if err != nil {
@@ -147,8 +151,12 @@ func (df *dynamicFilter) setBuild(ctx context.Context, build arrow.RecordBatch) 
 		if pred, ok := s.predicate(df.probeCols[i]); ok {
 			parts = append(parts, pred)
 		}
+		if pred, ok := s.rowPredicate(df.probeCols[i]); ok {
+			rowParts = append(rowParts, pred)
+		}
 	}
 	df.pred = planner.Conjunction(parts)
+	df.rowPred = planner.Conjunction(rowParts)
 	return nil
 }
 
@@ -214,6 +222,13 @@ func (s *dynamicScan) prune(ctx context.Context) error {
 	s.rowFilter = plan.RowFilter
 	s.late = latePredicates(s.rowFilter, s.readCols)
 	s.filterCols = filterColumns(s.rowFilter, s.cols)
+	if s.filter.rowPred != nil {
+		rows, err := boundFilter(s.filter.rowPred, s.p)
+		if err != nil {
+			return err
+		}
+		s.late = append(s.late, latePredicates(rows, s.readCols)...)
+	}
 	s.workers = max(1, min(runtime.GOMAXPROCS(0), len(files)))
 	return nil
 }
@@ -223,4 +238,18 @@ func (s *dynamicScan) Close() error {
 		return nil
 	}
 	return s.tableScan.Close()
+}
+
+// boundFilter is pred bound to scan p's table schema, as storage tests
+// rows; nil when pred has no Iceberg form.
+func boundFilter(pred planner.Expr, p *planner.Scan) (iceberg.BooleanExpression, error) {
+	f, ok := planner.IcebergFilter(pred, p.Columns)
+	if !ok {
+		return nil, nil
+	}
+	b, err := iceberg.BindExpr(p.Table.Schema, f, true)
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: dynamic filter: %w", p.Table.QualifiedName(), err)
+	}
+	return b, nil
 }

@@ -70,8 +70,9 @@ func (h *hashAggregate) aggregate(ctx context.Context) (arrow.RecordBatch, error
 	if err != nil {
 		return nil, err
 	}
+	parallelNow := parallelFromStart(h.input)
 	for rows := 0; ; {
-		if rows >= parallelAfterRows && h.parallel(st) {
+		if (parallelNow || rows >= parallelAfterRows) && h.parallel(st) {
 			return h.aggregateInParallel(ctx, st, mem)
 		}
 		batch, err := h.input.Next(ctx)
@@ -136,11 +137,13 @@ func (st *aggState) add(ctx context.Context, batch arrow.RecordBatch, mem memory
 	if err := st.assignGroups(ctx, batch, mem); err != nil {
 		return err
 	}
+	args := expr.NewBatchEvaluator(ctx, batch, mem)
+	defer args.Release()
 	for i, c := range st.h.calls {
 		var arg arrow.Array
 		if c.Arg != nil {
 			var err error
-			if arg, err = expr.Eval(ctx, c.Arg, batch, mem); err != nil {
+			if arg, err = args.Eval(c.Arg); err != nil {
 				return fmt.Errorf("%s: %w", c, err)
 			}
 		}

@@ -28,62 +28,6 @@ type merger interface {
 	merge(ctx context.Context, other accumulator, gmap []int32, groups int) error
 }
 
-// rowStage is an operator that maps each batch of its input on its own
-// (Filter, Project, and a join whose build side is read): the aggregation's
-// workers run it on the batches they take, so it runs on every core too.
-type rowStage interface {
-	Operator
-	source() Operator
-	// apply maps one batch, which it does not take over; nil means no row
-	// is left.
-	apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error)
-	// concurrent reports whether the stage can run on several goroutines:
-	// its expressions run no subquery, and it keeps no state across batches.
-	concurrent() bool
-	// pending reports whether the stage holds rows of an input batch it has
-	// not yet passed on; the input is only split between batches.
-	pending() bool
-	// fork returns the stage for one more worker: itself when it holds no
-	// state, else a copy with state of its own.
-	fork() rowStage
-}
-
-// rowStages splits op into the row stages on top, outermost first, and the
-// operator below them.
-func rowStages(op Operator) (stages []rowStage, below Operator) {
-	for {
-		st, ok := op.(rowStage)
-		if !ok || !st.concurrent() {
-			return stages, op
-		}
-		stages = append(stages, st)
-		op = st.source()
-	}
-}
-
-// forkStages returns a worker's own copy of stages.
-func forkStages(stages []rowStage) []rowStage {
-	out := make([]rowStage, len(stages))
-	for i, st := range stages {
-		out[i] = st.fork()
-	}
-	return out
-}
-
-// applyStages runs the row stages, innermost first, on a batch it takes
-// over; nil means no row is left.
-func applyStages(ctx context.Context, stages []rowStage, b arrow.RecordBatch) (arrow.RecordBatch, error) {
-	for i := len(stages) - 1; i >= 0 && b != nil; i-- {
-		out, err := stages[i].apply(ctx, b)
-		b.Release()
-		if err != nil {
-			return nil, err
-		}
-		b = out
-	}
-	return b, nil
-}
-
 // parallel reports whether h may aggregate on several workers now: every
 // accumulator merges, no expression runs a subquery (whose evaluation is
 // not shared between goroutines), and no row stage of its input is in the
@@ -102,36 +46,15 @@ func (h *hashAggregate) parallel(st *aggState) bool {
 			return false
 		}
 	}
-	stages, _ := rowStages(h.input)
-	return !slices.ContainsFunc(h.groupBy, planner.HasSubquery) &&
-		!slices.ContainsFunc(stages, rowStage.pending)
+	return !slices.ContainsFunc(h.groupBy, planner.HasSubquery) && atBatchBoundary(h.input)
 }
 
-// aggregateInParallel folds the rest of h's input into st: one goroutine
-// pulls batches from below the input's row stages (operators are not safe
-// for concurrent use), one worker per core runs the row stages and folds
-// the batches into a state of its own, and the states are merged at the
-// end: into st when they are small, else by partitions of their keys.
+// aggregateInParallel folds the rest of h's input into st: one worker per
+// core runs the input's row stages and folds the batches into a state of
+// its own (runParallel), and the states are merged at the end: into st
+// when they are small, else by partitions of their keys.
 func (h *hashAggregate) aggregateInParallel(ctx context.Context, st *aggState, mem memory.Allocator) (arrow.RecordBatch, error) {
 	workers := runtime.GOMAXPROCS(0)
-	stages, below := rowStages(h.input)
-	g, gctx := errgroup.WithContext(ctx)
-	batches := make(chan arrow.RecordBatch, workers)
-	g.Go(func() error {
-		defer close(batches)
-		for {
-			b, err := below.Next(gctx)
-			if err != nil || b == nil {
-				return err
-			}
-			select {
-			case batches <- b:
-			case <-gctx.Done():
-				b.Release()
-				return gctx.Err()
-			}
-		}
-	})
 	states := make([]*aggState, workers)
 	for i := range states {
 		ws, err := h.newState()
@@ -139,23 +62,11 @@ func (h *hashAggregate) aggregateInParallel(ctx context.Context, st *aggState, m
 			return nil, err
 		}
 		states[i] = ws
-		stages := forkStages(stages)
-		g.Go(func() error {
-			var err error
-			for b := range batches {
-				if err != nil {
-					b.Release() // after a failure, only drained
-					continue
-				}
-				if b, err = applyStages(gctx, stages, b); b != nil {
-					err = ws.add(gctx, b, mem)
-					b.Release()
-				}
-			}
-			return err
-		})
 	}
-	if err := g.Wait(); err != nil {
+	err := runParallel(ctx, h.input, workers, func(ctx context.Context, w int, b arrow.RecordBatch) error {
+		return states[w].add(ctx, b, mem)
+	})
+	if err != nil {
 		return nil, err
 	}
 	states = append([]*aggState{st}, states...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -373,7 +374,22 @@ func takeRows(ctx context.Context, schema *arrow.Schema, batch arrow.RecordBatch
 	return cols, nil
 }
 
-// materialize reads all of op into one batch of its schema.
+// materializeInParallel reads the rest of op with runParallel.
+func materializeInParallel(ctx context.Context, op Operator) ([]arrow.RecordBatch, error) {
+	workers := runtime.GOMAXPROCS(0)
+	parts := make([][]arrow.RecordBatch, workers)
+	err := runParallel(ctx, op, workers, func(_ context.Context, w int, b arrow.RecordBatch) error {
+		b.Retain()
+		parts[w] = append(parts[w], b)
+		return nil
+	})
+	return slices.Concat(parts...), err
+}
+
+// materialize reads all of op into one batch of its schema. Past the first
+// rows, the filters, projections and joins above op's scans run on every
+// core (TPC-H Q12's filtered lineitem, the build side of its join); the
+// rows then come in no set order, as from a parallel scan.
 func materialize(ctx context.Context, op Operator) (arrow.RecordBatch, error) {
 	var batches []arrow.RecordBatch
 	defer func() {
@@ -382,7 +398,19 @@ func materialize(ctx context.Context, op Operator) (arrow.RecordBatch, error) {
 		}
 	}()
 	rows := int64(0)
+	parallelNow := parallelFromStart(op)
 	for {
+		if (parallelNow || rows >= parallelAfterRows) && runtime.GOMAXPROCS(0) > 1 && hasRowStages(op) && atBatchBoundary(op) {
+			rest, err := materializeInParallel(ctx, op)
+			batches = append(batches, rest...)
+			if err != nil {
+				return nil, err
+			}
+			for _, b := range rest {
+				rows += b.NumRows()
+			}
+			break
+		}
 		b, err := op.Next(ctx)
 		if err != nil {
 			return nil, err

@@ -43,13 +43,14 @@ func (p *project) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // apply computes the projection of one batch.
 func (p *project) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error) {
-	mem := allocator(ctx)
 	cols := make([]arrow.Array, len(p.exprs))
 	defer expr.ReleaseArrays(cols)
+	ev := expr.NewBatchEvaluator(ctx, batch, allocator(ctx))
+	defer ev.Release()
 	for i, e := range p.exprs {
 		// Evaluation errors already name the expression that failed.
 		var err error
-		if cols[i], err = expr.Eval(ctx, e, batch, mem); err != nil {
+		if cols[i], err = ev.Eval(e); err != nil {
 			return nil, err
 		}
 	}

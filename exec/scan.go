@@ -23,6 +23,7 @@ import (
 type ScanFile struct {
 	Path    string
 	Size    int64
+	Rows    int64         // the record count of table metadata; 0 when not known
 	deletes *deleteFilter // nil: no row of the file is deleted
 }
 
@@ -30,6 +31,24 @@ type ScanFile struct {
 type ScanColumn struct {
 	storage.ReadColumn
 	IcebergType iceberg.Type
+}
+
+// TableScanColumn is the scan column of a table column of schema: files
+// written before the column was added read its initial-default.
+func TableScanColumn(schema *iceberg.Schema, c planner.ScanColumn) (ScanColumn, error) {
+	if err := planner.UnreadableColumn(c.Name, c.T); err != nil {
+		return ScanColumn{}, err
+	}
+	f, ok := schema.FindFieldByID(c.FieldID)
+	if !ok {
+		return ScanColumn{}, fmt.Errorf("column %s (field id %d) is not in the table schema", c.Name, c.FieldID)
+	}
+	rc, err := storage.NewReadColumn(f, c.T)
+	if err != nil {
+		return ScanColumn{}, err
+	}
+	rc.Name = c.Name
+	return ScanColumn{ReadColumn: rc, IcebergType: f.Type}, nil
 }
 
 // ScanStats counts what a scan actually touched, for EXPLAIN ANALYZE and for
@@ -120,6 +139,15 @@ func NewTableScan(fs icebergio.IO, files []ScanFile, cols []ScanColumn, rowFilte
 }
 
 func (s *tableScan) Schema() *arrow.Schema { return s.schema }
+
+// rows is how many rows the scan's files hold, by the table's metadata.
+func (s *tableScan) rows() int64 {
+	n := int64(0)
+	for _, f := range s.files {
+		n += f.Rows
+	}
+	return n
+}
 
 func (s *tableScan) Open(ctx context.Context) error {
 	ctx, s.cancel = context.WithCancel(ctx)

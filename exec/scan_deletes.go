@@ -35,7 +35,7 @@ func ScanFiles(ctx context.Context, fs icebergio.IO, ref *planner.TableRef, plan
 	files := make([]ScanFile, len(plan.Files))
 	refs := make([]storage.ScanFileRef, len(plan.Files))
 	for i, df := range plan.Files {
-		files[i] = ScanFile{Path: df.FilePath(), Size: df.FileSizeBytes()}
+		files[i] = ScanFile{Path: df.FilePath(), Size: df.FileSizeBytes(), Rows: df.Count()}
 		refs[i] = storage.ScanFileRef{File: df, Seq: plan.FileSeqs[i]}
 	}
 	if len(plan.DeleteFiles) == 0 || len(files) == 0 {
@@ -92,7 +92,7 @@ func tableColumn(ref *planner.TableRef) func(int) (storage.ReadColumn, error) {
 		if err != nil {
 			return storage.ReadColumn{}, fmt.Errorf("column %s: %w", f.Name, err)
 		}
-		return storage.ReadColumn{FieldID: id, Name: f.Name, Type: t}, nil
+		return storage.NewReadColumn(f, t)
 	}
 }
 

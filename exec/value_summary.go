@@ -12,9 +12,15 @@ import (
 )
 
 // maxSummaryValues bounds the distinct values a valueSummary lists; past it,
-// only the range is kept (an IN list of a million values prunes no better
-// than its range and costs more to check).
+// only the range is kept.
 const maxSummaryValues = 10000
+
+// maxPruningValues bounds the values of a pruning predicate: manifests,
+// files, row groups and pages are tested against every value of an IN list
+// (iceberg-go copies the set for each), and past a thousand values the
+// range prunes about as well. Rows are tested against all the values listed
+// (rowPredicate), each by a binary search.
+const maxPruningValues = 1000
 
 // valueSummary collects what is known of one column's non-NULL values — the
 // distinct values while they are few, and always the smallest and largest —
@@ -75,23 +81,38 @@ func (s *valueSummary) add(arr arrow.Array) {
 	}
 }
 
-// predicate is implied for a row whose x equals one of the values: x IN
-// (values), or x BETWEEN min AND max past the bound; FALSE when there was
-// no non-NULL value (nothing equals NULL). ok is false when nothing can be
-// said.
+// predicate is implied for a row whose x equals one of the values, for
+// pruning: x IN (values), or x BETWEEN min AND max past maxPruningValues;
+// FALSE when there was no non-NULL value (nothing equals NULL). ok is false
+// when nothing can be said.
 func (s *valueSummary) predicate(x planner.Expr) (planner.Expr, bool) {
 	switch {
 	case s.unusable:
 		return nil, false
 	case s.min == nil:
 		return &planner.Literal{Value: false, T: planner.TypeBoolean}, true
-	case s.overflow:
+	case s.overflow || len(s.values) > maxPruningValues:
 		return &planner.Call{Fn: planner.FnAnd, Args: []planner.Expr{
 			s.compare(planner.FnGe, x, s.min), s.compare(planner.FnLe, x, s.max),
 		}, T: planner.TypeBoolean}, true
 	}
+	return s.in(x), true
+}
+
+// rowPredicate is x IN (values) for testing rows, when there are more
+// values than predicate lists and at most maxSummaryValues; ok is false
+// otherwise.
+func (s *valueSummary) rowPredicate(x planner.Expr) (planner.Expr, bool) {
+	if s.unusable || s.min == nil || s.overflow || len(s.values) <= maxPruningValues {
+		return nil, false
+	}
+	return s.in(x), true
+}
+
+// in is x = v for one value, else x IN (values) in order.
+func (s *valueSummary) in(x planner.Expr) planner.Expr {
 	if len(s.values) == 1 {
-		return s.compare(planner.FnEq, x, s.min), true
+		return s.compare(planner.FnEq, x, s.min)
 	}
 	values := slices.SortedFunc(maps.Keys(s.values), func(a, b any) int {
 		c, _ := planner.CompareValues(a, b)
@@ -101,7 +122,7 @@ func (s *valueSummary) predicate(x planner.Expr) (planner.Expr, bool) {
 	for _, v := range values {
 		args = append(args, &planner.Literal{Value: v, T: s.t})
 	}
-	return &planner.Call{Fn: planner.FnIn, Args: args, T: planner.TypeBoolean}, true
+	return &planner.Call{Fn: planner.FnIn, Args: args, T: planner.TypeBoolean}
 }
 
 func (s *valueSummary) compare(fn string, x planner.Expr, v any) planner.Expr {

@@ -49,6 +49,15 @@ func normalizeFilter(e planner.Expr) planner.Expr {
 	return planner.Conjunction(parts)
 }
 
+// mapOperands rewrites each operand of a call (an AND, an OR) with f.
+func mapOperands(call *planner.Call, f func(planner.Expr) planner.Expr) planner.Expr {
+	args := make([]planner.Expr, len(call.Args))
+	for i, a := range call.Args {
+		args[i] = f(a)
+	}
+	return &planner.Call{Fn: call.Fn, Args: args, T: call.T}
+}
+
 // normalizePredicate rewrites one predicate, recursing through OR and NOT.
 func normalizePredicate(e planner.Expr) planner.Expr {
 	call, ok := e.(*planner.Call)
@@ -57,11 +66,7 @@ func normalizePredicate(e planner.Expr) planner.Expr {
 	}
 	switch call.Fn {
 	case planner.FnAnd, planner.FnOr:
-		args := make([]planner.Expr, len(call.Args))
-		for i, a := range call.Args {
-			args[i] = normalizePredicate(a)
-		}
-		return &planner.Call{Fn: call.Fn, Args: args, T: call.T}
+		return mapOperands(call, normalizePredicate)
 	case planner.FnEq, planner.FnLt, planner.FnLe, planner.FnGt, planner.FnGe:
 		if r, ok := bucketRange(call); ok {
 			return unwrapComparisons(r)

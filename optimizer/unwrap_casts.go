@@ -36,11 +36,7 @@ func unwrapCastsInCondition(e planner.Expr) planner.Expr {
 	}
 	switch call.Fn {
 	case planner.FnAnd, planner.FnOr:
-		args := make([]planner.Expr, len(call.Args))
-		for i, a := range call.Args {
-			args[i] = unwrapCastsInCondition(a)
-		}
-		return &planner.Call{Fn: call.Fn, Args: args, T: call.T}
+		return mapOperands(call, unwrapCastsInCondition)
 	case planner.FnEq, planner.FnLt, planner.FnLe, planner.FnGt, planner.FnGe:
 		r, ok := unwrapCast(call)
 		if !ok {

@@ -42,6 +42,9 @@ func (s *scope) resolve(ref *sql.ColumnRef) (int, error) {
 	if found < 0 {
 		return 0, kindErrorf(ErrUnknownColumn, ref.Pos, "column %q does not exist%s", strings.Join(ref.Parts, "."), s.hint(name))
 	}
+	if err := UnreadableColumn(s.cols[found].Name, s.cols[found].T); err != nil {
+		return 0, errorf(ref.Pos, "%v", err)
+	}
 	return found, nil
 }
 

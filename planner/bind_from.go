@@ -40,7 +40,7 @@ func (b *binder) bindFrom(from sql.TableExpr) (Plan, error) {
 func NewScan(ref *TableRef, alias string) (*Scan, error) {
 	scan := &Scan{Table: ref, Alias: alias}
 	for _, f := range ref.Schema.Fields() {
-		t, err := ArrowTypeOf(f.Type)
+		t, err := scanTypeOf(f.Type)
 		if err != nil {
 			return nil, fmt.Errorf("table %s column %s: %w", ref.QualifiedName(), f.Name, err)
 		}

@@ -183,6 +183,9 @@ func expandStar(star *sql.Star, s *scope) ([]selectItem, error) {
 		if len(star.Table) > 0 && !strings.EqualFold(c.Table, star.Table[len(star.Table)-1]) {
 			continue
 		}
+		if u, ok := c.T.(*UnreadableType); ok {
+			return nil, errorf(star.Pos, "* includes column %s of Iceberg type %s, which lakesql cannot read yet; name the columns you need", c.Name, u.Iceberg)
+		}
 		items = append(items, selectItem{expr: &ColumnRef{Index: i, Name: c.Name, T: c.T}, name: c.Name, src: star})
 	}
 	if len(items) == 0 && len(star.Table) > 0 {

@@ -91,6 +91,13 @@ func commonType(a, b arrow.DataType) arrow.DataType {
 		return a
 	case IsNumeric(a) && IsNumeric(b):
 		return commonNumeric(a, b)
+	case isTimestampNs(a) && (isTemporal(b) || isTimestampNs(b)) || isTimestampNs(b) && isTemporal(a):
+		// Nanosecond timestamps compare exactly against any date or
+		// timestamp brought to nanoseconds.
+		if isTimestampTZ(a) || isTimestampTZ(b) {
+			return TypeTimestampTZNs
+		}
+		return TypeTimestampNs
 	case isTemporal(a) && isTemporal(b):
 		// DATE < TIMESTAMP < TIMESTAMPTZ: the wider keeps every instant.
 		if a.ID() == arrow.DATE32 {
@@ -104,8 +111,41 @@ func commonType(a, b arrow.DataType) arrow.DataType {
 	return nil
 }
 
+// isTemporal reports DATE, TIMESTAMP and TIMESTAMPTZ, the types the date
+// and time functions and interval arithmetic take. Their kernels count
+// microseconds, so the nanosecond timestamps of Iceberg v3 are not among
+// them: those are read, compared, sorted and grouped only.
 func isTemporal(t arrow.DataType) bool {
-	return t.ID() == arrow.DATE32 || t.ID() == arrow.TIMESTAMP
+	return t.ID() == arrow.DATE32 || t.ID() == arrow.TIMESTAMP && !isTimestampNs(t)
+}
+
+func isTimestampNs(t arrow.DataType) bool {
+	ts, ok := t.(*arrow.TimestampType)
+	return ok && ts.Unit == arrow.Nanosecond
+}
+
+// toTimestampUnit converts a timestamp or date literal's value (from) to the
+// unit of timestamp type to.
+func toTimestampUnit(v any, from arrow.DataType, to *arrow.TimestampType) (any, error) {
+	micros, ok := v.(int64)
+	switch {
+	case from.ID() == arrow.DATE32:
+		micros = int64(v.(int32)) * 86400e6
+	case isTimestampNs(from):
+		micros = floorDiv(micros, 1000)
+	case !ok:
+		return nil, fmt.Errorf("cannot convert %s to %s", FormatLiteral(v, from), TypeString(to))
+	}
+	if to.Unit != arrow.Nanosecond {
+		return micros, nil
+	}
+	if isTimestampNs(from) {
+		return v, nil
+	}
+	if micros > math.MaxInt64/1000 || micros < math.MinInt64/1000 {
+		return nil, fmt.Errorf("%s is out of range for %s (years 1677 to 2262)", FormatLiteral(v, from), TypeString(to))
+	}
+	return micros * 1000, nil
 }
 
 func isString(t arrow.DataType) bool {
@@ -172,15 +212,16 @@ func ConvertLiteral(v any, from, to arrow.DataType) (any, error) {
 			return rescaleDecimal(d, from.(*arrow.Decimal128Type).Scale, dt)
 		}
 	case arrow.TIMESTAMP:
-		if from.ID() == arrow.DATE32 {
-			return int64(v.(int32)) * 86400e6, nil
-		}
-		if from.ID() == arrow.TIMESTAMP {
-			return v, nil
+		if from.ID() == arrow.DATE32 || from.ID() == arrow.TIMESTAMP {
+			return toTimestampUnit(v, from, to.(*arrow.TimestampType))
 		}
 	case arrow.DATE32:
 		if from.ID() == arrow.TIMESTAMP {
-			return int32(floorDiv(v.(int64), 86400e6)), nil
+			micros, err := toTimestampUnit(v, from, TypeTimestamp.(*arrow.TimestampType))
+			if err != nil {
+				return nil, err
+			}
+			return int32(floorDiv(micros.(int64), 86400e6)), nil
 		}
 	case arrow.STRING:
 		return value.FormatScalar(v, from), nil
@@ -299,10 +340,15 @@ func parseLiteral(s string, t arrow.DataType) (any, error) {
 	case arrow.DATE32:
 		return value.ParseDate(text)
 	case arrow.TIMESTAMP:
-		if t.(*arrow.TimestampType).TimeZone != "" {
-			return value.ParseTimestampTZ(text)
+		parse, micros := value.ParseTimestamp, TypeTimestamp
+		if isTimestampTZ(t) {
+			parse, micros = value.ParseTimestampTZ, TypeTimestampTZ
 		}
-		return value.ParseTimestamp(text)
+		v, err := parse(text)
+		if err != nil || !isTimestampNs(t) {
+			return v, err
+		}
+		return toTimestampUnit(v, micros, t.(*arrow.TimestampType))
 	case arrow.TIME64:
 		return value.ParseTime(text)
 	}

@@ -246,6 +246,9 @@ func IcebergLiteral(v any, t arrow.DataType) (iceberg.Literal, bool) {
 	case int64:
 		switch t.ID() {
 		case arrow.TIMESTAMP:
+			if t.(*arrow.TimestampType).Unit == arrow.Nanosecond {
+				return iceberg.TimestampNsLiteral(iceberg.TimestampNano(x)), true
+			}
 			return iceberg.TimestampLiteral(iceberg.Timestamp(x)), true
 		case arrow.TIME64:
 			return iceberg.TimeLiteral(iceberg.Time(x)), true

@@ -101,6 +101,10 @@ func ArrowTypeOf(t iceberg.Type) (arrow.DataType, error) {
 		return TypeTimestamp, nil
 	case iceberg.TimestampTzType:
 		return TypeTimestampTZ, nil
+	case iceberg.TimestampNsType:
+		return TypeTimestampNs, nil
+	case iceberg.TimestampTzNsType:
+		return TypeTimestampTZNs, nil
 	case iceberg.StringType:
 		return TypeVarchar, nil
 	case iceberg.BinaryType:
@@ -134,7 +138,11 @@ func IcebergTypeOf(t arrow.DataType) (iceberg.Type, error) {
 	case *arrow.Time64Type:
 		return iceberg.PrimitiveTypes.Time, nil
 	case *arrow.TimestampType:
-		if t.TimeZone != "" {
+		switch {
+		case t.Unit == arrow.Nanosecond:
+			// timestamp_ns is Iceberg format v3; lakesql writes v2 tables.
+			return nil, fmt.Errorf("%s values cannot be stored: lakesql writes Iceberg format v2 tables, which have no nanosecond timestamps", TypeString(t))
+		case t.TimeZone != "":
 			return iceberg.PrimitiveTypes.TimestampTz, nil
 		}
 		return iceberg.PrimitiveTypes.Timestamp, nil

@@ -19,9 +19,12 @@ var (
 	TypeTime        arrow.DataType = arrow.FixedWidthTypes.Time64us
 	TypeTimestamp   arrow.DataType = &arrow.TimestampType{Unit: arrow.Microsecond}
 	TypeTimestampTZ arrow.DataType = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
-	TypeVarchar     arrow.DataType = arrow.BinaryTypes.String
-	TypeBinary      arrow.DataType = arrow.BinaryTypes.Binary
-	TypeNull        arrow.DataType = arrow.Null
+	// Iceberg v3's timestamp_ns and timestamptz_ns.
+	TypeTimestampNs   arrow.DataType = &arrow.TimestampType{Unit: arrow.Nanosecond}
+	TypeTimestampTZNs arrow.DataType = &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}
+	TypeVarchar       arrow.DataType = arrow.BinaryTypes.String
+	TypeBinary        arrow.DataType = arrow.BinaryTypes.Binary
+	TypeNull          arrow.DataType = arrow.Null
 )
 
 // TypeString names an Arrow type the way SQL users know it.
@@ -48,16 +51,22 @@ func TypeString(t arrow.DataType) string {
 	case *arrow.Time64Type:
 		return "TIME"
 	case *arrow.TimestampType:
+		name := "TIMESTAMP"
 		if t.TimeZone != "" {
-			return "TIMESTAMPTZ"
+			name = "TIMESTAMPTZ"
 		}
-		return "TIMESTAMP"
+		if t.Unit == arrow.Nanosecond {
+			name += "_NS"
+		}
+		return name
 	case *arrow.StringType, *arrow.LargeStringType:
 		return "STRING"
 	case *arrow.BinaryType, *arrow.LargeBinaryType:
 		return "BINARY"
 	case *arrow.FixedSizeBinaryType:
 		return fmt.Sprintf("FIXED(%d)", t.ByteWidth)
+	case *UnreadableType:
+		return strings.ToUpper(t.Iceberg.String())
 	case *arrow.MonthDayNanoIntervalType:
 		return "INTERVAL"
 	case *arrow.NullType:
@@ -84,10 +93,12 @@ func FormatLiteral(v any, t arrow.DataType) string {
 	case *arrow.Date32Type:
 		return "DATE '" + value.FormatDate(v.(int32)) + "'"
 	case *arrow.TimestampType:
+		// The UTC wall clock, in the type's unit.
+		text := value.FormatScalar(v, &arrow.TimestampType{Unit: t.Unit})
 		if t.TimeZone != "" {
-			return "TIMESTAMPTZ '" + value.FormatTimestamp(v.(int64)) + "+00:00'"
+			return "TIMESTAMPTZ '" + text + "+00:00'"
 		}
-		return "TIMESTAMP '" + value.FormatTimestamp(v.(int64)) + "'"
+		return "TIMESTAMP '" + text + "'"
 	}
 	return value.FormatScalar(v, t)
 }

@@ -67,28 +67,60 @@ type Deletes struct {
 	meta      table.Metadata
 	schema    *iceberg.Schema
 	positions map[string][]positionRun
+	vectors   map[string]positionRun // deletion vectors, by data file path
 	equality  []*EqualityDeletes
 }
 
 // LoadDeletes reads the delete files that apply to any of data: position
 // deletes (only the rows naming one of data) and equality deletes (whole).
 // deleteSeqs are the data sequence numbers of deleteFiles. column describes
-// how to read a table column (by field id) of an equality delete file. Deletion vectors (format v3) are
-// refused rather than ignored, since ignoring them would return deleted rows.
+// how to read a table column (by field id) of an equality delete file.
+// Deletion vectors (format v3) are read only for the data files in data, so
+// a vector whose file pruning removed costs nothing.
 func LoadDeletes(ctx context.Context, fs icebergio.IO, meta table.Metadata, schema *iceberg.Schema, data []ScanFileRef,
 	deleteFiles []iceberg.DataFile, deleteSeqs []int64, column func(fieldID int) (ReadColumn, error), mem memory.Allocator) (*Deletes, error) {
-	d := &Deletes{meta: meta, schema: schema, positions: map[string][]positionRun{}}
+	d := &Deletes{meta: meta, schema: schema, positions: map[string][]positionRun{}, vectors: map[string]positionRun{}}
 	wanted := map[string]bool{}
 	for _, f := range data {
 		wanted[f.File.FilePath()] = true
 	}
 	var jobs []func() error
 	var mu sync.Mutex
+	vectorFiles := map[string]*deletionVectorFile{}
 	for i, df := range deleteFiles {
-		if df.FileFormat() == iceberg.PuffinFile {
-			return nil, fmt.Errorf("delete file %s is a deletion vector (Iceberg format v3), which lakesql cannot apply yet", df.FilePath())
-		}
 		seq := deleteSeqs[i]
+		if table.IsDeletionVector(df) {
+			ref, err := deletionVectorTarget(df)
+			if err != nil {
+				return nil, err
+			}
+			if !wanted[ref] {
+				continue
+			}
+			vf := vectorFiles[df.FilePath()]
+			if vf == nil {
+				vf = &deletionVectorFile{path: df.FilePath()}
+				vectorFiles[df.FilePath()] = vf
+				jobs = append(jobs, func() error {
+					byPath, err := readDeletionVectors(fs, *vf)
+					if err != nil {
+						return err
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					for path, run := range byPath {
+						if _, dup := d.vectors[path]; dup {
+							return fmt.Errorf("data file %s has two deletion vectors (one in %s); a snapshot may hold one per data file", path, vf.path)
+						}
+						d.vectors[path] = run
+					}
+					return nil
+				})
+			}
+			vf.vectors = append(vf.vectors, df)
+			vf.seqs = append(vf.seqs, seq)
+			continue
+		}
 		switch df.ContentType() {
 		case iceberg.EntryContentPosDeletes:
 			if path, ok := referencedDataFile(df); ok && !wanted[path] {
@@ -140,19 +172,25 @@ func (d *Deletes) Release() {
 }
 
 // For returns the deletes that apply to a data file, by the spec's rules: a
-// position delete applies to data files with a data sequence number lower
-// than or equal to its own (a delete written in the same commit as the file
-// deletes from it), an equality delete only to strictly older data files of
-// the same partition (or of any partition when it is global).
+// position delete or deletion vector applies to data files with a data
+// sequence number lower than or equal to its own (a delete written in the
+// same commit as the file deletes from it), an equality delete only to
+// strictly older data files of the same partition (or of any partition when
+// it is global). When a deletion vector applies, the file's position delete
+// files do not: a writer merges them into the vector it writes.
 func (d *Deletes) For(f ScanFileRef) FileDeletes {
 	var out FileDeletes
-	for _, run := range d.positions[f.File.FilePath()] {
-		if f.Seq <= run.seq {
-			out.Positions = append(out.Positions, run.positions...)
+	if v, ok := d.vectors[f.File.FilePath()]; ok && f.Seq <= v.seq {
+		out.Positions = v.positions
+	} else {
+		for _, run := range d.positions[f.File.FilePath()] {
+			if f.Seq <= run.seq {
+				out.Positions = append(out.Positions, run.positions...)
+			}
 		}
+		slices.Sort(out.Positions)
+		out.Positions = slices.Compact(out.Positions)
 	}
-	slices.Sort(out.Positions)
-	out.Positions = slices.Compact(out.Positions)
 	for _, eq := range d.equality {
 		if d.equalityApplies(eq, f) {
 			out.Equality = append(out.Equality, eq)
@@ -237,7 +275,11 @@ func readPositionDeletes(ctx context.Context, fs icebergio.IO, df iceberg.DataFi
 		{FieldID: posDeleteFilePathID, Name: "file_path", Type: arrow.BinaryTypes.String},
 		{FieldID: posDeletePosID, Name: "pos", Type: arrow.PrimitiveTypes.Int64},
 	}
-	out := map[string][]int64{}
+	// A path read from a batch aliases the batch's buffer, which is reused
+	// once the batch is released, so map keys are copies. Values are
+	// pointers because assigning to a string key replaces the stored key
+	// with the one assigned; lookups leave it.
+	byPath := map[string]*[]int64{}
 	err := readDeleteFile(ctx, fs, df, cols, mem, func(batch arrow.RecordBatch) error {
 		paths, ok1 := batch.Column(0).(*array.String)
 		positions, ok2 := batch.Column(1).(*array.Int64)
@@ -245,12 +287,23 @@ func readPositionDeletes(ctx context.Context, fs icebergio.IO, df iceberg.DataFi
 			return fmt.Errorf("position delete file %s: file_path and pos must be non-null string and long columns", df.FilePath())
 		}
 		for i := range paths.Len() {
-			if p := paths.Value(i); wanted[p] {
-				out[p] = append(out[p], positions.Value(i))
+			p := paths.Value(i)
+			if !wanted[p] {
+				continue
 			}
+			run := byPath[p]
+			if run == nil {
+				run = new([]int64)
+				byPath[strings.Clone(p)] = run
+			}
+			*run = append(*run, positions.Value(i))
 		}
 		return nil
 	})
+	out := make(map[string][]int64, len(byPath))
+	for p, run := range byPath {
+		out[p] = *run
+	}
 	return out, err
 }
 

@@ -440,7 +440,7 @@ func (d *binaryDecoder) decodePage(p parquet.Page, rows pageRows) error {
 	if rows.sel != nil {
 		return d.gatherPage(values, offs, indexes, rows)
 	}
-	if err := d.reserve(values, offs, indexes); err != nil {
+	if err := d.reserve(values, offs, indexes, rows.start+rows.count); err != nil {
 		return err
 	}
 	// Appends go straight into the reserved buffer; its length is set once.
@@ -518,7 +518,10 @@ func (d *binaryDecoder) gatherPage(values []byte, offs []uint32, indexes []int32
 }
 
 // reserve makes room in the data buffer for the values a page refers to.
-func (d *binaryDecoder) reserve(values []byte, offs []uint32, indexes []int32) error {
+// reserve makes room for the values of a page that ends at row end. The
+// buffer is sized for the whole chunk from the bytes per row so far, so it
+// grows about once rather than doubling through a chunk of long strings.
+func (d *binaryDecoder) reserve(values []byte, offs []uint32, indexes []int32, end int) error {
 	need := len(values)
 	if indexes != nil {
 		need = 0
@@ -531,7 +534,10 @@ func (d *binaryDecoder) reserve(values []byte, offs []uint32, indexes []int32) e
 		return fmt.Errorf("column chunk holds more than 2 GiB of byte arrays")
 	}
 	if size+need > d.data.Cap() {
-		d.data.Reserve(max(size+need, 2*d.data.Cap()))
+		rows := len(d.offsets) - 1
+		projected := int(float64(size+need) / float64(max(end, 1)) * float64(rows) * 1.05)
+		// Growing by half at least keeps a poor projection linear.
+		d.data.Reserve(min(max(size+need, projected, d.data.Cap()*3/2), math.MaxInt32))
 	}
 	return nil
 }

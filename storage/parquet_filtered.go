@@ -197,7 +197,7 @@ func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn
 		return nil, err
 	}
 	if c == nil {
-		return array.MakeArrayOfNull(mem, col.Type, kept), nil
+		return missingColumn(col, kept, mem)
 	}
 	if kept == 0 {
 		return array.MakeArrayOfNull(mem, col.Type, 0), nil

@@ -65,19 +65,19 @@ func cellString(a arrow.Array, r int) string {
 
 func TestFixtureIdentityPartitioning(t *testing.T) {
 	cols := []ReadColumn{
-		{1, "col_bool", arrow.FixedWidthTypes.Boolean},
-		{2, "col_int", arrow.PrimitiveTypes.Int32},
-		{3, "col_long", arrow.PrimitiveTypes.Int64},
-		{4, "col_float", arrow.PrimitiveTypes.Float32},
-		{5, "col_double", arrow.PrimitiveTypes.Float64},
-		{6, "col_decimal", &arrow.Decimal128Type{Precision: 9, Scale: 2}},
-		{7, "col_date", arrow.FixedWidthTypes.Date32},
-		{8, "col_time", arrow.FixedWidthTypes.Time64us},
-		{9, "col_timestamp", timestampType},
-		{10, "col_timestamptz", timestampTzType},
-		{11, "col_string", arrow.BinaryTypes.String},
-		{12, "col_uuid", extensions.NewUUIDType()},
-		{13, "col_varbinary", arrow.BinaryTypes.Binary},
+		{FieldID: 1, Name: "col_bool", Type: arrow.FixedWidthTypes.Boolean},
+		{FieldID: 2, Name: "col_int", Type: arrow.PrimitiveTypes.Int32},
+		{FieldID: 3, Name: "col_long", Type: arrow.PrimitiveTypes.Int64},
+		{FieldID: 4, Name: "col_float", Type: arrow.PrimitiveTypes.Float32},
+		{FieldID: 5, Name: "col_double", Type: arrow.PrimitiveTypes.Float64},
+		{FieldID: 6, Name: "col_decimal", Type: &arrow.Decimal128Type{Precision: 9, Scale: 2}},
+		{FieldID: 7, Name: "col_date", Type: arrow.FixedWidthTypes.Date32},
+		{FieldID: 8, Name: "col_time", Type: arrow.FixedWidthTypes.Time64us},
+		{FieldID: 9, Name: "col_timestamp", Type: timestampType},
+		{FieldID: 10, Name: "col_timestamptz", Type: timestampTzType},
+		{FieldID: 11, Name: "col_string", Type: arrow.BinaryTypes.String},
+		{FieldID: 12, Name: "col_uuid", Type: extensions.NewUUIDType()},
+		{FieldID: 13, Name: "col_varbinary", Type: arrow.BinaryTypes.Binary},
 	}
 	got := rowStrings(t, "identity_partitioning", cols)
 	want := []string{strings.Join([]string{"false", "1", "2", "2.25", "2.375", "3.00", "2025-03-03", "17:00:00.000000",
@@ -88,9 +88,9 @@ func TestFixtureIdentityPartitioning(t *testing.T) {
 	}
 	// Promotions: int read as long, float as double, decimal(9,2) as decimal(12,2).
 	got = rowStrings(t, "identity_partitioning", []ReadColumn{
-		{2, "col_int", arrow.PrimitiveTypes.Int64},
-		{4, "col_float", arrow.PrimitiveTypes.Float64},
-		{6, "col_decimal", &arrow.Decimal128Type{Precision: 12, Scale: 2}},
+		{FieldID: 2, Name: "col_int", Type: arrow.PrimitiveTypes.Int64},
+		{FieldID: 4, Name: "col_float", Type: arrow.PrimitiveTypes.Float64},
+		{FieldID: 6, Name: "col_decimal", Type: &arrow.Decimal128Type{Precision: 12, Scale: 2}},
 	})
 	if len(got) != 1 || got[0] != "1|2.25|3.00" {
 		t.Errorf("promoted: got %v", got)
@@ -103,13 +103,13 @@ func TestFixtureStats(t *testing.T) {
 		col      ReadColumn
 		min, max any
 	}{
-		{ReadColumn{2, "col_int", arrow.PrimitiveTypes.Int32}, int32(1), int32(1)},
-		{ReadColumn{2, "col_int", arrow.PrimitiveTypes.Int64}, int64(1), int64(1)},
-		{ReadColumn{6, "col_decimal", &arrow.Decimal128Type{Precision: 9, Scale: 2}}, decimal128.FromI64(300), decimal128.FromI64(300)},
-		{ReadColumn{7, "col_date", arrow.FixedWidthTypes.Date32}, days("2025-03-03"), days("2025-03-03")},
-		{ReadColumn{10, "col_timestamptz", timestampTzType}, micros("2025-03-03 00:00:00"), micros("2025-03-03 00:00:00")},
-		{ReadColumn{11, "col_string", arrow.BinaryTypes.String}, "some-string", "some-string"},
-		{ReadColumn{5, "col_double", arrow.PrimitiveTypes.Float64}, 2.375, 2.375},
+		{ReadColumn{FieldID: 2, Name: "col_int", Type: arrow.PrimitiveTypes.Int32}, int32(1), int32(1)},
+		{ReadColumn{FieldID: 2, Name: "col_int", Type: arrow.PrimitiveTypes.Int64}, int64(1), int64(1)},
+		{ReadColumn{FieldID: 6, Name: "col_decimal", Type: &arrow.Decimal128Type{Precision: 9, Scale: 2}}, decimal128.FromI64(300), decimal128.FromI64(300)},
+		{ReadColumn{FieldID: 7, Name: "col_date", Type: arrow.FixedWidthTypes.Date32}, days("2025-03-03"), days("2025-03-03")},
+		{ReadColumn{FieldID: 10, Name: "col_timestamptz", Type: timestampTzType}, micros("2025-03-03 00:00:00"), micros("2025-03-03 00:00:00")},
+		{ReadColumn{FieldID: 11, Name: "col_string", Type: arrow.BinaryTypes.String}, "some-string", "some-string"},
+		{ReadColumn{FieldID: 5, Name: "col_double", Type: arrow.PrimitiveTypes.Float64}, 2.375, 2.375},
 	}
 	for _, c := range checks {
 		mn, mx, nulls, ok := f.ColumnStats(0, c.col)
@@ -117,16 +117,16 @@ func TestFixtureStats(t *testing.T) {
 			t.Errorf("%s: min %v (%T) max %v nulls %d ok %v", c.col.Name, mn, mn, mx, nulls, ok)
 		}
 	}
-	if _, _, nulls, ok := f.ColumnStats(0, ReadColumn{99, "added", arrow.PrimitiveTypes.Int32}); ok || nulls != 1 {
+	if _, _, nulls, ok := f.ColumnStats(0, ReadColumn{FieldID: 99, Name: "added", Type: arrow.PrimitiveTypes.Int32}); ok || nulls != 1 {
 		t.Errorf("missing column: nulls %d ok %v", nulls, ok)
 	}
 }
 
 func TestFixtureTimestamptz(t *testing.T) {
 	cols := []ReadColumn{
-		{1, "c1", arrow.PrimitiveTypes.Int32},
-		{2, "c2", timestampTzType},
-		{3, "c3", arrow.PrimitiveTypes.Float64},
+		{FieldID: 1, Name: "c1", Type: arrow.PrimitiveTypes.Int32},
+		{FieldID: 2, Name: "c2", Type: timestampTzType},
+		{FieldID: 3, Name: "c3", Type: arrow.PrimitiveTypes.Float64},
 	}
 	for _, table := range []string{"day_timestamptz_partitioning", "hour_timestamptz_partitioning", "month_timestamptz_partitioning"} {
 		got := rowStrings(t, table, cols)
@@ -143,9 +143,9 @@ func TestFixtureTimestamptz(t *testing.T) {
 
 func TestFixtureNoPartitioningAndNulls(t *testing.T) {
 	cols := []ReadColumn{
-		{1, "c1", arrow.PrimitiveTypes.Int32},
-		{2, "c2", arrow.FixedWidthTypes.Date32},
-		{3, "c3", arrow.PrimitiveTypes.Float64},
+		{FieldID: 1, Name: "c1", Type: arrow.PrimitiveTypes.Int32},
+		{FieldID: 2, Name: "c2", Type: arrow.FixedWidthTypes.Date32},
+		{FieldID: 3, Name: "c3", Type: arrow.PrimitiveTypes.Float64},
 	}
 	got := rowStrings(t, "no_partitioning", cols)
 	want := []string{"1|2025-03-02|-50", "1|2025-03-03|0", "1|2025-03-04|1.5", "1|2025-03-05|17", "2|2025-03-03|-1", "2|2025-03-04|42"}
@@ -161,17 +161,17 @@ func TestFixtureNoPartitioningAndNulls(t *testing.T) {
 
 func TestFixtureAllSparkTypes(t *testing.T) {
 	cols := []ReadColumn{
-		{1, "col0", arrow.FixedWidthTypes.Boolean},
-		{2, "col1", arrow.PrimitiveTypes.Int32},
-		{3, "col2", arrow.PrimitiveTypes.Int64},
-		{4, "col3", arrow.PrimitiveTypes.Float32},
-		{5, "col4", arrow.PrimitiveTypes.Float64},
-		{6, "col5", &arrow.Decimal128Type{Precision: 10, Scale: 2}},
-		{7, "col6", arrow.BinaryTypes.String},
-		{8, "col7", arrow.BinaryTypes.Binary},
-		{9, "col8", arrow.FixedWidthTypes.Date32},
-		{10, "col9", timestampTzType},
-		{11, "col10", timestampType},
+		{FieldID: 1, Name: "col0", Type: arrow.FixedWidthTypes.Boolean},
+		{FieldID: 2, Name: "col1", Type: arrow.PrimitiveTypes.Int32},
+		{FieldID: 3, Name: "col2", Type: arrow.PrimitiveTypes.Int64},
+		{FieldID: 4, Name: "col3", Type: arrow.PrimitiveTypes.Float32},
+		{FieldID: 5, Name: "col4", Type: arrow.PrimitiveTypes.Float64},
+		{FieldID: 6, Name: "col5", Type: &arrow.Decimal128Type{Precision: 10, Scale: 2}},
+		{FieldID: 7, Name: "col6", Type: arrow.BinaryTypes.String},
+		{FieldID: 8, Name: "col7", Type: arrow.BinaryTypes.Binary},
+		{FieldID: 9, Name: "col8", Type: arrow.FixedWidthTypes.Date32},
+		{FieldID: 10, Name: "col9", Type: timestampTzType},
+		{FieldID: 11, Name: "col10", Type: timestampType},
 	}
 	// The table has no create.sql: one row of each type's extreme or sample value.
 	got := rowStrings(t, "all_spark_types", cols)
@@ -182,7 +182,7 @@ func TestFixtureAllSparkTypes(t *testing.T) {
 	}
 	path := fixtureFiles(t, "all_spark_types")[0]
 	f := openFixture(t, path)
-	_, err := f.ReadRowGroup(context.Background(), 0, []ReadColumn{{12, "col11", arrow.BinaryTypes.String}}, 10, memory.NewGoAllocator())
+	_, err := f.ReadRowGroup(context.Background(), 0, []ReadColumn{{FieldID: 12, Name: "col11", Type: arrow.BinaryTypes.String}}, 10, memory.NewGoAllocator())
 	if err == nil || !strings.Contains(err.Error(), "nested column col11 not supported yet") || !strings.Contains(err.Error(), path) {
 		t.Errorf("nested column: err = %v", err)
 	}

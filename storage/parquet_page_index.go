@@ -77,7 +77,8 @@ func pageBoundsUsable(c *parquet.Column, want arrow.DataType) bool {
 
 // pageColumn is one filter column's pages while RowRanges walks the rows.
 type pageColumn struct {
-	col     *parquet.Column // nil: the file lacks the column, every row is NULL
+	col     *parquet.Column // nil: the file lacks the column
+	missing bool            // the file lacks the column and every row is NULL
 	want    arrow.DataType
 	ci      *format.ColumnIndex
 	oi      *format.OffsetIndex
@@ -103,10 +104,13 @@ func (f *ParquetFile) RowRanges(rg int, cols []ReadColumn, keep func(stats func(
 		if err != nil {
 			return nil, false
 		}
-		pcs[i] = pageColumn{col: c, want: col.Type}
-		if c == nil {
-			ok = true // a missing column is known to be all NULL
+		pcs[i] = pageColumn{col: c, want: col.Type, missing: c == nil && col.Default == nil}
+		if pcs[i].missing {
+			ok = true // a missing column without a default is known to be all NULL
 			continue
+		}
+		if c == nil {
+			continue // every row holds the default: nothing known from an index
 		}
 		ci, oi, has := f.chunkIndex(rg, c)
 		if !has {
@@ -146,7 +150,7 @@ func (f *ParquetFile) RowRanges(rg int, cols []ReadColumn, keep func(stats func(
 // statsAt returns the statistics of the page holding row (pages are visited
 // in row order, so the search only moves forward).
 func (p *pageColumn) statsAt(row, numRows int) PageStats {
-	if p.col == nil {
+	if p.missing {
 		return PageStats{Nulls: int64(numRows), Rows: int64(numRows)}
 	}
 	if !p.indexed {

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/arrow/scalar"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -19,6 +20,9 @@ type ReadColumn struct {
 	FieldID int
 	Name    string
 	Type    arrow.DataType // the type the caller wants (the table's current type)
+	// Default is the value of every row of a file without the column (its
+	// Iceberg initial-default); nil means NULL. See NewReadColumn.
+	Default scalar.Scalar
 }
 
 // RecordIterator streams record batches; Next returns nil, nil at the end.
@@ -217,7 +221,7 @@ func (f *ParquetFile) readColumnChunk(ctx context.Context, rg int, col ReadColum
 		return nil, err
 	}
 	if c == nil {
-		return array.MakeArrayOfNull(mem, col.Type, numRows), nil
+		return missingColumn(col, numRows, mem)
 	}
 	dec, err := newColumnDecoder(c, col.Type, numRows, mem)
 	if err != nil {

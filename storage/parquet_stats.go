@@ -16,10 +16,14 @@ import (
 // for BIGINT, TIME and timestamps in the requested unit, float32, float64, string,
 // []byte for binary, fixed and uuid, decimal128.Num) — ok=false when min and max
 // are absent or unusable. nullCount is -1 when unknown; a column missing from
-// the file (added later) reports every row as null.
+// the file (added later) reports every row as null, or nothing known when
+// the column has a default.
 func (f *ParquetFile) ColumnStats(rg int, col ReadColumn) (min, max any, nullCount int64, ok bool) {
 	c, err := f.column(col)
 	if err != nil || rg < 0 || rg >= f.NumRowGroups() {
+		return nil, nil, -1, false
+	}
+	if c == nil && col.Default != nil {
 		return nil, nil, -1, false
 	}
 	if c == nil {

@@ -226,6 +226,8 @@ func compareLiterals(a, b iceberg.Literal) (int, bool) {
 			return cmpOrdered(x, b.(iceberg.TimeLiteral)), true
 		case iceberg.TimestampLiteral:
 			return cmpOrdered(x, b.(iceberg.TimestampLiteral)), true
+		case iceberg.TimestampNsLiteral:
+			return cmpOrdered(x, b.(iceberg.TimestampNsLiteral)), true
 		case iceberg.StringLiteral:
 			return strings.Compare(string(x), string(b.(iceberg.StringLiteral))), true
 		case iceberg.BinaryLiteral:
@@ -238,6 +240,7 @@ func compareLiterals(a, b iceberg.Literal) (int, bool) {
 		case iceberg.DecimalLiteral:
 			return x.Comparator()(iceberg.Decimal(x), iceberg.Decimal(b.(iceberg.DecimalLiteral))), true
 		}
+		return 0, false
 	}
 	// Different types (a bound stored under an older column type): convert
 	// the literal to the bound's type.

@@ -16,6 +16,14 @@ type Remap struct {
 	From, To string
 }
 
+// Covers reports whether m remaps name: name is m.From or lies below it, a
+// whole path segment at a time (s3a://wh/sales covers s3a://wh/sales/x, not
+// s3a://wh/sales_eu/x), so one table's remap never captures another's files.
+func (m Remap) Covers(name string) bool {
+	rest, ok := strings.CutPrefix(name, m.From)
+	return ok && (rest == "" || strings.HasSuffix(m.From, "/") || strings.HasPrefix(rest, "/"))
+}
+
 // ParseRemap parses "FROM=TO".
 func ParseRemap(s string) (Remap, error) {
 	from, to, ok := strings.Cut(s, "=")
@@ -41,7 +49,7 @@ var _ icebergio.WriteFileIO = (*RemapIO)(nil)
 func (r *RemapIO) Resolve(name string) string {
 	best := -1
 	for i, m := range r.Remaps {
-		if strings.HasPrefix(name, m.From) && (best < 0 || len(m.From) > len(r.Remaps[best].From)) {
+		if m.Covers(name) && (best < 0 || len(m.From) > len(r.Remaps[best].From)) {
 			best = i
 		}
 	}

@@ -83,6 +83,12 @@ func NewTableWriter(tbl *table.Table, fs icebergio.WriteFileIO, arrowTypes []arr
 // NewTableWriterForSpec is NewTableWriter partitioning by one of the table's
 // specs rather than its current one (rewrite_data_files' output-spec-id).
 func NewTableWriterForSpec(tbl *table.Table, fs icebergio.WriteFileIO, spec iceberg.PartitionSpec, arrowTypes []arrow.DataType) (*TableWriter, error) {
+	if v := tbl.Metadata().Version(); v > 2 {
+		// A v3 commit needs row lineage (first_row_id) and deletion vectors
+		// in place of position deletes, which lakesql does not write yet:
+		// refuse before any file is written.
+		return nil, fmt.Errorf("write %s: the table is Iceberg format v%d, which lakesql reads but does not write yet", strings.Join(tbl.Identifier(), "."), v)
+	}
 	schema := tbl.Schema()
 	fields := schema.Fields()
 	if len(arrowTypes) != len(fields) {

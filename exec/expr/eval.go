@@ -19,14 +19,59 @@ import (
 // array of batch.NumRows() values. The caller releases the result. Arrays
 // allocated by Eval come from mem.
 func Eval(ctx context.Context, e planner.Expr, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
-	ev := &evaluator{
+	out, err := newEvaluator(ctx, batch, mem).eval(e)
+	return out, asEvalError(err)
+}
+
+func newEvaluator(ctx context.Context, batch arrow.RecordBatch, mem memory.Allocator) *evaluator {
+	return &evaluator{
 		ctx:   computeexec.WithAllocator(ctx, mem),
 		batch: batch,
 		mem:   mem,
 		n:     int(batch.NumRows()),
 	}
+}
+
+// BatchEvaluator evaluates several expressions over one batch, computing a
+// subexpression they share once: TPC-H Q1 sums l_extendedprice * (1 -
+// l_discount) and that times (1 + l_tax). Release frees the shared values.
+type BatchEvaluator struct{ ev *evaluator }
+
+// NewBatchEvaluator returns an evaluator over batch; arrays come from mem.
+func NewBatchEvaluator(ctx context.Context, batch arrow.RecordBatch, mem memory.Allocator) *BatchEvaluator {
+	ev := newEvaluator(ctx, batch, mem)
+	ev.memo = map[string]arrow.Array{}
+	return &BatchEvaluator{ev: ev}
+}
+
+// Eval evaluates e as Eval does; the caller releases the result. Large
+// expressions are evaluated without sharing: their subexpressions' texts,
+// the memo's keys, would cost more than they save.
+func (b *BatchEvaluator) Eval(e planner.Expr) (arrow.Array, error) {
+	ev := b.ev
+	if exprSize(e) > maxSharedSize {
+		ev = newEvaluator(ev.ctx, ev.batch, ev.mem)
+	}
 	out, err := ev.eval(e)
 	return out, asEvalError(err)
+}
+
+func exprSize(e planner.Expr) int {
+	n := 0
+	planner.Walk(e, func(planner.Expr) { n++ })
+	return n
+}
+
+// maxSharedSize is the most nodes an expression may have for its
+// subexpressions to be shared.
+const maxSharedSize = 64
+
+// Release frees the subexpression values kept for sharing.
+func (b *BatchEvaluator) Release() {
+	for _, a := range b.ev.memo {
+		a.Release()
+	}
+	clear(b.ev.memo)
 }
 
 // External is an expression the executor prepares and computes itself —
@@ -42,12 +87,40 @@ type evaluator struct {
 	batch arrow.RecordBatch
 	mem   memory.Allocator
 	n     int
+	// memo, when set, holds the values of the calls and casts evaluated so
+	// far over batch, by their text (BatchEvaluator).
+	memo map[string]arrow.Array
 }
 
 func (ev *evaluator) eval(e planner.Expr) (arrow.Array, error) {
 	if err := ev.ctx.Err(); err != nil {
 		return nil, err
 	}
+	if ev.memo == nil {
+		return ev.evalNode(e)
+	}
+	switch e.(type) {
+	case *planner.Call, *planner.Cast:
+		if planner.IsVolatile(e) {
+			return ev.evalNode(e)
+		}
+		key := e.String()
+		if a, ok := ev.memo[key]; ok {
+			a.Retain()
+			return a, nil
+		}
+		a, err := ev.evalNode(e)
+		if err == nil {
+			a.Retain()
+			ev.memo[key] = a
+		}
+		return a, err
+	}
+	return ev.evalNode(e)
+}
+
+// evalNode evaluates e itself, its operands through eval.
+func (ev *evaluator) evalNode(e planner.Expr) (arrow.Array, error) {
 	switch e := e.(type) {
 	case *planner.ColumnRef:
 		if e.Index < 0 || e.Index >= int(ev.batch.NumCols()) {

@@ -206,7 +206,10 @@ func (r *rewriter) rewriteGroups(ctx context.Context, groups []storage.RewriteGr
 // larger than memory is fine; the sort strategy sorts a chunk of about a
 // target file's worth of rows at a time (sortChunks).
 func (r *rewriter) rewriteGroup(ctx context.Context, out *groupOutput) error {
-	cols, types := r.columns()
+	cols, types, err := r.columns()
+	if err != nil {
+		return err
+	}
 	files := make([]exec.ScanFile, len(out.group.Files))
 	for i, fi := range out.group.Files {
 		files[i] = r.files[fi]
@@ -240,15 +243,17 @@ func (r *rewriter) write(ctx context.Context, out *groupOutput, types []arrow.Da
 }
 
 // columns are every column of the table, read as its Arrow type.
-func (r *rewriter) columns() ([]exec.ScanColumn, []arrow.DataType) {
+func (r *rewriter) columns() ([]exec.ScanColumn, []arrow.DataType, error) {
 	cols := make([]exec.ScanColumn, len(r.req.scan.Columns))
 	types := make([]arrow.DataType, len(cols))
 	for i, c := range r.req.scan.Columns {
-		f, _ := r.req.target.Schema.FindFieldByID(c.FieldID)
-		cols[i] = exec.ScanColumn{ReadColumn: storage.ReadColumn{FieldID: c.FieldID, Name: c.Name, Type: c.T}, IcebergType: f.Type}
+		var err error
+		if cols[i], err = exec.TableScanColumn(r.req.target.Schema, c); err != nil {
+			return nil, nil, err
+		}
 		types[i] = c.T
 	}
-	return cols, types
+	return cols, types, nil
 }
 
 func (r *rewriter) oldFiles(outs []*groupOutput) []iceberg.DataFile {
