@@ -82,6 +82,7 @@ func selectStarFrom(t TableExpr) *Query {
 	return &Query{Body: &Select{Items: []SelectItem{{Expr: &Star{Pos: pos}, Pos: pos}}, From: t, Pos: pos}, Pos: pos}
 }
 
+// tableExprPos is the position of what fromItem parsed.
 func tableExprPos(t TableExpr) Pos {
 	switch t := t.(type) {
 	case *TableName:
@@ -90,32 +91,6 @@ func tableExprPos(t TableExpr) Pos {
 		return t.Pos
 	case *FileTable:
 		return t.Pos
-	case *SubqueryTable:
-		return t.Pos
 	}
 	return Pos{}
-}
-
-// describeQuery parses what follows DESCRIBE when it is a query, a quoted
-// file path or a table function rather than a table name; nil otherwise.
-func (p *parser) describeQuery(pos Pos) Statement {
-	t := p.tok()
-	switch {
-	case startsQuery(t) || t.isOp("(") && p.parenStartsQuery():
-		return &DescribeQuery{Query: p.query(), Pos: pos}
-	case t.kind == tokString || t.isName() && p.peek(1).isOp("("):
-		return &DescribeQuery{Query: selectStarFrom(p.fromItem()), Pos: pos}
-	}
-	return nil
-}
-
-// summarize parses SUMMARIZE query, SUMMARIZE 'path' and SUMMARIZE table.
-func (p *parser) summarize() Statement {
-	s := &Summarize{Pos: p.advance().pos}
-	if t := p.tok(); startsQuery(t) || t.isOp("(") && p.parenStartsQuery() {
-		s.Query = p.query()
-		return s
-	}
-	s.Query = selectStarFrom(p.fromItem())
-	return s
 }
