@@ -8,6 +8,7 @@ require (
 	github.com/chzyer/readline v1.5.1
 	github.com/google/uuid v1.6.0
 	github.com/lestrrat-go/strftime v1.2.0
+	github.com/parquet-go/jsonlite v1.0.0
 	github.com/parquet-go/parquet-go v0.32.0
 	golang.org/x/sync v0.22.0
 	golang.org/x/sys v0.47.0
@@ -36,7 +37,6 @@ require (
 	github.com/kr/text v0.2.0 // indirect
 	github.com/mschoch/smat v0.2.0 // indirect
 	github.com/parquet-go/bitpack v1.0.0 // indirect
-	github.com/parquet-go/jsonlite v1.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.29 // indirect
 	github.com/stoewer/go-strcase v1.3.1 // indirect
 	github.com/stretchr/objx v0.5.3 // indirect

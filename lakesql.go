@@ -143,6 +143,12 @@ func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Resul
 		return ddl.ShowTables(ctx, e, st)
 	case *sql.Describe:
 		return ddl.Describe(ctx, e, st)
+	case *sql.DescribeQuery:
+		return ddl.DescribeQuery(ctx, e, st)
+	case *sql.Summarize:
+		return ddl.Summarize(ctx, e, st)
+	case *sql.Copy:
+		return dml.Copy(ctx, e, st)
 	case *sql.ShowPartitions:
 		return ddl.ShowPartitions(ctx, e, st)
 	case *sql.ShowCreateTable:

@@ -12,9 +12,9 @@ import (
 	"github.com/lakesql/lakesql/storage"
 )
 
-// csvScan streams the files of read_csv one after the other. CSV has no
-// columnar layout to skip, so every field is parsed; the batches then keep
-// only the columns the query uses.
+// csvScan streams the files of read_csv or read_json one after the other.
+// Neither format has a columnar layout to skip, so every field is parsed; the
+// batches then keep only the columns the query uses.
 type csvScan struct {
 	fs      icebergio.IO
 	scan    *planner.FileScan
@@ -25,7 +25,13 @@ type csvScan struct {
 
 	next   int // the next file to open
 	file   icebergio.File
-	reader *storage.CSVReader
+	reader textReader
+}
+
+// textReader reads a CSV or JSON file as batches of every file column.
+type textReader interface {
+	Next() (arrow.RecordBatch, error)
+	Release()
 }
 
 func newCSVScan(fs icebergio.IO, p *planner.FileScan, files []planner.FileRef) Operator {
@@ -85,7 +91,11 @@ func (s *csvScan) openFile(ctx context.Context, f planner.FileRef) error {
 		return fmt.Errorf("%s: open %s: %w", s.scan.Func, f.Path, err)
 	}
 	s.file = file
-	s.reader = storage.NewCSVReader(file, f.Path, csvOptions(s.scan.CSV), s.fields, BatchSize, allocator(ctx))
+	if s.scan.Format == planner.FormatJSON {
+		s.reader = storage.NewJSONReader(file, f.Path, s.fields, BatchSize, allocator(ctx))
+	} else {
+		s.reader = storage.NewCSVReader(file, f.Path, csvOptions(s.scan.CSV), s.fields, BatchSize, allocator(ctx))
+	}
 	return nil
 }
 

@@ -22,14 +22,15 @@ func buildFileScan(ctx context.Context, p *planner.FileScan, env *Env) (Operator
 	if err != nil {
 		return nil, err
 	}
-	if p.Format == planner.FormatCSV {
+	if p.Format == planner.FormatCSV || p.Format == planner.FormatJSON {
 		return newCSVScan(env.FS, p, files), nil
 	}
 	return newParquetFileScan(env.FS, p, files), nil
 }
 
 // FileSchema reads the columns of a file of a table function: a Parquet
-// file's from its footer, a CSV file's inferred from its leading records.
+// file's from its footer, a CSV or JSON file's inferred from its leading
+// records.
 func FileSchema(fs icebergio.IO, format planner.FileFormat, file planner.FileRef, opts planner.CSVOptions) ([]planner.FileField, error) {
 	f, err := fs.Open(file.Path)
 	if err != nil {
@@ -37,8 +38,13 @@ func FileSchema(fs icebergio.IO, format planner.FileFormat, file planner.FileRef
 	}
 	defer f.Close()
 	var cols []storage.ReadColumn
-	if format == planner.FormatCSV {
-		fields, err := storage.InferCSVSchema(f, file.Path, csvOptions(opts))
+	if format == planner.FormatCSV || format == planner.FormatJSON {
+		var fields []arrow.Field
+		if format == planner.FormatCSV {
+			fields, err = storage.InferCSVSchema(f, file.Path, csvOptions(opts))
+		} else {
+			fields, err = storage.InferJSONSchema(f, file.Path)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -26,6 +26,8 @@ func (b *binder) bindFrom(from sql.TableExpr) (Plan, error) {
 		return NewScan(ref, t.Alias)
 	case *sql.TableFunc:
 		return b.bindTableFunc(t)
+	case *sql.FileTable:
+		return b.bindFileTable(t)
 	case *sql.SubqueryTable:
 		return b.bindSubqueryTable(t)
 	case *sql.Join:

@@ -26,7 +26,8 @@ import (
 type FileSystem interface {
 	FileIO() icebergio.IO
 	// FileSchema reads the columns of a file: a Parquet file's from its
-	// footer, a CSV file's inferred from its leading records (read with csv).
+	// footer, a CSV (read with csv) or JSON file's inferred from its
+	// leading records.
 	FileSchema(ctx context.Context, format FileFormat, file FileRef, csv CSVOptions) ([]FileField, error)
 }
 
@@ -39,6 +40,11 @@ type tableFunc struct {
 var tableFuncs = map[string]tableFunc{
 	"read_parquet": {named: []string{"hive_partitioning"}, bind: bindReadParquet},
 	"read_csv":     {named: []string{"header", "delim", "hive_partitioning"}, bind: bindReadCSV},
+	// JSON records, one per line or in a top-level array: read_json tells
+	// the two apart itself, so the DuckDB spellings are the same function.
+	"read_json":      {named: []string{"hive_partitioning"}, bind: bindReadJSON},
+	"read_json_auto": {named: []string{"hive_partitioning"}, bind: bindReadJSON},
+	"read_ndjson":    {named: []string{"hive_partitioning"}, bind: bindReadJSON},
 }
 
 // tableFuncCall is a table function call with its arguments evaluated.
@@ -236,6 +242,11 @@ func (c *tableFuncCall) fileSize(path string) (int64, error) {
 // bindReadParquet takes the schema from the first file's footer.
 func bindReadParquet(call *tableFuncCall) (*FileScan, error) {
 	return call.fileScan(FormatParquet, CSVOptions{})
+}
+
+// bindReadJSON infers the schema from the first file's leading records.
+func bindReadJSON(call *tableFuncCall) (*FileScan, error) {
+	return call.fileScan(FormatJSON, CSVOptions{})
 }
 
 // bindReadCSV infers the schema from the first file's leading records.

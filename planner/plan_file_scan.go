@@ -14,6 +14,7 @@ type FileFormat int
 const (
 	FormatParquet FileFormat = iota
 	FormatCSV
+	FormatJSON // newline-delimited JSON objects, or a top-level array of them
 )
 
 // FileRef is one file a FileScan reads, with the values of its hive
@@ -46,7 +47,8 @@ type FileColumn struct {
 	Hive int
 }
 
-// FileScan reads files named by a table function (read_parquet, read_csv)
+// FileScan reads files named by a table function (read_parquet, read_csv,
+// read_json)
 // rather than a table. FileSchema is the files' own schema (every file must
 // have it); Columns is what the scan produces, narrowed by projection
 // pruning. Filter, when set, holds the conjuncts of a WHERE over hive

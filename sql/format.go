@@ -373,6 +373,9 @@ func (f *formatter) tableExpr(t TableExpr) {
 		f.exprs(t.Args)
 		f.WriteString(")")
 		f.alias(t.Alias, t.ColAliases)
+	case *FileTable:
+		f.WriteString(quoteString(t.Path))
+		f.alias(t.Alias, t.ColAliases)
 	case *SubqueryTable:
 		f.WriteString("(")
 		f.query(t.Query)

@@ -289,6 +289,12 @@ func (p *parser) tablePrimary() TableExpr {
 		p.expectOp(")")
 		return x
 	}
+	if t.kind == tokString {
+		p.advance()
+		f := &FileTable{Path: t.text, Pos: t.pos}
+		f.Alias, f.ColAliases = p.tableAliasWithColumns()
+		return f
+	}
 	if !t.isName() {
 		p.want("table")
 		panic(p.unexpected())

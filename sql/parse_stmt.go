@@ -36,6 +36,10 @@ func (p *parser) statement() Statement {
 			return &Use{Name: p.objectName(), Pos: t.pos}
 		case "describe", "desc":
 			return p.describe()
+		case "summarize":
+			return p.summarize()
+		case "copy":
+			return p.copyStatement()
 		case "insert":
 			return p.insert()
 		case "delete":
@@ -155,6 +159,9 @@ func (p *parser) show() Statement {
 // table may still be called history.
 func (p *parser) describe() Statement {
 	d := &Describe{Pos: p.advance().pos}
+	if q := p.describeQuery(d.Pos); q != nil {
+		return q
+	}
 	switch {
 	case p.wordBeforeName("history") || p.wordBeforeName("detail"):
 		d.Kind = strings.ToUpper(p.advance().text)

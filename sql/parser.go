@@ -182,7 +182,7 @@ func (p *parser) unexpected() *Error {
 // statementWords are the keywords that start a statement.
 var statementWords = []string{"SELECT", "WITH", "VALUES", "EXPLAIN", "CREATE", "DROP", "SHOW", "USE",
 	"DESCRIBE", "INSERT", "DELETE", "CALL", "SET", "ALTER", "OPTIMIZE", "VACUUM",
-	"UPDATE", "MERGE", "TRUNCATE", "REPLACE"}
+	"UPDATE", "MERGE", "TRUNCATE", "REPLACE", "COPY", "SUMMARIZE"}
 
 // suggestKeyword returns the expected keyword an unexpected word is a typo
 // of, such as SELECT for SELEC; "" if none is close.
