@@ -111,6 +111,19 @@ func TestReadParquetHive(t *testing.T) {
 		t.Fatalf("EXPLAIN shows no hive filter (or one over a file column):\n%s", explain)
 	}
 	testutil.WantContains(t, explain, "hive partition filter: (order_date = DATE '2024-03-23'); files 1/3")
+
+	// As in DuckDB, key=value folders are partitions without being asked
+	// for, and ** reaches files at any depth; the broken file is left out
+	// by the folder filter.
+	auto := "'" + filepath.Join(dir, "hive/**/*.parquet") + "'"
+	testutil.WantRows(t, s, "SELECT id, order_date, region FROM "+auto+" WHERE order_date <= DATE '2024-03-23'",
+		"1|2024-03-22|eu", "2|2024-03-22|eu", "3|2024-03-23|NULL")
+	testutil.WantContains(t, testutil.Explain(t, s, "SELECT id FROM "+auto+" WHERE order_date = DATE '2024-03-23'"),
+		"hive partition filter: (order_date = DATE '2024-03-23'); files 1/3")
+	off := "read_parquet(" + auto + ", hive_partitioning => false)"
+	if got := testutil.Error(t, s, "SELECT count(*) FROM "+off+" WHERE order_date IS NULL"); !strings.Contains(got, "order_date") {
+		t.Fatalf("hive_partitioning => false still adds the folder columns: %s", got)
+	}
 }
 
 func TestReadCSV(t *testing.T) {

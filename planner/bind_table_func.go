@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	icebergio "github.com/apache/iceberg-go/io"
 
@@ -190,9 +192,11 @@ func (c *tableFuncCall) expand(pattern string) error {
 	root := filepath.Dir(pattern)
 	if hasMeta(pattern) {
 		var err error
-		if paths, err = filepath.Glob(pattern); err != nil {
+		// doublestar adds ** (any depth of folders) to filepath.Glob.
+		if paths, err = doublestar.FilepathGlob(pattern); err != nil {
 			return fmt.Errorf("%s: bad glob %s: %w", c.name, pattern, err)
 		}
+		slices.Sort(paths)
 		if len(paths) == 0 {
 			return fmt.Errorf("%s: no files match %s", c.name, pattern)
 		}
@@ -278,7 +282,7 @@ func (c *tableFuncCall) fileScan(format FileFormat, opts CSVOptions) (*FileScan,
 	for _, col := range cols {
 		scan.Columns = append(scan.Columns, FileColumn{FileField: col, Hive: -1})
 	}
-	hive, err := c.boolArg("hive_partitioning", false)
+	hive, err := c.boolArg("hive_partitioning", c.looksHivePartitioned(cols))
 	if err != nil || !hive {
 		return scan, err
 	}
@@ -286,6 +290,28 @@ func (c *tableFuncCall) fileScan(format FileFormat, opts CSVOptions) (*FileScan,
 		return nil, errorf(c.pos, "%v", err)
 	}
 	return scan, nil
+}
+
+// looksHivePartitioned is hive_partitioning's default, as DuckDB's: every
+// file lies in key=value folders below its pattern's root, with the same
+// keys, none of them a column of the files.
+func (c *tableFuncCall) looksHivePartitioned(cols []FileField) bool {
+	var first []string
+	for i, f := range c.files {
+		keys, _, err := hiveSegments(c.roots[i], f.Path)
+		if err != nil || len(keys) == 0 || i > 0 && !slices.Equal(keys, first) {
+			return false
+		}
+		first = keys
+	}
+	for _, k := range first {
+		for _, col := range cols {
+			if strings.EqualFold(col.Name, k) {
+				return false
+			}
+		}
+	}
+	return len(first) > 0
 }
 
 // hiveColumns adds a column per key=value folder between each file and its
