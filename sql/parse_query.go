@@ -103,12 +103,15 @@ func (p *parser) setQuantifier() bool {
 	return false
 }
 
-// setPrimary parses SELECT …, VALUES … or a parenthesized query.
+// setPrimary parses SELECT …, VALUES …, DuckDB's FROM-first FROM t … or a
+// parenthesized query.
 func (p *parser) setPrimary() SetExpr {
 	t := p.tok()
 	switch {
 	case t.isWord("select"):
 		return p.selectBlock()
+	case t.isWord("from"):
+		return p.fromFirst()
 	case t.isWord("values"):
 		return p.values()
 	case t.isOp("("):
@@ -140,6 +143,23 @@ func (p *parser) selectBlock() *Select {
 	if p.acceptWord("from") {
 		s.From = p.from()
 	}
+	p.selectClauses(s)
+	return s
+}
+
+// fromFirst parses FROM t [WHERE …] [GROUP BY …] [HAVING …], which selects
+// every column, as SELECT * FROM t … does (DuckDB: CREATE TABLE t AS FROM
+// 'x.csv').
+func (p *parser) fromFirst() *Select {
+	t := p.advance()
+	s := &Select{Pos: t.pos, Items: []SelectItem{{Expr: &Star{Pos: t.pos}, Pos: t.pos}}}
+	s.From = p.from()
+	p.selectClauses(s)
+	return s
+}
+
+// selectClauses parses the WHERE, GROUP BY and HAVING of a select block.
+func (p *parser) selectClauses(s *Select) {
 	if p.acceptWord("where") {
 		s.Where = p.expr()
 	}
@@ -150,7 +170,6 @@ func (p *parser) selectBlock() *Select {
 	if p.acceptWord("having") {
 		s.Having = p.expr()
 	}
-	return s
 }
 
 // selectItem parses *, t.*, or expr [[AS] alias]. Without AS the alias must not

@@ -9,7 +9,7 @@ import (
 func (p *parser) statement() Statement {
 	defer p.nest()() // EXPLAIN EXPLAIN …
 	t := p.tok()
-	if t.isOp("(") || startsQuery(t) {
+	if t.isOp("(") || startsQuery(t) || t.isWord("from") {
 		return &QueryStmt{Query: p.query()}
 	}
 	if s := p.viewStatement(); s != nil {

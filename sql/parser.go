@@ -180,7 +180,7 @@ func (p *parser) unexpected() *Error {
 }
 
 // statementWords are the keywords that start a statement.
-var statementWords = []string{"SELECT", "WITH", "VALUES", "EXPLAIN", "CREATE", "DROP", "SHOW", "USE",
+var statementWords = []string{"SELECT", "FROM", "WITH", "VALUES", "EXPLAIN", "CREATE", "DROP", "SHOW", "USE",
 	"DESCRIBE", "INSERT", "DELETE", "CALL", "SET", "ALTER", "OPTIMIZE", "VACUUM",
 	"UPDATE", "MERGE", "TRUNCATE", "REPLACE", "COPY", "SUMMARIZE"}
 
