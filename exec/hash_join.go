@@ -38,7 +38,7 @@ type hashMatcher struct {
 
 	// A single integer key (ints != nil) is looked up as an int64 in ints
 	// rather than encoded: probeInts and probeNulls are the probe batch's keys.
-	ints       map[int64]int32
+	ints       *intKeyTable
 	probeInts  []int64
 	probeNulls []bool
 	probeN     int
@@ -93,17 +93,15 @@ func (m *hashMatcher) setBuildInts(ctx context.Context, build arrow.RecordBatch)
 	if err != nil {
 		return err
 	}
-	m.ints = make(map[int64]int32)
+	m.ints = newIntKeyTable(min(len(vals), 1<<16))
 	m.link = make([]int32, build.NumRows())
 	for r := len(m.link) - 1; r >= 0; r-- {
 		m.link[r] = -1
 		if isNull[r] {
 			continue
 		}
-		id, ok := m.ints[vals[r]]
-		if !ok {
-			id = int32(len(m.head))
-			m.ints[vals[r]] = id
+		id, added := m.ints.insert(vals[r])
+		if added {
 			m.head = append(m.head, -1)
 		}
 		m.link[r], m.head[id] = m.head[id], int32(r)
@@ -181,7 +179,7 @@ func (m *hashMatcher) nextInts(p *pairs, max int) bool {
 			if m.probeNulls[r] {
 				continue
 			}
-			if id, ok := m.ints[m.probeInts[r]]; ok {
+			if id, ok := m.ints.find(m.probeInts[r]); ok {
 				m.cur, m.chain = int32(r), m.head[id]
 			}
 		}
