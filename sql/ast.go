@@ -477,8 +477,14 @@ type Insert struct {
 	Table     ObjectName
 	Columns   []string
 	Overwrite bool
-	Source    *Query
-	Pos       Pos
+	// Partition is Spark's static PARTITION (col = value, …): those columns
+	// take the values, and the source gives the others.
+	Partition []Assignment
+	// ReplaceWhere is Delta's INSERT INTO t REPLACE WHERE cond: the rows
+	// where cond holds are replaced by the source's, which must satisfy it.
+	ReplaceWhere Expr
+	Source       *Query
+	Pos          Pos
 }
 
 // Delete is DELETE FROM name [WHERE cond].

@@ -192,11 +192,39 @@ func (p *parser) insert() Statement {
 		p.advance()
 	}
 	ins.Table = p.objectName()
+	if p.acceptWord("partition") {
+		ins.Partition = p.staticPartition()
+	}
+	if !ins.Overwrite && p.tok().isWord("replace") && p.peek(1).isWord("where") {
+		p.skip(2)
+		ins.ReplaceWhere = p.expr()
+	}
 	if p.tok().isOp("(") && !p.parenStartsQuery() {
 		ins.Columns = p.identList()
 	}
 	ins.Source = p.query()
 	return ins
+}
+
+// staticPartition parses (col = value, …) after INSERT … PARTITION. A
+// column without a value (Spark's dynamic column) is refused here.
+func (p *parser) staticPartition() []Assignment {
+	p.expectOp("(")
+	var out []Assignment
+	for {
+		t := p.tok()
+		name := p.ident()
+		if !p.tok().isOp("=") {
+			panic(&Error{Pos: t.pos, Msg: "PARTITION (" + name + ") without a value: list only col = value (static), or leave PARTITION out to overwrite the partitions the rows fall in"})
+		}
+		p.advance()
+		out = append(out, Assignment{Column: name, Value: p.expr(), Pos: t.pos})
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.expectOp(")")
+	return out
 }
 
 func (p *parser) delete() Statement {

@@ -3,12 +3,7 @@ package dml
 import (
 	"context"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/iceberg-go"
-
-	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/internal/engine"
-	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
 
@@ -44,24 +39,11 @@ func Delete(ctx context.Context, s *engine.Session, st *sql.Delete) (*engine.Res
 		}
 		return engine.RowCount(deleted, "deleted"), nil
 	}
-	var (
-		removed []iceberg.DataFile
-		rewrite []exec.ScanFile // files to copy without their matching rows
-		deleted int64
-	)
-	for _, sf := range files {
-		removed = append(removed, sf.df)
-		if !sf.all {
-			rewrite = append(rewrite, sf.f)
-		}
-		deleted += sf.matched
-	}
+	removed, rewrite, deleted := copyOnWrite(files)
 	if len(removed) == 0 {
 		return engine.RowCount(0, "deleted"), nil
 	}
-	keep := &planner.Call{Fn: planner.FnNot, T: arrow.FixedWidthTypes.Boolean, Args: []planner.Expr{isTrue(sel.cond)}}
-	err = sel.rewrite(ctx, removed, rewrite, func(scan exec.Operator) exec.Operator { return exec.NewFilter(scan, keep) })
-	if err != nil {
+	if err := sel.rewrite(ctx, removed, rewrite, withoutSelected(sel.cond)); err != nil {
 		return nil, err
 	}
 	return engine.RowCount(deleted, "deleted"), nil

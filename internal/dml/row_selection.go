@@ -282,18 +282,37 @@ func newRowSelection(ctx context.Context, s *engine.Session, name sql.ObjectName
 	return sel, nil
 }
 
+// copyOnWrite splits the selected files into those to remove and, among
+// them, those to copy without their selected rows, and counts the rows.
+func copyOnWrite(files []selectedFile) (removed []iceberg.DataFile, rewrite []exec.ScanFile, rows int64) {
+	for _, sf := range files {
+		removed = append(removed, sf.df)
+		if !sf.all {
+			rewrite = append(rewrite, sf.f)
+		}
+		rows += sf.matched
+	}
+	return removed, rewrite, rows
+}
+
+// withoutSelected keeps the rows of a scan where cond is not TRUE.
+func withoutSelected(cond planner.Expr) func(exec.Operator) exec.Operator {
+	keep := &planner.Call{Fn: planner.FnNot, T: arrow.FixedWidthTypes.Boolean, Args: []planner.Expr{isTrue(cond)}}
+	return func(scan exec.Operator) exec.Operator { return exec.NewFilter(scan, keep) }
+}
+
 // rewrite writes the rows that transform makes of the files to rewrite
-// (read whole, every column) and replaces the removed files by the new ones
-// in one snapshot.
-func (r *rowSelection) rewrite(ctx context.Context, removed []iceberg.DataFile, rewrite []exec.ScanFile, transform func(exec.Operator) exec.Operator) error {
+// (read whole, every column) and replaces the removed files by the new ones,
+// and extra files, in one snapshot.
+func (r *rowSelection) rewrite(ctx context.Context, removed []iceberg.DataFile, rewrite []exec.ScanFile, transform func(exec.Operator) exec.Operator, extra ...iceberg.DataFile) error {
 	cols, types := allColumns(r.target, r.scan)
 	w, err := storage.NewTableWriter(r.target.Table, r.s.Warehouse().FS(), types)
 	if err != nil {
 		return err
 	}
 	added, err := r.writeCopies(ctx, w, rewrite, cols, transform)
-	if err == nil {
-		err = CommitReplace(ctx, r.target.Table, removed, added)
+	if err == nil && len(removed)+len(added)+len(extra) > 0 {
+		err = CommitReplace(ctx, r.target.Table, removed, append(added, extra...))
 	}
 	if err != nil {
 		w.Abort()
