@@ -88,7 +88,7 @@ type evaluator struct {
 	mem   memory.Allocator
 	n     int
 	// memo, when set, holds the values of the calls and casts evaluated so
-	// far over batch, by their text (BatchEvaluator).
+	// far over batch, by their text and type (BatchEvaluator).
 	memo map[string]arrow.Array
 }
 
@@ -104,7 +104,8 @@ func (ev *evaluator) eval(e planner.Expr) (arrow.Array, error) {
 		if planner.IsVolatile(e) {
 			return ev.evalNode(e)
 		}
-		key := e.String()
+		// The type too: two expressions may print alike and differ in type.
+		key := e.String() + "\x00" + e.Type().String()
 		if a, ok := ev.memo[key]; ok {
 			a.Retain()
 			return a, nil
