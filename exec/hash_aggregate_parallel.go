@@ -14,12 +14,6 @@ import (
 	"github.com/lakesql/lakesql/planner"
 )
 
-// parallelAfterRows is how many rows an aggregation folds in on its own
-// before it spreads the rest of its input over one worker per core. Small
-// inputs (the tests' tables among them) stay on one goroutine, so their
-// groups come out in the order they first appear; large ones use every core.
-const parallelAfterRows = 16 * BatchSize
-
 // merger is an accumulator whose partial states, built by different
 // workers over different rows, combine: merge folds group i of other (an
 // accumulator of the same call) into group gmap[i] of a, which has groups

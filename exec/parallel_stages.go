@@ -14,6 +14,14 @@ import (
 // an operator that consumes its whole input (an aggregation, a join's build
 // side) splits it off and runs it in its own workers.
 
+// parallelAfterRows is how many rows an operator (an aggregation, a join's
+// build side) takes in on its own before it spreads the rest of its input
+// over one worker per core. Small inputs (the tests' tables among them)
+// stay on one goroutine, so their rows and groups come out in the order
+// they first appear; a scan of a table holding this many rows is split from
+// its first batch (parallelFromStart).
+const parallelAfterRows = 16 * BatchSize
+
 // rowStage is an operator that maps each batch of its input on its own
 // (Filter, Project, and a join whose build side is read): the aggregation's
 // workers run it on the batches they take, so it runs on every core too.
