@@ -303,6 +303,10 @@ func (p *parser) tablePrimary() TableExpr {
 		if p.parenStartsQuery() {
 			return p.subqueryTable()
 		}
+		if w := p.peek(1); w.isWord("describe") || w.isWord("show") {
+			panic(&Error{Pos: w.pos, Msg: strings.ToUpper(w.text) + " is a statement, not a table: query a metadata table instead, " +
+				"SELECT … FROM t.snapshots or t.history (DESCRIBE HISTORY), t.partitions (SHOW PARTITIONS), t.files"})
+		}
 		p.advance()
 		x := p.from()
 		p.expectOp(")")
