@@ -180,29 +180,25 @@ func (ev *evaluator) negate(c *planner.Call, a operand) (arrow.Array, error) {
 	if a.isNullLiteral() {
 		return ev.allNull(c.T), nil
 	}
+	ops := []operand{a}
 	switch KindOf(c.T) {
 	case KindInt8:
-		return unaryKernel(ev, c, a, intNeg[int8])
+		return unaryRows(ev, c, ops, intNeg[int8])
 	case KindInt16:
-		return unaryKernel(ev, c, a, intNeg[int16])
+		return unaryRows(ev, c, ops, intNeg[int16])
 	case KindInt32:
-		return unaryKernel(ev, c, a, intNeg[int32])
+		return unaryRows(ev, c, ops, intNeg[int32])
 	case KindInt64:
-		return unaryKernel(ev, c, a, intNeg[int64])
+		return unaryRows(ev, c, ops, intNeg[int64])
 	case KindFloat32:
-		return unaryKernel(ev, c, a, floatNeg[float32])
+		return unaryRows(ev, c, ops, floatNeg[float32])
 	case KindFloat64:
-		return unaryKernel(ev, c, a, floatNeg[float64])
+		return unaryRows(ev, c, ops, floatNeg[float64])
 	case KindDecimal:
 		// Negation cannot leave the precision, which is symmetric around zero.
-		return unaryKernel(ev, c, a, func(x decimal128.Num) (decimal128.Num, outcome) { return x.Negate(), ValueOK })
+		return unaryRows(ev, c, ops, func(x decimal128.Num) (decimal128.Num, outcome) { return x.Negate(), ValueOK })
 	}
 	return nil, fmt.Errorf("%s: unsupported type %s", c, planner.TypeString(c.T))
-}
-
-func unaryKernel[T FixedWidth](ev *evaluator, c *planner.Call, a operand, f func(x T) (T, outcome)) (arrow.Array, error) {
-	x := fixedVec[T](a)
-	return mapRows(ev, c.T, ev.validity(a), func(i int) (T, outcome) { return f(x.At(i)) }, overflowError(c))
 }
 
 // mapRows builds an array of type t from row(i), computed for each row valid

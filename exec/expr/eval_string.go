@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -26,26 +25,12 @@ func (ev *evaluator) concat(ops []operand) (arrow.Array, error) {
 	for i, o := range ops {
 		views[i] = newBytesVec(o)
 	}
-	validity := ev.validity(ops...)
-	if validity != nil {
-		defer validity.Release()
-	}
-	b := array.NewStringBuilder(ev.mem)
-	defer b.Release()
-	b.Reserve(ev.n)
-	var row []byte
-	for i := 0; i < ev.n; i++ {
-		if validity != nil && !bitutil.BitIsSet(validity.Bytes(), i) {
-			b.AppendNull()
-			continue
-		}
-		row = row[:0]
+	return ev.stringRows(ops, func(dst []byte, i int) []byte {
 		for _, v := range views {
-			row = append(row, v.At(i)...)
+			dst = append(dst, v.At(i)...)
 		}
-		b.BinaryBuilder.Append(row)
-	}
-	return b.NewArray(), nil
+		return dst
+	}), nil
 }
 
 // defaultLikeEscape is the escape character when LIKE has no ESCAPE clause,
