@@ -53,11 +53,7 @@ func CreateTable(ctx context.Context, s *engine.Session, st *sql.CreateTable) (*
 	if err != nil {
 		return nil, err
 	}
-	props := iceberg.Properties{}
-	for _, p := range st.Properties {
-		props[p.Key] = p.Value
-	}
-	if _, err := s.Warehouse().CreateTable(ctx, ns, name, schema, spec, props); err != nil {
+	if _, err := s.Warehouse().CreateTable(ctx, ns, name, schema, spec, tableProperties(st)); err != nil {
 		return nil, err
 	}
 	return engine.Message("OK"), nil
@@ -154,4 +150,13 @@ func columnHint(schema *iceberg.Schema, name string) string {
 		return " (columns: " + strings.Join(names, ", ") + ")"
 	}
 	return ""
+}
+
+// tableProperties are the TBLPROPERTIES of a CREATE TABLE.
+func tableProperties(st *sql.CreateTable) iceberg.Properties {
+	props := iceberg.Properties{}
+	for _, p := range st.Properties {
+		props[p.Key] = p.Value
+	}
+	return props
 }

@@ -74,10 +74,7 @@ func stageTable(s *engine.Session, ns, name string, cols []planner.Column, st *s
 	if err != nil {
 		return nil, err
 	}
-	props := iceberg.Properties{}
-	for _, p := range st.Properties {
-		props[p.Key] = p.Value
-	}
+	props := tableProperties(st)
 	// The warehouse's catalog puts a table in <warehouse>/<namespace>/<table>.
 	location := filepath.Join(s.Warehouse().Dir(), ns, name)
 	meta, err := table.NewMetadata(schema, &spec, table.UnsortedSortOrder, location, props)

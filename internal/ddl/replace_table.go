@@ -116,9 +116,9 @@ func (r *replacement) stage(schema *iceberg.Schema, ct *sql.CreateTable) error {
 	if err != nil {
 		return fmt.Errorf("replace table %s: %w", r.name, err)
 	}
-	props := iceberg.Properties{table.DefaultNameMappingKey: string(mapping)}
-	for _, p := range ct.Properties {
-		props[p.Key] = p.Value
+	props := tableProperties(ct)
+	if _, given := props[table.DefaultNameMappingKey]; !given {
+		props[table.DefaultNameMappingKey] = string(mapping)
 	}
 	r.updates = append(r.updates, table.NewSetPropertiesUpdate(props))
 	if base.CurrentSnapshot() != nil {
