@@ -2,7 +2,6 @@ package exec
 
 import (
 	"maps"
-	"math"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -48,7 +47,7 @@ func (s *valueSummary) add(arr arrow.Array) {
 			continue
 		}
 		v, ok := expr.LiteralValue(arr, i)
-		if !ok || isNaNValue(v) {
+		if !ok || planner.IsNaN(v) {
 			s.unusable = true
 			return
 		}
@@ -127,14 +126,4 @@ func (s *valueSummary) in(x planner.Expr) planner.Expr {
 
 func (s *valueSummary) compare(fn string, x planner.Expr, v any) planner.Expr {
 	return &planner.Call{Fn: fn, Args: []planner.Expr{x, &planner.Literal{Value: v, T: s.t}}, T: planner.TypeBoolean}
-}
-
-func isNaNValue(v any) bool {
-	switch f := v.(type) {
-	case float32:
-		return math.IsNaN(float64(f))
-	case float64:
-		return math.IsNaN(f)
-	}
-	return false
 }

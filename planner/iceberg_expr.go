@@ -136,7 +136,7 @@ func comparisonToIceberg(call *Call, cols []ScanColumn) iceberg.BooleanExpressio
 	if !ok || lit.Value == nil {
 		return nil
 	}
-	if isNaN(lit.Value) {
+	if IsNaN(lit.Value) {
 		return nil
 	}
 	value, ok := IcebergLiteral(lit.Value, lit.T)
@@ -160,7 +160,7 @@ func inToIceberg(call *Call, cols []ScanColumn) iceberg.BooleanExpression {
 	lits := make([]iceberg.Literal, 0, len(call.Args)-1)
 	for _, a := range call.Args[1:] {
 		lit, ok := a.(*Literal)
-		if !ok || isNaN(lit.Value) {
+		if !ok || IsNaN(lit.Value) {
 			return nil
 		}
 		if lit.Value == nil {
@@ -223,7 +223,8 @@ func isFloat(t arrow.DataType) bool {
 	return t.ID() == arrow.FLOAT32 || t.ID() == arrow.FLOAT64
 }
 
-func isNaN(v any) bool {
+// IsNaN reports whether a constant is a float NaN.
+func IsNaN(v any) bool {
 	switch f := v.(type) {
 	case float32:
 		return math.IsNaN(float64(f))
