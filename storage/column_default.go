@@ -50,43 +50,28 @@ func missingColumn(col ReadColumn, n int, mem memory.Allocator) (arrow.Array, er
 // times, timestamps, decimals and UUIDs, hex strings for binary and fixed),
 // or as the typed value iceberg-go keeps for a default set in this process.
 func defaultLiteral(f iceberg.NestedField) (iceberg.Literal, error) {
-	var lit iceberg.Literal
-	switch v := f.InitialDefault.(type) {
-	case bool:
-		lit = iceberg.BoolLiteral(v)
+	v := f.InitialDefault
+	switch j := v.(type) {
 	case float64: // encoding/json's number: integral for int, long and the like
-		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
-			lit = iceberg.Int64Literal(int64(v))
-		} else {
-			lit = iceberg.Float64Literal(v)
+		if j == math.Trunc(j) && math.Abs(j) < 1<<53 {
+			v = int64(j)
 		}
 	case string:
 		switch f.Type.(type) {
 		case iceberg.BinaryType, iceberg.FixedType:
-			b, err := hex.DecodeString(v)
+			b, err := hex.DecodeString(j)
 			if err != nil {
 				return nil, fmt.Errorf("not a hex string")
 			}
-			lit = iceberg.BinaryLiteral(b)
-		default:
-			lit = iceberg.StringLiteral(v)
+			v = b
 		}
-	case []byte:
-		lit = iceberg.BinaryLiteral(v)
-	case iceberg.Decimal:
-		lit = iceberg.DecimalLiteral(v)
-	case int32:
-		lit = iceberg.Int32Literal(v)
-	case int64:
-		lit = iceberg.Int64Literal(v)
-	case float32:
-		lit = iceberg.Float32Literal(v)
-	case iceberg.Literal:
-		lit = v
-	default:
-		return nil, fmt.Errorf("unexpected %T", v)
 	}
-	return lit.To(f.Type)
+	// The rest converts as a partition value does.
+	lit, ok := partitionLiteral(v, f.Type)
+	if !ok {
+		return nil, fmt.Errorf("%T %v cannot be read as %s", v, v, f.Type)
+	}
+	return lit, nil
 }
 
 // literalScalar turns an Iceberg literal into an Arrow scalar of type t.
