@@ -68,7 +68,7 @@ func Copy(ctx context.Context, s *engine.Session, st *sql.Copy) (*engine.Result,
 		if err != nil {
 			return nil, fmt.Errorf("COPY: %w", err)
 		}
-		if rows, err = writeAll(ctx, res, out); err != nil {
+		if rows, err = writeAll(ctx, res, out, ""); err != nil {
 			out.Discard()
 			return nil, fmt.Errorf("COPY: %w", err)
 		}
@@ -82,8 +82,8 @@ func Copy(ctx context.Context, s *engine.Session, st *sql.Copy) (*engine.Result,
 		if err != nil {
 			return fmt.Errorf("%s: %w", st.Path, err)
 		}
-		if rows, err = writeAll(ctx, res, out); err != nil {
-			return fmt.Errorf("%s: %w", st.Path, err)
+		if rows, err = writeAll(ctx, res, out, st.Path); err != nil {
+			return err
 		}
 		if err := out.Close(); err != nil {
 			return fmt.Errorf("%s: %w", st.Path, err)
@@ -96,8 +96,9 @@ func Copy(ctx context.Context, s *engine.Session, st *sql.Copy) (*engine.Result,
 	return engine.RowCount(rows, "written to "+st.Path), nil
 }
 
-// writeAll writes every batch of res to out and returns the row count.
-func writeAll(ctx context.Context, res *engine.Result, out fileWriter) (int64, error) {
+// writeAll writes every batch of res to out and returns the row count; the
+// errors of writing name path unless it is "" (out names its own files).
+func writeAll(ctx context.Context, res *engine.Result, out fileWriter, path string) (int64, error) {
 	var rows int64
 	for {
 		batch, err := res.Next(ctx)
@@ -107,6 +108,9 @@ func writeAll(ctx context.Context, res *engine.Result, out fileWriter) (int64, e
 		rows += batch.NumRows()
 		err = out.Write(batch)
 		batch.Release()
+		if err != nil && path != "" {
+			return rows, fmt.Errorf("%s: %w", path, err)
+		}
 		if err != nil {
 			return rows, err
 		}
