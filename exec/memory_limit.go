@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/dustin/go-humanize"
 )
 
 // The memory limit is the process's, as DuckDB's memory_limit is its
@@ -82,6 +84,19 @@ func SetTempDirectory(dir string) {
 func spillThreshold() int64 {
 	return int64(float64(MemoryLimit()) * spillShare)
 }
+
+// liveHeap is the heap the last garbage collection found live.
+func liveHeap() int64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64())
+}
+
+// formatLimit is the memory limit as SET shows it.
+func formatLimit() string { return humanize.IBytes(uint64(max(MemoryLimit(), 0))) }
 
 // usableMemory is the machine's memory, or the container's limit (cgroup
 // v2 memory.max, cgroup v1 memory.limit_in_bytes) when that is lower; 0

@@ -29,8 +29,6 @@ func TestSortSpillsAndMergesRuns(t *testing.T) {
 		{{Expr: col(1, "s", tStr)}},
 		{{Expr: col(0, "k", tBig), NullsFirst: true}},
 	}
-	limit := MemoryLimit()
-	defer SetMemoryLimit(limit)
 	mostRuns := 0
 	defer func() {
 		if mostRuns < 4 {
@@ -42,10 +40,10 @@ func TestSortSpillsAndMergesRuns(t *testing.T) {
 		recs := randomBatches(mem, rng, 1+rng.IntN(80_000))
 		schema := recs[0].Schema()
 		keys := keyings[int(seed)%len(keyings)]
-		SetMemoryLimit(0)
+		withMemoryLimit(t, 0)
 		inMemory := drain(t, ctx, NewSort(NewBatches(schema, recs), keys))
 		// A threshold of 60 KB: runs of a few batches.
-		SetMemoryLimit(200_000)
+		withMemoryLimit(t, 200_000)
 		sorter := NewSort(NewBatches(schema, recs), keys).(*sortOp)
 		runs := 0
 		spilled := drain(t, ctx, &onFirstBatch{Operator: sorter, then: func() {
@@ -53,7 +51,7 @@ func TestSortSpillsAndMergesRuns(t *testing.T) {
 				runs = len(sorter.merge.runs)
 			}
 		}})
-		SetMemoryLimit(0)
+		withMemoryLimit(t, 0)
 		var total int64
 		for _, r := range recs {
 			total += batchBytes(r)
@@ -77,9 +75,7 @@ func TestSortSpillsAndMergesRuns(t *testing.T) {
 func TestSortSpillToMissingFolderIsOneLine(t *testing.T) {
 	SetTempDirectory("/nonexistent/lakesql")
 	t.Cleanup(func() { SetTempDirectory("") })
-	limit := MemoryLimit()
-	defer SetMemoryLimit(limit)
-	SetMemoryLimit(100_000)
+	withMemoryLimit(t, 100_000)
 	mem := memory.NewGoAllocator()
 	rng := rand.New(rand.NewPCG(1, 2))
 	recs := randomBatches(mem, rng, 100_000)
@@ -89,7 +85,6 @@ func TestSortSpillToMissingFolderIsOneLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := op.Next(context.Background())
-	SetMemoryLimit(0)
 	want := "ORDER BY needs more than the memory limit and cannot spill to temp_directory /nonexistent/lakesql: no such file or directory"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v, want %q", err, want)
@@ -110,4 +105,12 @@ func (o *onFirstBatch) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		o.then = nil
 	}
 	return b, err
+}
+
+// withMemoryLimit sets the memory limit operators spill by, not the
+// collector's (which would make the test crawl), until the test ends.
+func withMemoryLimit(t *testing.T, bytes int64) {
+	old := MemoryLimit()
+	memoryLimit.Store(bytes)
+	t.Cleanup(func() { memoryLimit.Store(old) })
 }

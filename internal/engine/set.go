@@ -59,7 +59,7 @@ var sessionSettings = []setting{
 		set:  setDisabledRules, reset: func(s *settings) { s.disabledRules = nil },
 	},
 	{
-		name: "memory_limit", description: "memory the process may use, such as '4GB' (shared by every session; ORDER BY spills to temp_directory past 30 % of it; 0: no limit)",
+		name: "memory_limit", description: "memory the process may use, such as '4GB' (shared by every session; ORDER BY and GROUP BY spill to temp_directory as they near it; 0: no limit)",
 		show: func(*settings) string { return formatBytes(exec.MemoryLimit()) },
 		set: func(_ *settings, v string) error {
 			n, err := parseBytes("memory_limit", v)
