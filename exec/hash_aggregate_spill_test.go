@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -44,6 +45,7 @@ func TestAggregateSpillsClosedGroups(t *testing.T) {
 			withMemoryLimit(t, 0)
 			want := drain(t, ctx, NewHashAggregate(NewBatches(schema, recs), groupBy, calls, names))
 			withMemoryLimit(t, 1) // memory is short from the first batch on
+			runtime.GC()          // the live heap is measured by collections
 			op := NewHashAggregate(NewBatches(schema, recs), groupBy, calls, names).(*hashAggregate)
 			spilled := false
 			got := drain(t, ctx, &onFirstBatch{Operator: op, then: func() { spilled = op.spilled != nil }})
@@ -86,4 +88,30 @@ func groupedBatches(mem memory.Allocator, rng *rand.Rand, rows, groups int) []ar
 		bld.Release()
 	}
 	return recs
+}
+
+// TestOperatorsThatCannotSpillFailInOneLine checks that a hash join's build
+// side, DISTINCT and a window function stop with one line naming
+// themselves and the limit when memory is exhausted.
+func TestOperatorsThatCannotSpillFailInOneLine(t *testing.T) {
+	withMemoryLimit(t, 1)
+	runtime.GC() // the live heap is measured by collections
+	for _, what := range []string{"the build side of a hash join", "DISTINCT", "a window function"} {
+		err := checkMemory(what)
+		want := what + " needs more memory than memory_limit (1 B) allows and cannot spill to disk yet; raise memory_limit or make the input smaller"
+		if err == nil || err.Error() != want {
+			t.Errorf("error %v, want %q", err, want)
+		}
+	}
+	ctx := context.Background()
+	mem := memory.NewGoAllocator()
+	recs := groupedBatches(mem, rand.New(rand.NewPCG(1, 1)), 10, 5)
+	defer releaseBatches(recs)
+	op := NewDistinct(NewBatches(recs[0].Schema(), recs))
+	if err := op.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := op.Next(ctx); err == nil || err.Error() != "DISTINCT needs more memory than memory_limit (1 B) allows and cannot spill to disk yet; raise memory_limit or make the input smaller" {
+		t.Errorf("DISTINCT under an exhausted limit: %v", err)
+	}
 }

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
@@ -158,4 +159,19 @@ func dataBytes(d arrow.ArrayData) int64 {
 		n += dataBytes(child)
 	}
 	return n
+}
+
+// exhaustedShare is the part of the memory limit the live heap may reach
+// while an operator that cannot spill buffers rows.
+const exhaustedShare = 0.9
+
+// checkMemory fails an operator that cannot spill (named by what) once the
+// live heap passes exhaustedShare of the memory limit: one line saying so,
+// rather than the process dying short of memory.
+func checkMemory(what string) error {
+	limit := MemoryLimit()
+	if limit > 0 && float64(liveHeap()) > exhaustedShare*float64(limit) {
+		return fmt.Errorf("%s needs more memory than memory_limit (%s) allows and cannot spill to disk yet; raise memory_limit or make the input smaller", what, formatLimit())
+	}
+	return nil
 }
