@@ -180,6 +180,7 @@ func init() {
 		"lpad":           {"(string, length[, padding])", 2, 3, withDefaults(typed(FnLPad, TypeVarchar, str, intArg, str), space)},
 		"rpad":           {"(string, length[, padding])", 2, 3, withDefaults(typed(FnRPad, TypeVarchar, str, intArg, str), space)},
 		"replace":        {"(string, from, to)", 3, 3, typed(FnReplace, TypeVarchar, str, str, str)},
+		"repeat":         {"(string, count)", 2, 2, typed(FnRepeat, TypeVarchar, str, intArg)},
 		"regexp_replace": {"(string, pattern, replacement)", 3, 3, typed(FnRegexpReplace, TypeVarchar, str, str, str)},
 		"regexp_like":    {"(string, pattern)", 2, 2, typed(FnRegexpLike, TypeBoolean, str, str)},
 		"regexp_extract": {"(string, pattern[, group])", 2, 3, bindRegexpExtract},
