@@ -151,7 +151,7 @@ func leftRightKernel(left bool) func(*evaluator, *planner.Call, []operand) (arro
 // should be an error, not the process running out of memory.
 const maxRepeatBytes = 1 << 28
 
-// repeatKernel is repeat(s, n): s n times, ” when n ≤ 0.
+// repeatKernel is repeat(s, n): s n times, the empty string when n ≤ 0.
 func repeatKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
 	s, count := newBytesVec(ops[0]), fixedVec[int64](ops[1])
 	for i := range ev.n {
