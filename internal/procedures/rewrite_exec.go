@@ -202,9 +202,8 @@ func (r *rewriter) rewriteGroups(ctx context.Context, groups []storage.RewriteGr
 }
 
 // rewriteGroup reads a group's rows, deletes applied, and writes them
-// under the output spec. The scan and the writer both stream, so a group
-// larger than memory is fine; the sort strategy sorts a chunk of about a
-// target file's worth of rows at a time (sortChunks).
+// under the output spec. The scan and the writer both stream, and the sort
+// strategy's sort spills, so a group larger than memory is fine.
 func (r *rewriter) rewriteGroup(ctx context.Context, out *groupOutput) error {
 	cols, types, err := r.columns()
 	if err != nil {
@@ -214,18 +213,24 @@ func (r *rewriter) rewriteGroup(ctx context.Context, out *groupOutput) error {
 	for i, fi := range out.group.Files {
 		files[i] = r.files[fi]
 	}
-	scan := exec.NewTableScan(r.s.Warehouse().FS(), files, cols, nil, nil)
-	if err := scan.Open(ctx); err != nil {
+	var rows exec.Operator = exec.NewTableScan(r.s.Warehouse().FS(), files, cols, nil, nil)
+	schema := rows.Schema()
+	if r.req.sort != nil {
+		rows = sortedRows(rows, r.req.sort)
+	}
+	if err := rows.Open(ctx); err != nil {
 		return err
 	}
-	defer scan.Close()
-	next := func() (arrow.RecordBatch, error) { return scan.Next(ctx) }
-	if r.req.sort == nil {
-		return r.write(ctx, out, types, next)
-	}
-	// Every chunk gets its own writer, so that its files hold its rows only.
-	return sortChunks(ctx, r.req.sort, scan.Schema(), r.req.opts.TargetFileSize, next,
-		func(sorted func() (arrow.RecordBatch, error)) error { return r.write(ctx, out, types, sorted) })
+	defer rows.Close()
+	return r.write(ctx, out, types, func() (arrow.RecordBatch, error) {
+		batch, err := rows.Next(ctx)
+		if err != nil || batch == nil || int(batch.NumCols()) == len(schema.Fields()) {
+			return batch, err
+		}
+		// Without the z-order key.
+		defer batch.Release()
+		return array.NewRecordBatch(schema, batch.Columns()[:len(schema.Fields())], batch.NumRows()), nil
+	})
 }
 
 // write writes batches into new files under the output spec.
@@ -236,6 +241,7 @@ func (r *rewriter) write(ctx context.Context, out *groupOutput, types []arrow.Da
 	if err != nil {
 		return err
 	}
+	w.SetTargetFileSize(r.req.opts.TargetFileSize)
 	_, added, err := w.WriteAll(ctx, next)
 	out.paths = append(out.paths, w.Paths()...)
 	out.added = append(out.added, added...)

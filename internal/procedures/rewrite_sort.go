@@ -5,12 +5,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/arrow/util"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
@@ -147,69 +147,34 @@ func columnIndex(cols []planner.ScanColumn, name string) (int, error) {
 	return 0, fmt.Errorf("sort_order: unknown column %s (columns: %s)", name, strings.Join(names, ", "))
 }
 
-// sortChunks orders the rows of next by sort and hands them to write in
-// chunks of about chunkBytes of Arrow memory, each chunk sorted on its own:
-// a group larger than memory is never held whole, at the price of files
-// that are each sorted but overlap. write gets a chunk's sorted batches and
-// must start new files for it, so that every file is sorted.
-func sortChunks(ctx context.Context, sort *rewriteSort, schema *arrow.Schema, chunkBytes int64,
-	next func() (arrow.RecordBatch, error), write func(next func() (arrow.RecordBatch, error)) error) error {
-	var chunk []arrow.RecordBatch
-	var size int64
-	defer func() { releaseAll(chunk) }()
-	flush := func() error {
-		if len(chunk) == 0 {
-			return nil
-		}
-		batches := chunk
-		chunk, size = nil, 0
-		return writeSorted(ctx, sort, schema, batches, write)
+// sortedRows is in's rows in the order of sort, with the z-order key as
+// one more column when sort is a z-order. The whole group is sorted (exec's
+// sort spills past the memory limit), so the files written from it, one
+// after the other, cover disjoint ranges of the sort key and pruning on it
+// opens one of them.
+func sortedRows(in exec.Operator, sort *rewriteSort) exec.Operator {
+	if sort.zorder != nil {
+		fields := append(slices.Clone(in.Schema().Fields()), arrow.Field{Name: "zorder", Type: arrow.BinaryTypes.Binary})
+		in = &zorderInput{Operator: in, cols: sort.zorder, schema: arrow.NewSchema(fields, nil)}
 	}
-	for {
-		batch, err := next()
-		if err != nil {
-			return err
-		}
-		if batch == nil {
-			return flush()
-		}
-		if sort.zorder != nil {
-			if batch, err = withZOrderKey(batch, sort.zorder); err != nil {
-				return err
-			}
-		}
-		chunk = append(chunk, batch)
-		if size += util.TotalRecordSize(batch); size >= chunkBytes {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-	}
+	return exec.NewSort(in, sort.keys)
 }
 
-// writeSorted sorts one chunk (taking ownership of its batches) and writes
-// it, without the z-order key column.
-func writeSorted(ctx context.Context, sort *rewriteSort, schema *arrow.Schema, batches []arrow.RecordBatch, write func(func() (arrow.RecordBatch, error)) error) error {
-	op := exec.NewSort(exec.NewBatches(batches[0].Schema(), batches), sort.keys)
-	releaseAll(batches) // the operator holds its own references
-	defer op.Close()
-	if err := op.Open(ctx); err != nil {
-		return err
-	}
-	return write(func() (arrow.RecordBatch, error) {
-		batch, err := op.Next(ctx)
-		if err != nil || batch == nil || sort.zorder == nil {
-			return batch, err
-		}
-		defer batch.Release()
-		return array.NewRecordBatch(schema, batch.Columns()[:len(schema.Fields())], batch.NumRows()), nil
-	})
+// zorderInput adds the z-order key of cols to its input's batches.
+type zorderInput struct {
+	exec.Operator
+	cols   []int
+	schema *arrow.Schema
 }
 
-func releaseAll(batches []arrow.RecordBatch) {
-	for _, b := range batches {
-		b.Release()
+func (z *zorderInput) Schema() *arrow.Schema { return z.schema }
+
+func (z *zorderInput) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	batch, err := z.Operator.Next(ctx)
+	if err != nil || batch == nil {
+		return nil, err
 	}
+	return withZOrderKey(batch, z.cols)
 }
 
 // withZOrderKey returns batch (released) with one more column: the z-order
@@ -218,9 +183,10 @@ func releaseAll(batches []arrow.RecordBatch) {
 //
 // Each value is normalized to 8 bytes whose unsigned order is the value's
 // order, as Iceberg's ZOrderByteUtils does: integers, dates, times and
-// timestamps with the sign bit flipped, floats by their IEEE bits, strings
-// and binaries by their first 8 bytes (longer values sharing a prefix are
-// not ordered among themselves). NULL is all zero bits, so NULLs come first.
+// timestamps with the sign bit flipped, floats by their IEEE bits, decimals
+// as floats, strings and binaries by their first 8 bytes (longer values
+// sharing a prefix are not ordered among themselves). NULL is all zero
+// bits, so NULLs come first.
 func withZOrderKey(batch arrow.RecordBatch, cols []int) (arrow.RecordBatch, error) {
 	defer batch.Release()
 	norm := make([]func(int) uint64, len(cols))
@@ -305,6 +271,13 @@ func zorderBytes(t arrow.DataType) (func(arrow.Array, int) uint64, error) {
 		return func(a arrow.Array, i int) uint64 { return prefixBits([]byte(a.(*array.String).Value(i))) }, nil
 	case arrow.BINARY:
 		return func(a arrow.Array, i int) uint64 { return prefixBits(a.(*array.Binary).Value(i)) }, nil
+	case arrow.DECIMAL128:
+		// Through float64: monotonic, so equal-or-ordered, which is all a
+		// z-order needs.
+		scale := t.(*arrow.Decimal128Type).Scale
+		return func(a arrow.Array, i int) uint64 {
+			return floatBits(a.(*array.Decimal128).Value(i).ToFloat64(scale))
+		}, nil
 	}
 	return nil, fmt.Errorf("zorder does not support columns of type %s", planner.TypeString(t))
 }
