@@ -1,0 +1,93 @@
+package mysqldialect
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/lakesql/lakesql/sql"
+)
+
+// set translates SET. MySQL system variables (SET NAMES, SET autocommit = 1,
+// SET SESSION sql_mode = …, SET @@session.x = …) are recorded in the
+// connection's variables and leave nothing to run; any other name is a
+// lakesql setting (SET statement_timeout = '5s', SET sql_dialect = 'lakesql').
+func (t *translator) set(st *ast.SetStmt) (sql.Statement, error) {
+	if len(st.Variables) == 1 {
+		v := st.Variables[0]
+		if _, known := t.env.Vars.Get(v.Name); v.IsSystem && !known {
+			value, err := t.setValue(v)
+			if err != nil {
+				return nil, err
+			}
+			return &sql.Set{Name: strings.ToLower(v.Name), Value: value, Pos: t.pos(st)}, nil
+		}
+	}
+	type assignment struct{ name, value string }
+	var assignments []assignment
+	for _, v := range st.Variables {
+		switch {
+		case v.Name == ast.SetNames || v.Name == ast.SetCharset:
+			cs, err := t.setValue(v)
+			if err != nil {
+				return nil, err
+			}
+			assignments = append(assignments, assignment{"character_set_client", cs},
+				assignment{"character_set_connection", cs}, assignment{"character_set_results", cs})
+			if coll, ok := v.ExtendValue.(*driver.ValueExpr); ok && coll != nil {
+				assignments = append(assignments, assignment{"collation_connection", coll.GetString()})
+			}
+		case !v.IsSystem:
+			return nil, t.unsupported(v, "user variable @"+v.Name)
+		case v.IsGlobal:
+			return nil, t.unsupported(v, "SET GLOBAL")
+		default:
+			if _, known := t.env.Vars.Get(v.Name); !known {
+				return nil, t.errorAt(v, "unknown system variable '%s' (lakesql settings are set one per SET)", v.Name)
+			}
+			value, err := t.setValue(v)
+			if err != nil {
+				return nil, err
+			}
+			assignments = append(assignments, assignment{v.Name, value})
+		}
+	}
+	// Assign only once every value is known: a failing SET changes nothing.
+	for _, a := range assignments {
+		t.env.Vars.Set(a.name, a.value)
+	}
+	return nil, nil
+}
+
+// setValue is the text of a SET value: a literal, a bare word (SET
+// autocommit = ON), DEFAULT (the variable's default) or another variable.
+func (t *translator) setValue(v *ast.VariableAssignment) (string, error) {
+	switch x := v.Value.(type) {
+	case nil, *ast.DefaultExpr:
+		return defaultVariables[strings.ToLower(v.Name)], nil
+	case *ast.ColumnNameExpr:
+		return x.Name.Name.O, nil
+	case *ast.VariableExpr:
+		if val, ok := t.env.Vars.Get(x.Name); ok && x.IsSystem {
+			return val, nil
+		}
+	case *driver.ValueExpr:
+		switch x.Kind() {
+		case driver.KindNull:
+			return "", nil
+		case driver.KindInt64:
+			return strconv.FormatInt(x.GetInt64(), 10), nil
+		case driver.KindUint64:
+			return strconv.FormatUint(x.GetUint64(), 10), nil
+		case driver.KindString, driver.KindBytes:
+			return x.GetString(), nil
+		case driver.KindMysqlDecimal:
+			return x.GetMysqlDecimal().String(), nil
+		case driver.KindFloat32, driver.KindFloat64:
+			return strconv.FormatFloat(x.GetFloat64(), 'g', -1, 64), nil
+		}
+	}
+	return "", t.unsupported(v, "this SET value")
+}
