@@ -28,7 +28,7 @@ func (t *translator) funcCall(x *ast.FuncCallExpr) (sql.Expr, error) {
 		return &sql.FuncCall{Name: name, Args: args, Pos: pos}
 	}
 	switch name {
-	case "dateliteral", "timestampliteral", "timeliteral":
+	case ast.DateLiteral, ast.TimestampLiteral, ast.TimeLiteral:
 		return t.typedLiteral(x)
 	case "database", "schema":
 		if t.env.Namespace == "" {
@@ -94,13 +94,13 @@ func (t *translator) funcCall(x *ast.FuncCallExpr) (sql.Expr, error) {
 }
 
 // typedLiteral is DATE 'x', TIMESTAMP 'x' or TIME 'x', which TiDB parses as
-// calls of dateliteral, timestampliteral and timeliteral.
+// calls of internal functions (ast.DateLiteral …).
 func (t *translator) typedLiteral(x *ast.FuncCallExpr) (sql.Expr, error) {
 	v, ok := x.Args[0].(*driver.ValueExpr)
 	if !ok || len(x.Args) != 1 {
 		return nil, t.unsupported(x, "this literal")
 	}
-	kind := map[string]sql.LitKind{"dateliteral": sql.LitDate, "timestampliteral": sql.LitTimestamp, "timeliteral": sql.LitTime}[x.FnName.L]
+	kind := map[string]sql.LitKind{ast.DateLiteral: sql.LitDate, ast.TimestampLiteral: sql.LitTimestamp, ast.TimeLiteral: sql.LitTime}[x.FnName.L]
 	return &sql.Literal{Kind: kind, Value: v.GetString(), Pos: t.pos(x)}, nil
 }
 

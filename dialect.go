@@ -1,0 +1,123 @@
+package lakesql
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/lakesql/lakesql/internal/engine"
+	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/sql/mysqldialect"
+)
+
+// The SQL dialects of Exec.
+const (
+	// DialectLakesql is lakesql's own Spark/Iceberg dialect (package sql).
+	DialectLakesql = "lakesql"
+	// DialectMySQL is MySQL's dialect, parsed by the TiDB parser and
+	// translated (package sql/mysqldialect); what it rejects is tried in
+	// lakesql's dialect, so Iceberg statements (ALTER TABLE … ADD PARTITION
+	// FIELD, CALL system.…) work in it too.
+	DialectMySQL = "mysql"
+)
+
+// dialectSetting is the SET name that switches dialects.
+const dialectSetting = "sql_dialect"
+
+// dialect is the session's dialect and, for MySQL's, the connection's
+// system variables.
+type dialect struct {
+	name         string // "" for DialectLakesql
+	vars         *mysqldialect.Variables
+	user         string
+	connectionID uint32
+}
+
+func (d *dialect) set(name string) error {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case DialectLakesql:
+		d.name = ""
+	case DialectMySQL:
+		d.name = DialectMySQL
+	default:
+		return fmt.Errorf("unknown SQL dialect %q (dialects: lakesql, mysql)", name)
+	}
+	return nil
+}
+
+// setStatement runs SET sql_dialect = 'lakesql' | 'mysql', or shows it.
+func (d *dialect) setStatement(st *sql.Set) (*Result, error) {
+	if st.Show {
+		return engine.TextRows([]string{"name", "value", "description"},
+			[][]string{{dialectSetting, d.current(), "the SQL dialect of statements: lakesql or mysql"}}), nil
+	}
+	if err := d.set(st.Value); err != nil {
+		return nil, err
+	}
+	return engine.Message("OK"), nil
+}
+
+func (d *dialect) current() string {
+	if d.name == "" {
+		return DialectLakesql
+	}
+	return d.name
+}
+
+// Dialect is the session's SQL dialect: DialectLakesql or DialectMySQL.
+func (s *Session) Dialect() string { return s.dialect.current() }
+
+// Variable is the value of a MySQL system variable of the session
+// (@@name), for the MySQL server's handshake and status.
+func (s *Session) Variable(name string) (string, bool) { return s.dialect.vars.Get(name) }
+
+// Namespace is the current namespace (USE), "" when none is.
+func (s *Session) Namespace() string { return s.engine.Namespace() }
+
+// parse parses one statement in the session's dialect. A nil statement
+// with a nil error means the statement was done while translating it (SET
+// of MySQL system variables, BEGIN, COMMIT).
+func (s *Session) parse(text string, args []any) (sql.Statement, error) {
+	if s.dialect.name != DialectMySQL {
+		if len(args) > 0 {
+			return nil, errors.New("statement parameters (?) need the MySQL dialect")
+		}
+		return sql.ParseOne(text)
+	}
+	mysqlErr := s.parseMySQL(text, args)
+	if mysqlErr.stmt != nil || mysqlErr.err == nil {
+		return mysqlErr.stmt, nil
+	}
+	if !mysqlErr.fallback || len(args) > 0 {
+		return nil, mysqlErr.err
+	}
+	stmt, err := sql.ParseOne(text)
+	if err != nil {
+		// The statement is in neither dialect; the MySQL error is the
+		// one a MySQL client's user can act on.
+		return nil, mysqlErr.err
+	}
+	return stmt, nil
+}
+
+// mysqlParse is the outcome of the MySQL front end: a statement, or an
+// error and whether lakesql's own parser should try.
+type mysqlParse struct {
+	stmt     sql.Statement
+	err      error
+	fallback bool
+}
+
+func (s *Session) parseMySQL(text string, args []any) mysqlParse {
+	st, err := mysqldialect.Parse(text)
+	if err != nil {
+		return mysqlParse{err: err, fallback: true}
+	}
+	env := &mysqldialect.Env{Vars: s.dialect.vars, Namespace: s.engine.Namespace(),
+		User: s.dialect.user, ConnectionID: s.dialect.connectionID, Args: args}
+	stmt, err := st.Translate(env)
+	if err != nil {
+		return mysqlParse{err: err, fallback: errors.Is(err, mysqldialect.ErrUnsupported)}
+	}
+	return mysqlParse{stmt: stmt}
+}
