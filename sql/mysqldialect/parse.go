@@ -40,12 +40,12 @@ func Parse(text string) (*Statement, error) {
 	}
 	switch len(nodes) {
 	case 0:
-		return nil, fmt.Errorf("syntax error at line 1, column 1: empty statement")
+		return nil, fmt.Errorf("%w at line 1, column 1: empty statement", sql.ErrSyntax)
 	case 1:
 		return &Statement{node: nodes[0], text: text}, nil
 	}
 	pos := positionOf(text, nodes[1].OriginTextPosition())
-	return nil, fmt.Errorf("syntax error at line %d, column %d: one statement expected, found another", pos.Line, pos.Col)
+	return nil, fmt.Errorf("%w at line %d, column %d: one statement expected, found another", sql.ErrSyntax, pos.Line, pos.Col)
 }
 
 // tidbPosition matches the position in TiDB's syntax errors
@@ -61,16 +61,16 @@ func syntaxError(err error) error {
 		if i := strings.Index(msg, "]"); i >= 0 {
 			msg = msg[i+1:]
 		}
-		return fmt.Errorf("syntax error: %s", strings.TrimSpace(msg))
+		return fmt.Errorf("%w: %s", sql.ErrSyntax, strings.TrimSpace(msg))
 	}
 	near := m[3]
 	if len(near) > 40 {
 		near = near[:40] + "…"
 	}
 	if near == "" {
-		return fmt.Errorf("syntax error at line %s, column %s: unexpected end of statement", m[1], m[2])
+		return fmt.Errorf("%w at line %s, column %s: unexpected end of statement", sql.ErrSyntax, m[1], m[2])
 	}
-	return fmt.Errorf("syntax error at line %s, column %s near %q", m[1], m[2], near)
+	return fmt.Errorf("%w at line %s, column %s near %q", sql.ErrSyntax, m[1], m[2], near)
 }
 
 // positionOf turns a byte offset into text into a 1-based line and column.
