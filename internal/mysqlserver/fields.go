@@ -13,6 +13,10 @@ const (
 	charsetBinary  = 63  // numbers, dates and binary strings
 )
 
+// notFixedDecimals is the decimals of a column of floating-point numbers,
+// whose digits after the point vary (MySQL's NOT_FIXED_DEC).
+const notFixedDecimals = 31
+
 // wireTypes map MySQL's type names (mysqldialect.TypeOf) to the protocol's
 // column types, with the display length clients size columns by.
 var wireTypes = map[string]struct {
@@ -56,6 +60,8 @@ func fieldOf(f arrow.Field) *querypb.Field {
 		field.Decimals = uint32(mt.Scale)
 	case "time", "datetime":
 		field.Decimals = uint32(mt.Scale)
+	case "float", "double":
+		field.Decimals = notFixedDecimals
 	case "longtext", "char", "json":
 		field.Charset = charsetUTF8MB4
 	case "binary":
