@@ -134,6 +134,14 @@ func (t *translator) dateArith(x *ast.FuncCallExpr, sub bool) (sql.Expr, error) 
 	if err != nil {
 		return nil, err
 	}
+	if lit, ok := d.(*sql.Literal); ok && lit.Kind == sql.LitString {
+		// MySQL reads a string as the date or datetime it spells.
+		kind := sql.LitTimestamp
+		if len(strings.TrimSpace(lit.Value)) == len("2006-01-02") && u.unit != "HOUR" && u.unit != "MINUTE" && u.unit != "SECOND" && u.unit != "MICROSECOND" {
+			kind = sql.LitDate
+		}
+		d = &sql.Literal{Kind: kind, Value: lit.Value, Pos: lit.Pos}
+	}
 	n, err := t.expr(x.Args[1])
 	if err != nil {
 		return nil, err

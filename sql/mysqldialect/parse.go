@@ -95,6 +95,9 @@ func (t *translator) errorAt(n ast.Node, format string, args ...any) error {
 	return fmt.Errorf("line %d, column %d: %s", pos.Line, pos.Col, fmt.Sprintf(format, args...))
 }
 
+// pos is where node n starts. TiDB's parser records the offsets of
+// expressions only; other nodes (tables, joins, clauses) report the start
+// of the statement.
 func (t *translator) pos(n ast.Node) sql.Pos {
 	if n == nil {
 		return sql.Pos{Line: 1, Col: 1}
