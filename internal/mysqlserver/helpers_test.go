@@ -74,20 +74,26 @@ func open(t testing.TB, srv *Server, db string, params ...string) *sql.DB {
 	return conn
 }
 
-// queryRows runs a query and renders each row as its cells (NULL for NULL)
-// joined by "|", in order.
-func queryRows(t testing.TB, q interface {
-	Query(string, ...any) (*sql.Rows, error)
-}, query string, args ...any) []string {
+// queryRows runs a query on db and renders its rows (see scanRows).
+func queryRows(t testing.TB, db *sql.DB, query string, args ...any) []string {
 	t.Helper()
-	rows, err := q.Query(query, args...)
+	rows, err := scanRows(db.Query(query, args...))
 	if err != nil {
-		t.Fatalf("%s: %v", query, err)
+		t.Fatalf("%s: %s", query, mysqlError(err))
+	}
+	return rows
+}
+
+// scanRows renders each row as its cells (NULL for NULL) joined by "|",
+// in order, and closes rows.
+func scanRows(rows *sql.Rows, err error) ([]string, error) {
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	var out []string
 	for rows.Next() {
@@ -97,7 +103,7 @@ func queryRows(t testing.TB, q interface {
 			ptrs[i] = &cells[i]
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatalf("%s: %v", query, err)
+			return nil, err
 		}
 		text := make([]string, len(cols))
 		for i, c := range cells {
@@ -108,10 +114,7 @@ func queryRows(t testing.TB, q interface {
 		}
 		out = append(out, strings.Join(text, "|"))
 	}
-	if err := rows.Err(); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	return out
+	return out, rows.Err()
 }
 
 // mysqlError is err's MySQL error number and SQLSTATE, for messages.

@@ -50,6 +50,18 @@ func textOf(arr arrow.Array) value.Formatter {
 		}
 	case *array.Timestamp:
 		return timestampText(a)
+	case *array.Time64:
+		perMicro := int64(1)
+		if a.DataType().(*arrow.Time64Type).Unit == arrow.Nanosecond {
+			perMicro = 1000
+		}
+		return func(dst []byte, i int) []byte { return appendTime(dst, int64(a.Value(i))/perMicro) }
+	case *array.Time32:
+		perSecond := int64(1)
+		if a.DataType().(*arrow.Time32Type).Unit == arrow.Millisecond {
+			perSecond = 1000
+		}
+		return func(dst []byte, i int) []byte { return appendTime(dst, int64(a.Value(i))*1e6/perSecond) }
 	case *array.Binary:
 		return func(dst []byte, i int) []byte { return append(dst, a.Value(i)...) }
 	case *array.LargeBinary:
@@ -78,8 +90,8 @@ func textOf(arr arrow.Array) value.Formatter {
 }
 
 // timestampText writes timestamps as wall-clock times: TIMESTAMPTZ values
-// in the zone their type names (the session's, SET TIME ZONE), at most
-// microseconds (MySQL's DATETIME(6)).
+// in the zone their type names (the session's, SET TIME ZONE), with six
+// digits of microseconds as MySQL writes a DATETIME(6).
 func timestampText(a *array.Timestamp) value.Formatter {
 	t := a.DataType().(*arrow.TimestampType)
 	toTime, _ := t.GetToTimeFunc()
@@ -92,9 +104,27 @@ func timestampText(a *array.Timestamp) value.Formatter {
 	return func(dst []byte, i int) []byte {
 		tm := toTime(a.Value(i)).In(loc)
 		_, offset := tm.Zone()
-		wall := tm.Unix()*1e6 + int64(tm.Nanosecond()/1e3) + int64(offset)*1e6
-		return value.AppendTimestamp(dst, wall, false)
+		secs := tm.Unix() + int64(offset)
+		dst = value.AppendTimestamp(dst, secs*1e6, false)
+		return appendMicros(dst, int64(tm.Nanosecond()/1e3))
 	}
+}
+
+// appendTime writes a time of day, in microseconds since midnight, as
+// HH:MM:SS.ffffff (MySQL's TIME(6)).
+func appendTime(dst []byte, micros int64) []byte {
+	secs := micros / 1e6
+	dst = append(dst, two(secs/3600)...)
+	dst = append(append(dst, ':'), two(secs/60%60)...)
+	dst = append(append(dst, ':'), two(secs%60)...)
+	return appendMicros(dst, micros%1e6)
+}
+
+func two(n int64) string { return string([]byte{byte('0' + n/10), byte('0' + n%10)}) }
+
+// appendMicros writes .ffffff.
+func appendMicros(dst []byte, micros int64) []byte {
+	return append(append(dst, '.'), strconv.FormatInt(micros+1e6, 10)[1:]...)
 }
 
 // countMessage matches lakesql's messages of statements that change rows:

@@ -6,7 +6,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/testutil"
 )
 
 // Every type comes back with MySQL's column type and its value, NULLs as NULL.
@@ -36,9 +41,9 @@ func TestResultTypesAndValues(t *testing.T) {
 		t.Errorf("column types:\n got %v\nwant %v", got, want)
 	}
 	wantRows := []string{
-		"1|10|1|0.5|12.34|2026-01-15|2026-01-15 10:20:30.123456|2026-01-15 10:20:30|apple|ab",
-		"2|NULL|0|NULL|NULL|NULL|2026-01-16 00:00:00|NULL|NULL|NULL",
-		"3|-7|NULL|-1.25|0.01|1969-12-31|2026-01-17 23:59:59|1969-12-31 23:59:59|it's|",
+		"1|10|1|0.5|12.34|2026-01-15|2026-01-15 10:20:30.123456|2026-01-15 10:20:30.000000|apple|ab",
+		"2|NULL|0|NULL|NULL|NULL|2026-01-16 00:00:00.000000|NULL|NULL|NULL",
+		"3|-7|NULL|-1.25|0.01|1969-12-31|2026-01-17 23:59:59.000000|1969-12-31 23:59:59.000000|it's|",
 	}
 	if got := queryRows(t, db, "SELECT * FROM items ORDER BY id"); !slices.Equal(got, wantRows) {
 		t.Errorf("rows:\n got %q\nwant %q", got, wantRows)
@@ -54,7 +59,7 @@ func TestResultTypesAndValues(t *testing.T) {
 	}
 	r := conn.QueryRowContext(context.Background(), "SELECT at_tz FROM items WHERE id = 1")
 	var at string
-	if err := r.Scan(&at); err != nil || at != "2026-01-15 05:20:30" {
+	if err := r.Scan(&at); err != nil || at != "2026-01-15 05:20:30.000000" {
 		t.Errorf("at_tz in New York: %q, %v", at, err)
 	}
 	// go-sql-driver's parseTime reads DATETIME and DATE into time.Time.
@@ -172,3 +177,134 @@ func TestAuthentication(t *testing.T) {
 		}
 	}
 }
+
+// Prepared statements bind their ? arguments by type, and results come back
+// in the binary protocol with the same values as the text protocol's.
+func TestPreparedStatements(t *testing.T) {
+	srv := start(t, warehouse(t), nil)
+	db := open(t, srv, "shop")
+	text := queryRows(t, db, "SELECT * FROM items ORDER BY id")
+	binary := queryRows(t, db, "SELECT * FROM items WHERE id > ? ORDER BY id", 0)
+	if !slices.Equal(text, binary) {
+		t.Errorf("binary protocol:\n got %q\nwant %q", binary, text)
+	}
+	stmt, err := db.Prepare("SELECT id, name FROM items WHERE day >= ? AND price < ? AND name <> ? ORDER BY id")
+	if err != nil {
+		t.Fatal(mysqlError(err))
+	}
+	defer stmt.Close()
+	day := time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		price float64
+		want  []string
+	}{{100, []string{"1|apple", "3|it's"}}, {1, []string{"3|it's"}}} {
+		got, err := scanRows(stmt.Query(day, c.price, "pear"))
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("price < %v: got %q, %v; want %q", c.price, got, err, c.want)
+		}
+	}
+	if got := queryRows(t, db, "SELECT ? + 1, ?, ?", int64(41), nil, []byte("b")); !slices.Equal(got, []string{"42|NULL|b"}) {
+		t.Errorf("argument types: %q", got)
+	}
+	res, err := db.Exec("INSERT INTO items (id, name) VALUES (?, ?)", 4, "pear")
+	if err != nil {
+		t.Fatal(mysqlError(err))
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		t.Errorf("INSERT with arguments: %d rows affected", n)
+	}
+	if _, err := db.Exec("SELECT * FROM items WHERE id = ? AND name = ?", 1); err == nil || !strings.Contains(err.Error(), "expected 2 arguments, got 1") {
+		t.Errorf("missing argument: %v", err)
+	}
+}
+
+// Several statements in one query (CLIENT_MULTI_STATEMENTS) run in order,
+// each with its result.
+func TestMultiStatements(t *testing.T) {
+	srv := start(t, warehouse(t), nil)
+	db := open(t, srv, "", "multiStatements=true")
+	rows, err := db.Query("USE shop; SELECT count(*) FROM items; SELECT max(id) FROM items")
+	if err != nil {
+		t.Fatal(mysqlError(err))
+	}
+	defer rows.Close()
+	var got []int64
+	for {
+		for rows.Next() {
+			var n int64
+			if err := rows.Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, n)
+		}
+		if !rows.NextResultSet() {
+			break
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(mysqlError(err))
+	}
+	if !slices.Equal(got, []int64{3, 3}) {
+		t.Errorf("results %v, want [3 3]", got)
+	}
+}
+
+// tutorialQueries are the seed tutorial's questions, in MySQL's dialect.
+var tutorialQueries = []string{
+	"SELECT event_type, COUNT(*) AS events FROM retail_clickstream_events GROUP BY event_type ORDER BY events DESC, event_type",
+	"SELECT DATE(event_time) AS day, COUNT(DISTINCT session_id) FROM retail_clickstream_events GROUP BY 1 ORDER BY 1",
+	"SELECT category, SUM(price * quantity) AS revenue FROM retail_clickstream_events WHERE event_type = 'purchase' GROUP BY category ORDER BY revenue DESC, category LIMIT 5",
+	"SELECT country, device, COUNT(*) FROM retail_clickstream_events WHERE event_time >= '2026-01-02' AND event_time < '2026-01-03' GROUP BY country, device ORDER BY 3 DESC, 1, 2 LIMIT 10",
+	"SELECT event_date, event_type, event_count FROM retail_daily_traffic_summary ORDER BY event_date, event_type",
+	"SELECT user_id, COUNT(*) AS n FROM retail_clickstream_events GROUP BY user_id HAVING COUNT(*) > 3 ORDER BY n DESC, user_id LIMIT 5",
+}
+
+// 32 connections run the tutorial queries at once; every answer equals
+// the one a lakesql session gives in process.
+func TestConcurrentConnections(t *testing.T) {
+	dir := warehouse(t)
+	srv := start(t, dir, nil)
+	local := testutil.OpenWith(t, lakesql.Options{Warehouse: dir, Dialect: lakesql.DialectMySQL}, "USE tutorial")
+	want := make([][]string, len(tutorialQueries))
+	for i, q := range tutorialQueries {
+		want[i] = testutil.RowsInOrder(t, local, q)
+		if len(want[i]) == 0 {
+			t.Fatalf("%s: no rows; the comparison would prove nothing", q)
+		}
+	}
+	db := open(t, srv, "tutorial")
+	db.SetMaxOpenConns(32)
+	db.SetMaxIdleConns(32)
+	var wg sync.WaitGroup
+	errs := make(chan string, 32*len(tutorialQueries))
+	for g := range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := db.Conn(context.Background())
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			defer conn.Close()
+			for k := range tutorialQueries {
+				i := (g + k) % len(tutorialQueries)
+				got, err := scanRows(conn.QueryContext(context.Background(), tutorialQueries[i]))
+				if err != nil {
+					errs <- tutorialQueries[i] + ": " + err.Error()
+				} else if !slices.Equal(got, want[i]) {
+					errs <- tutorialQueries[i] + ": answers differ:\n" + testutil.DiffRows(got, want[i])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if n := db.Stats().MaxOpenConnections; n != 32 {
+		t.Errorf("pool allowed %d connections", n)
+	}
+}
+
