@@ -307,4 +307,3 @@ func TestConcurrentConnections(t *testing.T) {
 		t.Errorf("pool allowed %d connections", n)
 	}
 }
-
