@@ -3,6 +3,8 @@ package mysqlserver
 import (
 	"context"
 	"database/sql"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -305,5 +307,40 @@ func TestConcurrentConnections(t *testing.T) {
 	}
 	if n := db.Stats().MaxOpenConnections; n != 32 {
 		t.Errorf("pool allowed %d connections", n)
+	}
+}
+
+// The queries Connector/J, Metabase, Grafana and DBeaver send on connect
+// and while browsing (testdata/connect/*.sql, one statement per line
+// after the comments) all succeed, in order, on one connection.
+func TestClientConnectSequences(t *testing.T) {
+	srv := start(t, warehouse(t), nil)
+	files, err := filepath.Glob("testdata/connect/*.sql")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no connect sequences: %v", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db := open(t, srv, "")
+			db.SetMaxOpenConns(1)
+			n := 0
+			for line := range strings.SplitSeq(string(data), "\n") {
+				stmt := strings.TrimSuffix(strings.TrimSpace(line), ";")
+				if stmt == "" || strings.HasPrefix(stmt, "--") {
+					continue
+				}
+				if _, err := scanRows(db.Query(stmt)); err != nil {
+					t.Errorf("%s: %s", stmt, mysqlError(err))
+				}
+				n++
+			}
+			if n == 0 {
+				t.Fatal("no statements")
+			}
+		})
 	}
 }

@@ -62,11 +62,33 @@ func (t *translator) set(st *ast.SetStmt) (sql.Statement, error) {
 }
 
 // setValue is the text of a SET value: a literal, a bare word (SET
-// autocommit = ON), DEFAULT (the variable's default) or another variable.
+// autocommit = ON), DEFAULT (the variable's default), another variable, or
+// CONCAT of those (SET sql_mode = CONCAT(@@sql_mode, ',STRICT_TRANS_TABLES'),
+// which MariaDB Connector/J sends).
 func (t *translator) setValue(v *ast.VariableAssignment) (string, error) {
-	switch x := v.Value.(type) {
-	case nil, *ast.DefaultExpr:
+	if v.Value == nil {
 		return defaultVariables[strings.ToLower(v.Name)], nil
+	}
+	return t.setExprValue(v, v.Value)
+}
+
+func (t *translator) setExprValue(v *ast.VariableAssignment, e ast.ExprNode) (string, error) {
+	switch x := e.(type) {
+	case *ast.DefaultExpr:
+		return defaultVariables[strings.ToLower(v.Name)], nil
+	case *ast.FuncCallExpr:
+		if x.FnName.L != "concat" {
+			break
+		}
+		var b strings.Builder
+		for _, arg := range x.Args {
+			s, err := t.setExprValue(v, arg)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(s)
+		}
+		return b.String(), nil
 	case *ast.ColumnNameExpr:
 		return x.Name.Name.O, nil
 	case *ast.VariableExpr:

@@ -1,6 +1,7 @@
 package mysqldialect
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -33,8 +34,20 @@ func (t *translator) show(st *ast.ShowStmt) (sql.Statement, error) {
 		return t.showQuery(st, "SELECT "+cols+" FROM information_schema.tables", "table_schema = "+stringLit(db), "ORDER BY 1", "Tables_in_"+db)
 	case ast.ShowColumns:
 		return t.showColumns(st)
+	case ast.ShowTableStatus:
+		db, err := t.database(st, st.DBName)
+		if err != nil {
+			return nil, err
+		}
+		return t.showQuery(st, `SELECT table_name AS "Name", engine AS "Engine", version AS "Version", row_format AS "Row_format",
+			table_rows AS "Rows", CAST(NULL AS BIGINT) AS "Avg_row_length", data_length AS "Data_length",
+			CAST(NULL AS BIGINT) AS "Max_data_length", CAST(0 AS BIGINT) AS "Index_length", CAST(0 AS BIGINT) AS "Data_free",
+			CAST(NULL AS BIGINT) AS "Auto_increment", create_time AS "Create_time", update_time AS "Update_time",
+			CAST(NULL AS STRING) AS "Check_time", table_collation AS "Collation", CAST(NULL AS BIGINT) AS "Checksum",
+			'' AS "Create_options", table_comment AS "Comment" FROM information_schema.tables`,
+			"table_schema = "+stringLit(db), "ORDER BY 1", "Name")
 	case ast.ShowIndex:
-		db, err := t.database(st, st.Table.Schema.O)
+		db, err := t.database(st, cmp.Or(st.Table.Schema.O, st.DBName))
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +98,7 @@ func (t *translator) database(n ast.Node, named string) (string, error) {
 }
 
 func (t *translator) showColumns(st *ast.ShowStmt) (sql.Statement, error) {
-	db, err := t.database(st, st.Table.Schema.O)
+	db, err := t.database(st, cmp.Or(st.Table.Schema.O, st.DBName))
 	if err != nil {
 		return nil, err
 	}

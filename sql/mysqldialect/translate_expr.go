@@ -146,18 +146,14 @@ func (t *translator) binary(x *ast.BinaryOperationExpr) (sql.Expr, error) {
 	switch x.Op {
 	case opcode.NullEQ: // a <=> b
 		return &sql.IsDistinctExpr{L: l, R: r, Not: true, Pos: pos}, nil
-	case opcode.IntDiv: // a DIV b truncates toward zero
-		div := &sql.BinaryExpr{Op: "/", L: l, R: r, Pos: pos}
+	case opcode.IntDiv:
+		// a DIV b truncates toward zero: (a - a % b) / b divides exactly
+		// (% keeps the dividend's sign), so the cast has nothing to round.
+		whole := &sql.BinaryExpr{Op: "-", L: l, R: &sql.BinaryExpr{Op: "%", L: l, R: r, Pos: pos}, Pos: pos}
+		div := &sql.BinaryExpr{Op: "/", L: whole, R: r, Pos: pos}
 		return &sql.CastExpr{X: div, To: sql.TypeName{Name: "BIGINT", Pos: pos}, Pos: pos}, nil
-	case opcode.LogicXor:
-		return &sql.BinaryExpr{Op: "<>", L: truth(l), R: truth(r), Pos: pos}, nil
 	}
 	return nil, t.unsupported(x, "operator "+x.Op.String())
-}
-
-// truth is x as a boolean, for XOR: MySQL's logical operators take numbers.
-func truth(x sql.Expr) sql.Expr {
-	return &sql.IsBoolExpr{X: x, Value: true, Pos: x.Position()}
 }
 
 func (t *translator) between(x *ast.BetweenExpr) (sql.Expr, error) {
