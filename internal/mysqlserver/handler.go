@@ -2,6 +2,7 @@ package mysqlserver
 
 import (
 	"context"
+	"math"
 	"strings"
 	"sync"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/sql/mysqldialect"
 )
 
 // handler answers the commands of every connection (mysql.Handler).
@@ -144,6 +146,12 @@ func (h *handler) run(ctx context.Context, c *mysql.Conn, query string, args []a
 		h.mu.Unlock()
 	}()
 
+	if st, isKill := h.killStatement(query); isKill {
+		if err := h.kill(c, st); err != nil {
+			return err
+		}
+		return send(okResult("OK"))
+	}
 	res, err := conn.session.ExecArgs(ctx, query, args)
 	if err != nil {
 		return sqlError(err)
@@ -175,18 +183,44 @@ func (h *handler) run(ctx context.Context, c *mysql.Conn, query string, args []a
 	return nil
 }
 
-// killQuery cancels the running statement of connection id (KILL QUERY id).
-func (h *handler) killQuery(id uint32) bool {
+// killStatement parses query when it is KILL, which the server carries out:
+// it reaches other connections than the session's.
+func (h *handler) killStatement(query string) (*mysqldialect.Statement, bool) {
+	if !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(query)), "KILL") {
+		return nil, false
+	}
+	st, err := mysqldialect.Parse(query)
+	if err != nil {
+		return nil, false // the session reports the syntax error
+	}
+	_, _, ok := st.Kill()
+	return st, ok
+}
+
+// kill is KILL QUERY id, which cancels the connection's running statement
+// (it fails with error 1317), and KILL [CONNECTION] id, which closes the
+// connection. Users may kill only their own connections.
+func (h *handler) kill(c *mysql.Conn, st *mysqldialect.Statement) error {
+	id, queryOnly, _ := st.Kill()
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	conn := h.conns[id]
-	if conn == nil {
-		return false
+	target := h.conns[uint32(id)]
+	h.mu.Unlock()
+	if target == nil || id > math.MaxUint32 {
+		return mysql.NewSQLError(mysql.ERNoSuchThread, mysql.SSUnknownSQLState, "Unknown thread id: %d", id)
 	}
-	if conn.cancel != nil {
-		conn.cancel()
+	if target.conn.User != c.User {
+		return mysql.NewSQLError(mysql.ERKillDenied, mysql.SSUnknownSQLState, "You are not owner of thread %d", id)
 	}
-	return true
+	h.mu.Lock()
+	cancel := target.cancel
+	h.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	if !queryOnly {
+		target.conn.Close()
+	}
+	return nil
 }
 
 func (h *handler) WarningCount(*mysql.Conn) uint16 { return 0 }

@@ -344,3 +344,47 @@ func TestClientConnectSequences(t *testing.T) {
 		})
 	}
 }
+
+// KILL QUERY from another connection stops a running statement, which
+// fails with MySQL's "query interrupted"; the connection stays usable.
+// KILL of an unknown connection is error 1094.
+func TestKillQuery(t *testing.T) {
+	srv := start(t, warehouse(t), nil)
+	db := open(t, srv, "tutorial")
+	ctx := context.Background()
+	victim, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer victim.Close()
+	var id int64
+	if err := victim.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		// 900³ rows: minutes of work unless it is stopped.
+		var n int64
+		done <- victim.QueryRowContext(ctx, `SELECT count(*) FROM retail_clickstream_events a,
+			retail_clickstream_events b, retail_clickstream_events c WHERE a.user_id + b.user_id <> c.user_id`).Scan(&n)
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if _, err := db.Exec("KILL QUERY " + strconv.FormatInt(id, 10)); err != nil {
+		t.Fatal(mysqlError(err))
+	}
+	select {
+	case err := <-done:
+		if got := mysqlError(err); !strings.HasPrefix(got, "1317 70100:") {
+			t.Errorf("killed query: %s", got)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("KILL QUERY did not stop the statement within 20s")
+	}
+	var one int
+	if err := victim.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Errorf("connection after KILL QUERY: %d, %v", one, err)
+	}
+	if _, err := db.Exec("KILL QUERY 999999"); !strings.HasPrefix(mysqlError(err), "1094 HY000: Unknown thread id: 999999") {
+		t.Errorf("unknown thread: %s", mysqlError(err))
+	}
+}

@@ -104,3 +104,13 @@ func (t *translator) pos(n ast.Node) sql.Pos {
 	}
 	return positionOf(t.text, n.OriginTextPosition())
 }
+
+// Kill recognizes KILL [CONNECTION | QUERY] id, which the server carries
+// out rather than a session: ok is false for any other statement.
+func (s *Statement) Kill() (id uint64, queryOnly, ok bool) {
+	k, ok := s.node.(*ast.KillStmt)
+	if !ok {
+		return 0, false, false
+	}
+	return k.ConnectionID, k.Query, true
+}
