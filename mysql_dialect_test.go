@@ -11,6 +11,7 @@ import (
 	"github.com/lakesql/lakesql"
 	"github.com/lakesql/lakesql/internal/testutil"
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql/mysqldialect"
 )
 
 // pruningForms are the ways users write filters that must prune (DESIGN.md,
@@ -85,3 +86,45 @@ func prunedFiles(t *testing.T, explain string) string {
 }
 
 func itoa2(n int) string { return string([]byte{byte('0' + n/10), byte('0' + n%10)}) }
+
+// SET sql_dialect switches a session between the dialects; the MySQL one
+// falls back to lakesql's parser for what the TiDB parser rejects.
+func TestSetSQLDialect(t *testing.T) {
+	s, _ := testutil.Open(t,
+		"CREATE NAMESPACE db",
+		"CREATE TABLE db.t (a INT, b STRING)",
+		"INSERT INTO db.t VALUES (1, 'x'), (2, NULL), (3, 'z')")
+	testutil.WantError(t, s, "SELECT `a` FROM db.t LIMIT 1, 1", "syntax error")
+	testutil.Exec(t, s, "SET sql_dialect = 'mysql'", "USE db")
+	testutil.WantRows(t, s, "SELECT `a`, IFNULL(b, '-') FROM t ORDER BY a LIMIT 1, 2", "2|-", "3|z")
+	testutil.WantRows(t, s, "SELECT @@version", mysqldialect.ServerVersion)
+	// lakesql's dialect, which TiDB's parser rejects, still runs.
+	testutil.Exec(t, s, "ALTER TABLE t ADD PARTITION FIELD bucket(4, a)")
+	testutil.WantRows(t, s, "SELECT a FROM t WHERE a IS DISTINCT FROM 1 ORDER BY a NULLS LAST", "2", "3")
+	testutil.WantError(t, s, "SELECT FROM WHERE", "syntax error at line 1, column 11")
+	testutil.WantError(t, s, "SET sql_dialect = 'oracle'", `unknown SQL dialect "oracle" (dialects: lakesql, mysql)`)
+	testutil.Exec(t, s, "SET sql_dialect = 'lakesql'")
+	testutil.WantError(t, s, "SELECT `a` FROM t LIMIT 1, 1", "syntax error")
+	testutil.WantError(t, s, "SELECT a FROM t WHERE a = ?", "unexpected character '?'")
+}
+
+// information_schema lists the catalog in both dialects.
+func TestInformationSchema(t *testing.T) {
+	s, _ := testutil.Open(t,
+		"CREATE NAMESPACE db",
+		"CREATE TABLE db.t (id BIGINT NOT NULL COMMENT 'key', price DECIMAL(9,3), at TIMESTAMP) PARTITIONED BY (day(at))",
+		"INSERT INTO db.t VALUES (1, 1.5, TIMESTAMP '2026-01-01 00:00:00')",
+		"CREATE VIEW db.v AS SELECT id FROM db.t")
+	testutil.WantRows(t, s, "SELECT schema_name FROM information_schema.schemata", "db", "information_schema")
+	testutil.WantRows(t, s, "SELECT table_name, table_type, table_rows FROM information_schema.tables WHERE table_schema = 'db'",
+		"t|BASE TABLE|1", "v|VIEW|NULL")
+	testutil.WantRows(t, s, "SELECT table_name, column_name, ordinal_position, is_nullable, data_type, column_type, numeric_precision, numeric_scale, column_comment FROM information_schema.columns WHERE table_schema = 'db'",
+		"t|at|3|YES|datetime|datetime(6)|NULL|NULL|",
+		"t|id|1|NO|bigint|bigint|19|0|key",
+		"t|price|2|YES|decimal|decimal(9,3)|9|3|",
+		"v|id|1|YES|bigint|bigint|19|0|")
+	testutil.WantRows(t, s, "SELECT table_name, view_definition FROM information_schema.views", "v|SELECT id FROM db.t")
+	testutil.WantRows(t, s, "SELECT count(*) FROM information_schema.statistics", "0")
+	testutil.WantError(t, s, "SELECT * FROM information_schema.routines",
+		"unknown table information_schema.routines (information_schema has schemata, tables, columns, views, statistics)")
+}
