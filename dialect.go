@@ -67,13 +67,6 @@ func (d *dialect) current() string {
 // Dialect is the session's SQL dialect: DialectLakesql or DialectMySQL.
 func (s *Session) Dialect() string { return s.dialect.current() }
 
-// Variable is the value of a MySQL system variable of the session
-// (@@name), for the MySQL server's handshake and status.
-func (s *Session) Variable(name string) (string, bool) { return s.dialect.vars.Get(name) }
-
-// Namespace is the current namespace (USE), "" when none is.
-func (s *Session) Namespace() string { return s.engine.Namespace() }
-
 // parse parses one statement in the session's dialect. A nil statement
 // with a nil error means the statement was done while translating it (SET
 // of MySQL system variables, BEGIN, COMMIT).
@@ -84,18 +77,18 @@ func (s *Session) parse(text string, args []any) (sql.Statement, error) {
 		}
 		return sql.ParseOne(text)
 	}
-	mysqlErr := s.parseMySQL(text, args)
-	if mysqlErr.stmt != nil || mysqlErr.err == nil {
-		return mysqlErr.stmt, nil
+	mysql := s.parseMySQL(text, args)
+	if mysql.err == nil {
+		return mysql.stmt, nil
 	}
-	if !mysqlErr.fallback || len(args) > 0 {
-		return nil, mysqlErr.err
+	if !mysql.fallback || len(args) > 0 {
+		return nil, mysql.err
 	}
 	stmt, err := sql.ParseOne(text)
 	if err != nil {
 		// The statement is in neither dialect; the MySQL error is the
 		// one a MySQL client's user can act on.
-		return nil, mysqlErr.err
+		return nil, mysql.err
 	}
 	return stmt, nil
 }

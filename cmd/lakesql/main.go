@@ -62,6 +62,8 @@ Serve flags:
   --user NAME         the one user clients log in as (default root)
   --password PW       that user's password (default none)
   --users FILE        users and passwords, one name:password per line
+  --tls-cert FILE     PEM certificate offered to clients that ask for TLS
+  --tls-key FILE      its PEM private key
 Each connection gets its own session in the MySQL dialect (SET sql_dialect).
 
 Statements and dot commands (.help lists them) run in order and stop at the

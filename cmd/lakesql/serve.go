@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,6 +20,8 @@ type serveConfig struct {
 	usersFile string
 	user      string
 	password  string
+	tlsCert   string
+	tlsKey    string
 }
 
 func parseServeFlags(args []string, warehouse string) (serveConfig, error) {
@@ -32,6 +35,8 @@ func parseServeFlags(args []string, warehouse string) (serveConfig, error) {
 	fs.StringVar(&cfg.user, "user", "", "")
 	fs.StringVar(&cfg.password, "password", "", "")
 	fs.StringVar(&cfg.usersFile, "users", "", "")
+	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "")
+	fs.StringVar(&cfg.tlsKey, "tls-key", "", "")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -44,6 +49,8 @@ func parseServeFlags(args []string, warehouse string) (serveConfig, error) {
 		return cfg, errors.New("--users and --user are exclusive")
 	case cfg.password != "" && cfg.user == "":
 		return cfg, errors.New("--password needs --user")
+	case (cfg.tlsCert == "") != (cfg.tlsKey == ""):
+		return cfg, errors.New("--tls-cert and --tls-key go together")
 	}
 	return cfg, nil
 }
@@ -67,6 +74,14 @@ func runServe(args []string, warehouse string, stdout, stderr io.Writer) int {
 		}
 	case cfg.user != "":
 		cfg.server.Users = map[string]string{cfg.user: cfg.password}
+	}
+	if cfg.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
+		if err != nil {
+			printError(stderr, fmt.Errorf("serve: TLS certificate %s: %w", cfg.tlsCert, err))
+			return exitError
+		}
+		cfg.server.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
 	if _, err := os.Stat(cfg.server.Session.Warehouse); err != nil {
 		printError(stderr, fmt.Errorf("serve: warehouse %s: %w", cfg.server.Session.Warehouse, errors.Unwrap(err)))

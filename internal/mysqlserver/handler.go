@@ -228,10 +228,12 @@ func (h *handler) WarningCount(*mysql.Conn) uint16 { return 0 }
 // ComResetConnection starts the connection over with a new session.
 func (h *handler) ComResetConnection(c *mysql.Conn) error {
 	h.mu.Lock()
-	if conn := h.conns[c.ConnectionID]; conn != nil {
+	conn := h.conns[c.ConnectionID]
+	h.mu.Unlock()
+	if conn != nil && conn.session != nil {
+		conn.session.Close()
 		conn.session = nil
 	}
-	h.mu.Unlock()
 	return nil
 }
 

@@ -2,7 +2,15 @@ package mysqlserver
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"database/sql"
+	"math/big"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -386,5 +394,37 @@ func TestKillQuery(t *testing.T) {
 	}
 	if _, err := db.Exec("KILL QUERY 999999"); !strings.HasPrefix(mysqlError(err), "1094 HY000: Unknown thread id: 999999") {
 		t.Errorf("unknown thread: %s", mysqlError(err))
+	}
+}
+
+// A client that asks for TLS gets it when the server has a certificate.
+func TestTLS(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert := tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+	srv, err := Start(Config{Addr: "127.0.0.1:0", Session: lakesql.Options{Warehouse: warehouse(t)},
+		TLS: &tls.Config{Certificates: []tls.Certificate{cert}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	// tls=skip-verify makes the driver refuse a server without TLS, so a
+	// query that runs went over TLS.
+	db := open(t, srv, "shop", "tls=skip-verify")
+	var name string
+	if err := db.QueryRow("SELECT name FROM items WHERE id = 1").Scan(&name); err != nil || name != "apple" {
+		t.Fatalf("query over TLS: %q, %v", name, err)
+	}
+	plain := start(t, warehouse(t), nil)
+	if err := open(t, plain, "", "tls=skip-verify").Ping(); err == nil || !strings.Contains(err.Error(), "TLS") {
+		t.Errorf("TLS demanded of a server without it: %v", err)
 	}
 }
