@@ -103,8 +103,9 @@ func (t *translator) statement(n ast.StmtNode) (sql.Statement, error) {
 		return t.createTable(st)
 	case *ast.BeginStmt, *ast.CommitStmt, *ast.RollbackStmt:
 		// Every lakesql statement commits on its own; clients that wrap
-		// reads in a transaction (DBeaver, JDBC with autocommit off) still
-		// need these to succeed.
+		// reads in a transaction (DBeaver, JDBC with autocommit off, pools
+		// that roll back a returned connection) still need these to
+		// succeed. ROLLBACK undoes nothing (README says so).
 		return nil, nil
 	}
 	return nil, t.unsupported(n, statementKind(n))
