@@ -428,3 +428,39 @@ func TestTLS(t *testing.T) {
 		t.Errorf("TLS demanded of a server without it: %v", err)
 	}
 }
+
+// A result of many batches streams to the client whole, and MySQL's
+// max_execution_time stops a statement as statement_timeout does (3024).
+func TestLargeResultAndExecutionTime(t *testing.T) {
+	srv := start(t, warehouse(t), nil)
+	db := open(t, srv, "tutorial")
+	db.SetMaxOpenConns(1)
+	rows, err := db.Query(`SELECT a.event_id, b.event_id FROM retail_clickstream_events a, retail_clickstream_events b`)
+	if err != nil {
+		t.Fatal(mysqlError(err))
+	}
+	n, sum := 0, int64(0)
+	for rows.Next() {
+		var x, y int64
+		if err := rows.Scan(&x, &y); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		sum += x - y
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(mysqlError(err))
+	}
+	rows.Close()
+	if n != 900*900 || sum != 0 {
+		t.Errorf("streamed %d rows (sum of differences %d), want %d and 0", n, sum, 900*900)
+	}
+	if _, err := db.Exec("SET max_execution_time = 200"); err != nil {
+		t.Fatal(mysqlError(err))
+	}
+	_, err = db.Exec(`SELECT count(*) FROM retail_clickstream_events a, retail_clickstream_events b,
+		retail_clickstream_events c WHERE a.user_id + b.user_id <> c.user_id`)
+	if got := mysqlError(err); !strings.HasPrefix(got, "3024 HY000:") {
+		t.Errorf("max_execution_time: %s", got)
+	}
+}

@@ -1,6 +1,7 @@
 package mysqldialect
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,6 +58,13 @@ func (t *translator) set(st *ast.SetStmt) (sql.Statement, error) {
 	// Assign only once every value is known: a failing SET changes nothing.
 	for _, a := range assignments {
 		t.env.Vars.Set(a.name, a.value)
+	}
+	// MySQL's max_execution_time (milliseconds, 0 for none) is lakesql's
+	// statement_timeout, which the engine applies.
+	for _, a := range slices.Backward(assignments) {
+		if strings.EqualFold(a.name, "max_execution_time") {
+			return &sql.Set{Name: "statement_timeout", Value: a.value, Pos: t.pos(st)}, nil
+		}
 	}
 	return nil, nil
 }
