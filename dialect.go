@@ -64,9 +64,6 @@ func (d *dialect) current() string {
 	return d.name
 }
 
-// Dialect is the session's SQL dialect: DialectLakesql or DialectMySQL.
-func (s *Session) Dialect() string { return s.dialect.current() }
-
 // parse parses one statement in the session's dialect. A nil statement
 // with a nil error means the statement was done while translating it (SET
 // of MySQL system variables, BEGIN, COMMIT).
