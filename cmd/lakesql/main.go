@@ -64,6 +64,8 @@ Serve flags:
   --users FILE        users and passwords, one name:password per line
   --tls-cert FILE     PEM certificate offered to clients that ask for TLS
   --tls-key FILE      its PEM private key
+  --auth METHOD       password method proposed first: mysql_native_password
+                      (default) or caching_sha2_password (over TLS)
 Each connection gets its own session in the MySQL dialect (SET sql_dialect).
 
 Statements and dot commands (.help lists them) run in order and stop at the

@@ -37,6 +37,7 @@ func parseServeFlags(args []string, warehouse string) (serveConfig, error) {
 	fs.StringVar(&cfg.usersFile, "users", "", "")
 	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "")
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "")
+	fs.StringVar(&cfg.server.DefaultAuth, "auth", "mysql_native_password", "")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}

@@ -32,6 +32,10 @@ type Config struct {
 	Users map[string]string
 	// TLS, when set, is offered to clients that ask for it.
 	TLS *tls.Config
+	// DefaultAuth is the password method the handshake proposes:
+	// mysql_native_password (when empty) or caching_sha2_password (used
+	// over TLS; plain connections are switched to the native method).
+	DefaultAuth string
 }
 
 // Server is a listening MySQL server.
@@ -47,7 +51,7 @@ func Start(cfg Config) (*Server, error) {
 	if addr == "" {
 		addr = "127.0.0.1:3306"
 	}
-	auth, err := authServer(cfg.Users)
+	auth, err := authServer(cfg.Users, cfg.DefaultAuth)
 	if err != nil {
 		return nil, err
 	}
@@ -84,8 +88,9 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// authServer checks mysql_native_password logins against users.
-func authServer(users map[string]string) (mysql.AuthServer, error) {
+// authServer checks logins against users with MySQL 8's two password
+// methods, proposing defaultAuth first.
+func authServer(users map[string]string, defaultAuth string) (mysql.AuthServer, error) {
 	if len(users) == 0 {
 		users = map[string]string{"root": ""}
 	}
@@ -97,8 +102,34 @@ func authServer(users map[string]string) (mysql.AuthServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return mysql.NewAuthServerStatic("", string(config), 0), nil
+	static := mysql.NewAuthServerStatic("", string(config), 0)
+	a := &passwordAuth{AuthServerStatic: static, methods: []mysql.AuthMethod{
+		mysql.NewMysqlNativeAuthMethod(static, static),
+		mysql.NewSha2CachingAuthMethod(static, static, static),
+	}}
+	switch defaultAuth {
+	case "", string(mysql.MysqlNativePassword):
+		a.proposed = mysql.MysqlNativePassword
+	case string(mysql.CachingSha2Password):
+		a.proposed = mysql.CachingSha2Password
+	default:
+		return nil, fmt.Errorf("unknown authentication method %q (methods: mysql_native_password, caching_sha2_password)", defaultAuth)
+	}
+	return a, nil
 }
+
+// passwordAuth is vitess's static user list with both password methods.
+// vitess runs caching_sha2_password over TLS only; on a plain connection
+// it switches the client to mysql_native_password, which clients follow.
+type passwordAuth struct {
+	*mysql.AuthServerStatic
+	methods  []mysql.AuthMethod
+	proposed mysql.AuthMethodDescription
+}
+
+func (a *passwordAuth) AuthMethods() []mysql.AuthMethod { return a.methods }
+
+func (a *passwordAuth) DefaultAuthMethodDescription() mysql.AuthMethodDescription { return a.proposed }
 
 // ReadUsers reads a users file: one "name:password" per line; lines that
 // are empty or start with # are skipped.

@@ -163,28 +163,52 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// Users log in with mysql_native_password; a wrong password is refused
-// with MySQL's access denied error.
+// Users log in with mysql_native_password, or caching_sha2_password over
+// TLS (a plain connection proposed it is switched to the native method); a
+// wrong password is refused with MySQL's access denied error.
 func TestAuthentication(t *testing.T) {
-	srv := start(t, warehouse(t), map[string]string{"analyst": "s3cret"})
-	good, err := sql.Open("mysql", dsn(srv, "analyst", "s3cret", "shop"))
-	if err != nil {
-		t.Fatal(err)
+	dir := warehouse(t)
+	for _, c := range []struct {
+		name, method string
+		tls          bool
+	}{{"native", "mysql_native_password", false}, {"sha2 switched to native", "caching_sha2_password", false}, {"sha2 over TLS", "caching_sha2_password", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := Config{Addr: "127.0.0.1:0", Session: lakesql.Options{Warehouse: dir},
+				Users: map[string]string{"analyst": "s3cret"}, DefaultAuth: c.method}
+			params := []string{}
+			if c.tls {
+				cfg.TLS = selfSigned(t)
+				params = append(params, "tls=skip-verify")
+			}
+			srv, err := Start(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			good, err := sql.Open("mysql", dsn(srv, "analyst", "s3cret", "shop", params...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer good.Close()
+			if got := queryRows(t, good, "SELECT CURRENT_USER(), count(*) FROM items"); !slices.Equal(got, []string{"analyst@%|3"}) {
+				t.Errorf("logged in: %q", got)
+			}
+			for _, login := range [][2]string{{"analyst", "wrong"}, {"root", ""}} {
+				bad, err := sql.Open("mysql", dsn(srv, login[0], login[1], "", params...))
+				if err != nil {
+					t.Fatal(err)
+				}
+				err = bad.Ping()
+				bad.Close()
+				if got := mysqlError(err); !strings.HasPrefix(got, "1045 28000: Access denied for user '"+login[0]+"'") {
+					t.Errorf("login %s/%s: %s", login[0], login[1], got)
+				}
+			}
+		})
 	}
-	defer good.Close()
-	if got := queryRows(t, good, "SELECT CURRENT_USER(), count(*) FROM items"); !slices.Equal(got, []string{"analyst@%|3"}) {
-		t.Errorf("logged in: %q", got)
-	}
-	for _, login := range [][2]string{{"analyst", "wrong"}, {"root", ""}} {
-		bad, err := sql.Open("mysql", dsn(srv, login[0], login[1], ""))
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = bad.Ping()
-		bad.Close()
-		if got := mysqlError(err); !strings.HasPrefix(got, "1045 28000: Access denied for user '"+login[0]+"'") {
-			t.Errorf("login %s/%s: %s", login[0], login[1], got)
-		}
+	if _, err := Start(Config{Addr: "127.0.0.1:0", DefaultAuth: "sha256_password"}); err == nil ||
+		err.Error() != `unknown authentication method "sha256_password" (methods: mysql_native_password, caching_sha2_password)` {
+		t.Errorf("unknown method: %v", err)
 	}
 }
 
@@ -399,19 +423,8 @@ func TestKillQuery(t *testing.T) {
 
 // A client that asks for TLS gets it when the server has a certificate.
 func TestTLS(t *testing.T) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert := tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
 	srv, err := Start(Config{Addr: "127.0.0.1:0", Session: lakesql.Options{Warehouse: warehouse(t)},
-		TLS: &tls.Config{Certificates: []tls.Certificate{cert}}})
+		TLS: selfSigned(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,4 +476,20 @@ func TestLargeResultAndExecutionTime(t *testing.T) {
 	if got := mysqlError(err); !strings.HasPrefix(got, "3024 HY000:") {
 		t.Errorf("max_execution_time: %s", got)
 	}
+}
+
+// selfSigned is a server TLS configuration with a certificate for 127.0.0.1.
+func selfSigned(t *testing.T) *tls.Config {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
 }
