@@ -1,11 +1,16 @@
 package lakesql
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/internal/engine"
+	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/sql/mysqldialect"
 )
@@ -110,4 +115,27 @@ func (s *Session) parseMySQL(text string, args []any) mysqlParse {
 		return mysqlParse{err: err, fallback: errors.Is(err, mysqldialect.ErrUnsupported)}
 	}
 	return mysqlParse{stmt: stmt}
+}
+
+// ResultColumns binds a MySQL-dialect query whose params ? markers are
+// unknown yet (a statement being prepared) and returns its result's
+// columns, without running it. The schema is nil for statements that are
+// not queries, and for queries whose columns depend on the arguments.
+func (s *Session) ResultColumns(ctx context.Context, statement string, params int) *arrow.Schema {
+	st, err := mysqldialect.Parse(statement)
+	if err != nil || !st.IsQuery() {
+		return nil
+	}
+	env := &mysqldialect.Env{Vars: s.dialect.vars, Namespace: s.engine.Namespace(),
+		User: s.dialect.user, ConnectionID: s.dialect.connectionID, Args: make([]any, params)}
+	stmt, err := st.Translate(env)
+	q, ok := stmt.(*sql.QueryStmt)
+	if err != nil || !ok {
+		return nil
+	}
+	p, err := planner.BindQuery(s.engine.Context(ctx), s.engine, q.Query)
+	if err != nil {
+		return nil
+	}
+	return exec.ArrowSchema(p.Schema())
 }

@@ -128,3 +128,22 @@ func TestInformationSchema(t *testing.T) {
 	testutil.WantError(t, s, "SELECT * FROM information_schema.routines",
 		"unknown table information_schema.routines (information_schema has schemata, tables, columns, views, statistics)")
 }
+
+// A query being prepared is described without running it; statements that
+// are not queries are not translated, so a prepared SET changes nothing.
+func TestResultColumnsOfPreparedQuery(t *testing.T) {
+	s, dir := testutil.Open(t, "CREATE NAMESPACE db", "CREATE TABLE db.t (a INT, b STRING)")
+	mysql := testutil.OpenWith(t, lakesql.Options{Warehouse: dir, Dialect: lakesql.DialectMySQL}, "USE db")
+	ctx := context.Background()
+	schema := mysql.ResultColumns(ctx, "SELECT a, b AS name, a + ? AS x FROM t WHERE b = ?", 2)
+	if schema == nil || schema.String() != "schema:\n  fields: 3\n    - a: type=int32, nullable\n    - name: type=utf8, nullable\n    - x: type=int32, nullable" {
+		t.Errorf("columns: %v", schema)
+	}
+	for _, stmt := range []string{"INSERT INTO t VALUES (?, ?)", "SET autocommit = ?", "SELECT nope FROM t", "SELEC"} {
+		if schema := mysql.ResultColumns(ctx, stmt, 2); schema != nil {
+			t.Errorf("%s: columns %v, want none", stmt, schema)
+		}
+	}
+	testutil.WantRows(t, mysql, "SELECT @@autocommit", "1")
+	testutil.WantRows(t, s, "SELECT count(*) FROM db.t", "0")
+}

@@ -241,11 +241,16 @@ func (h *handler) ParserOptionsForConnection(*mysql.Conn) (sqlparser.ParserOptio
 	return sqlparser.ParserOptions{}, nil
 }
 
-// ComPrepare checks the statement; its result columns are sent with each
-// execution, since they depend on the arguments' types.
+// ComPrepare describes a query's result columns to the client (JDBC's
+// getMetaData before execution) when they can be known before its
+// arguments; each execution sends them again with its rows.
 func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
-	if _, err := h.session(ctx, c); err != nil {
+	conn, err := h.session(ctx, c)
+	if err != nil {
 		return nil, err
+	}
+	if schema := conn.session.ResultColumns(ctx, query, int(prepare.ParamsCount)); schema != nil {
+		return fieldsOf(schema), nil
 	}
 	return nil, nil
 }

@@ -114,3 +114,14 @@ func (s *Statement) Kill() (id uint64, queryOnly, ok bool) {
 	}
 	return k.ConnectionID, k.Query, true
 }
+
+// IsQuery reports whether the statement returns rows without changing
+// anything: SELECT, a set operation or SHOW. Only these are described when
+// prepared, since translating others (SET) would apply them.
+func (s *Statement) IsQuery() bool {
+	switch s.node.(type) {
+	case *ast.SelectStmt, *ast.SetOprStmt, *ast.ShowStmt:
+		return true
+	}
+	return false
+}
