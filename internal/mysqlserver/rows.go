@@ -97,7 +97,7 @@ func timestampText(a *array.Timestamp) value.Formatter {
 	toTime, _ := t.GetToTimeFunc()
 	loc := time.UTC
 	if t.TimeZone != "" {
-		if l, err := time.LoadLocation(t.TimeZone); err == nil {
+		if l, err := value.LoadZone(t.TimeZone); err == nil {
 			loc = l
 		}
 	}

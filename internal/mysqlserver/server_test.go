@@ -72,6 +72,17 @@ func TestResultTypesAndValues(t *testing.T) {
 	if err := r.Scan(&at); err != nil || at != "2026-01-15 05:20:30.000000" {
 		t.Errorf("at_tz in New York: %q, %v", at, err)
 	}
+	// MySQL's time_zone is the same setting, offsets included.
+	for zone, want := range map[string]string{"'+05:30'": "2026-01-15 15:50:30.000000", "'SYSTEM'": "2026-01-15 10:20:30.000000"} {
+		if _, err := conn.ExecContext(context.Background(), "SET time_zone = "+zone); err != nil {
+			t.Fatal(mysqlError(err))
+		}
+		r := conn.QueryRowContext(context.Background(), "SELECT at_tz, @@time_zone FROM items WHERE id = 1")
+		var variable string
+		if err := r.Scan(&at, &variable); err != nil || at != want || "'"+variable+"'" != zone {
+			t.Errorf("time_zone = %s: at_tz %q, @@time_zone %q, %v; want %q", zone, at, variable, err, want)
+		}
+	}
 	// go-sql-driver's parseTime reads DATETIME and DATE into time.Time.
 	ptdb := open(t, srv, "shop", "parseTime=true")
 	var day, ts sql.NullTime

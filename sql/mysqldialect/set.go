@@ -1,7 +1,7 @@
 package mysqldialect
 
 import (
-	"slices"
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -55,18 +55,37 @@ func (t *translator) set(st *ast.SetStmt) (sql.Statement, error) {
 			assignments = append(assignments, assignment{v.Name, value})
 		}
 	}
+	// MySQL variables that are lakesql settings become the engine's SET,
+	// one per statement.
+	var engine sql.Statement
+	for _, a := range assignments {
+		next := engineSetting(a.name, a.value, t.pos(st))
+		if next != nil && engine != nil {
+			return nil, t.unsupported(st, "setting both time_zone and max_execution_time in one SET")
+		}
+		engine = cmp.Or(next, engine)
+	}
 	// Assign only once every value is known: a failing SET changes nothing.
 	for _, a := range assignments {
 		t.env.Vars.Set(a.name, a.value)
 	}
-	// MySQL's max_execution_time (milliseconds, 0 for none) is lakesql's
-	// statement_timeout, which the engine applies.
-	for _, a := range slices.Backward(assignments) {
-		if strings.EqualFold(a.name, "max_execution_time") {
-			return &sql.Set{Name: "statement_timeout", Value: a.value, Pos: t.pos(st)}, nil
+	return engine, nil
+}
+
+// engineSetting is the lakesql SET that a MySQL variable stands for:
+// time_zone is the session time zone (SYSTEM: lakesql's default, UTC) and
+// max_execution_time (milliseconds, 0 for none) is statement_timeout.
+func engineSetting(name, value string, pos sql.Pos) sql.Statement {
+	switch strings.ToLower(name) {
+	case "time_zone":
+		if strings.EqualFold(value, "SYSTEM") {
+			return &sql.Reset{Name: "timezone", Pos: pos}
 		}
+		return &sql.Set{Name: "timezone", Value: value, Pos: pos}
+	case "max_execution_time":
+		return &sql.Set{Name: "statement_timeout", Value: value, Pos: pos}
 	}
-	return nil, nil
+	return nil
 }
 
 // setValue is the text of a SET value: a literal, a bare word (SET
