@@ -27,6 +27,7 @@ golden:
 golden-rewrite:
 	$(GO) test -count=1 -run 'TestGolden' . -rewrite
 	$(GO) test -count=1 ./cmd/lakesql -rewrite
+	$(GO) test -count=1 -run TestMariadbClientGolden ./internal/mysqlserver -rewrite
 
 # demo builds lakesql, creates the demo warehouse once and opens the REPL on it.
 demo: build

@@ -24,6 +24,7 @@ import (
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/internal/procedures"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/sql/mysqldialect"
 	"github.com/lakesql/lakesql/storage"
 )
 
@@ -43,6 +44,13 @@ type Options struct {
 	// StatementTimeout stops a statement that runs longer (SET
 	// statement_timeout changes it); 0 for no limit.
 	StatementTimeout time.Duration
+	// Dialect is the SQL dialect of Exec: DialectLakesql (the default) or
+	// DialectMySQL (SET sql_dialect changes it).
+	Dialect string
+	// User and ConnectionID are what the MySQL dialect's USER() and
+	// CONNECTION_ID() answer (lakesql serve --mysql sets them).
+	User         string
+	ConnectionID uint32
 }
 
 // Result is what one statement returns: a stream of record batches with a
@@ -57,7 +65,8 @@ var ErrStatementTimeout = engine.ErrStatementTimeout
 // Session runs statements against one warehouse. A session is not safe for
 // concurrent use; open one per goroutine.
 type Session struct {
-	engine *engine.Session
+	engine  *engine.Session
+	dialect dialect
 }
 
 // Open opens a session on the warehouse in opts.
@@ -72,17 +81,34 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		return nil, err
 	}
 	e.SetStatementTimeout(opts.StatementTimeout)
-	return &Session{engine: e}, nil
+	s := &Session{engine: e, dialect: dialect{user: opts.User, connectionID: opts.ConnectionID, vars: mysqldialect.NewVariables()}}
+	if opts.Dialect != "" {
+		if err := s.dialect.set(opts.Dialect); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // Close releases the session.
 func (s *Session) Close() error { return nil }
 
-// Exec runs one statement (a trailing ';' is allowed) and returns its result.
+// Exec runs one statement (a trailing ';' is allowed) in the session's
+// dialect and returns its result.
 func (s *Session) Exec(ctx context.Context, statement string) (*Result, error) {
-	stmt, err := sql.ParseOne(statement)
+	return s.ExecArgs(ctx, statement, nil)
+}
+
+// ExecArgs runs one statement whose ? markers take args, in order (a
+// prepared statement of the MySQL dialect): nil, bool, int64, uint64,
+// float64, string, []byte or mysqldialect.Typed.
+func (s *Session) ExecArgs(ctx context.Context, statement string, args []any) (*Result, error) {
+	stmt, err := s.parse(statement, args)
 	if err != nil {
 		return nil, err
+	}
+	if stmt == nil {
+		return engine.Message("OK"), nil
 	}
 	ctx, release := s.engine.StatementContext(s.engine.Context(ctx))
 	res, err := s.execStatement(ctx, stmt)
@@ -104,6 +130,9 @@ func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Resul
 	case *sql.Explain:
 		return e.Explain(ctx, st)
 	case *sql.Set:
+		if st.Name == dialectSetting {
+			return s.dialect.setStatement(st)
+		}
 		return e.Set(st)
 	case *sql.Reset:
 		return e.Reset(st)

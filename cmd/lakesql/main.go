@@ -32,6 +32,8 @@ const usageText = `Usage:
   lakesql [flags] -f FILE          run a SQL script and exit
   ... | lakesql [flags]            run the SQL read from standard input
   lakesql demo [demo flags]        build the demo warehouse
+  lakesql serve --mysql ADDR [serve flags]
+                                   serve the warehouse to MySQL clients
 
 Flags:
   --warehouse DIR     warehouse folder (default $LAKESQL_WAREHOUSE, else ./warehouse)
@@ -50,6 +52,21 @@ Demo flags:
   --days N            number of days of events (default 7)
   --events-per-day N  events generated per day (default 10000)
   --start DATE        first day, YYYY-MM-DD (default 2026-01-01)
+
+Serve flags:
+  --mysql ADDR        listen for MySQL clients on ADDR (host:port; use
+                      127.0.0.1 to accept local clients only)
+  --warehouse DIR     warehouse folder (default as above)
+  --catalog NAME      catalog name for three-part names (default lakesql)
+  --timeout DURATION  statement timeout of every connection (default none)
+  --user NAME         the one user clients log in as (default root)
+  --password PW       that user's password (default none)
+  --users FILE        users and passwords, one name:password per line
+  --tls-cert FILE     PEM certificate offered to clients that ask for TLS
+  --tls-key FILE      its PEM private key
+  --auth METHOD       password method proposed first: mysql_native_password
+                      (default) or caching_sha2_password (over TLS)
+Each connection gets its own session in the MySQL dialect (SET sql_dialect).
 
 Statements and dot commands (.help lists them) run in order and stop at the
 first error, which is printed as "Error: <message>" on standard error with a
@@ -102,6 +119,9 @@ func (s sourceFlag) Set(v string) error {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "demo" {
 		return runDemo(args[1:], defaultWarehouse(), stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "serve" {
+		return runServe(args[1:], defaultWarehouse(), stdout, stderr)
 	}
 	cfg, rest, err := parseFlags(args)
 	switch {

@@ -46,10 +46,14 @@ func findMetadataTable(name string) *metadataTable {
 }
 
 // ResolveMetadataTable implements planner.Resolver: ns.t.snapshots and
-// catalog.ns.t.snapshots are metadata tables. They are read whole when the
+// catalog.ns.t.snapshots are metadata tables, and information_schema.t
+// the catalog's tables (information_schema.go). They are read whole when the
 // query is planned, since iceberg-go builds them whole from the metadata
 // files (manifest lists and manifests), not from data files.
 func (s *Session) ResolveMetadataTable(ctx context.Context, name sql.ObjectName) (*planner.Rows, error) {
+	if rows, ok, err := s.resolveInformationSchema(ctx, name); ok {
+		return rows, err
+	}
 	ns, tableName, meta, err := s.metadataTableName(ctx, name)
 	if err != nil || meta == nil {
 		return nil, err

@@ -1,0 +1,375 @@
+package mysqldialect
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/lakesql/lakesql/sql"
+)
+
+// renamedFunctions are MySQL functions lakesql has under another name, with
+// the same arguments.
+var renamedFunctions = map[string]string{
+	"ifnull": "coalesce", "curdate": "current_date", "curtime": "current_time",
+	"sysdate": "now", "localtime": "now", "localtimestamp": "now", "current_timestamp": "now",
+	"char_length": "length", "character_length": "length", "lcase": "lower", "ucase": "upper",
+	"dayofmonth": "day", "weekofyear": "week",
+}
+
+// funcCall translates a MySQL function call, mapping the functions whose
+// names or arguments differ from lakesql's.
+func (t *translator) funcCall(x *ast.FuncCallExpr) (sql.Expr, error) {
+	name := x.FnName.L
+	pos := t.pos(x)
+	call := func(name string, args ...sql.Expr) sql.Expr {
+		return &sql.FuncCall{Name: name, Args: args, Pos: pos}
+	}
+	switch name {
+	case ast.DateLiteral, ast.TimestampLiteral, ast.TimeLiteral:
+		return t.typedLiteral(x)
+	case "database", "schema":
+		if t.env.Namespace == "" {
+			return &sql.Literal{Kind: sql.LitNull, Pos: pos}, nil
+		}
+		return &sql.Literal{Kind: sql.LitString, Value: t.env.Namespace, Pos: pos}, nil
+	case "version":
+		v, _ := t.env.Vars.Get("version")
+		return &sql.Literal{Kind: sql.LitString, Value: v, Pos: pos}, nil
+	case "user", "current_user", "session_user", "system_user":
+		return &sql.Literal{Kind: sql.LitString, Value: t.env.User + "@%", Pos: pos}, nil
+	case "connection_id":
+		return &sql.Literal{Kind: sql.LitInteger, Value: fmt.Sprint(t.env.ConnectionID), Pos: pos}, nil
+	case "date_add", "adddate", "date_sub", "subdate":
+		return t.dateArith(x, strings.HasSuffix(name, "sub") || name == "subdate")
+	case "extract":
+		unit, ok := x.Args[0].(*ast.TimeUnitExpr)
+		if !ok {
+			return nil, t.unsupported(x, "EXTRACT of this field")
+		}
+		v, err := t.expr(x.Args[1])
+		return call("extract", &sql.Literal{Kind: sql.LitString, Value: unit.Unit.String(), Pos: pos}, v), err
+	case "timestampdiff":
+		unit, ok := x.Args[0].(*ast.TimeUnitExpr)
+		if !ok {
+			return nil, t.unsupported(x, "TIMESTAMPDIFF of this unit")
+		}
+		args, err := t.exprs(x.Args[1:])
+		if err != nil {
+			return nil, err
+		}
+		return call("datediff", append([]sql.Expr{&sql.Literal{Kind: sql.LitString, Value: strings.ToLower(unit.Unit.String()), Pos: pos}}, args...)...), nil
+	case "trim":
+		return t.trim(x)
+	}
+	args, err := t.exprs(x.Args)
+	if err != nil {
+		return nil, err
+	}
+	switch name {
+	case "date_format":
+		return t.dateFormat(x, args)
+	case "from_unixtime":
+		if len(args) == 2 {
+			return t.dateFormat(x, []sql.Expr{call("from_unixtime", args[0]), args[1]})
+		}
+	case "str_to_date":
+		return t.strToDate(x, args)
+	case "locate", "position":
+		if len(args) == 2 {
+			return call("strpos", args[1], args[0]), nil
+		}
+		return nil, t.unsupported(x, "LOCATE with a start position")
+	case "instr":
+		return call("strpos", args...), nil
+	case "mid":
+		return call("substr", args...), nil
+	}
+	if to, ok := renamedFunctions[name]; ok {
+		name = to
+	}
+	return call(name, args...), nil
+}
+
+// typedLiteral is DATE 'x', TIMESTAMP 'x' or TIME 'x', which TiDB parses as
+// calls of internal functions (ast.DateLiteral …).
+func (t *translator) typedLiteral(x *ast.FuncCallExpr) (sql.Expr, error) {
+	v, ok := x.Args[0].(*driver.ValueExpr)
+	if !ok || len(x.Args) != 1 {
+		return nil, t.unsupported(x, "this literal")
+	}
+	kind := map[string]sql.LitKind{ast.DateLiteral: sql.LitDate, ast.TimestampLiteral: sql.LitTimestamp, ast.TimeLiteral: sql.LitTime}[x.FnName.L]
+	return &sql.Literal{Kind: kind, Value: v.GetString(), Pos: t.pos(x)}, nil
+}
+
+// intervalUnits are MySQL's INTERVAL units lakesql's intervals have, with
+// the multiplier into lakesql's unit (a quarter is 3 months).
+var intervalUnits = map[ast.TimeUnitType]struct {
+	unit  string
+	times int
+}{
+	ast.TimeUnitMicrosecond: {"MICROSECOND", 1}, ast.TimeUnitSecond: {"SECOND", 1},
+	ast.TimeUnitMinute: {"MINUTE", 1}, ast.TimeUnitHour: {"HOUR", 1}, ast.TimeUnitDay: {"DAY", 1},
+	ast.TimeUnitWeek: {"WEEK", 1}, ast.TimeUnitMonth: {"MONTH", 1}, ast.TimeUnitQuarter: {"MONTH", 3},
+	ast.TimeUnitYear: {"YEAR", 1},
+}
+
+// dateArith is DATE_ADD(d, INTERVAL n unit), DATE_SUB, ADDDATE, SUBDATE and
+// d ± INTERVAL n unit, which TiDB parses as date_add/date_sub: d ± interval.
+func (t *translator) dateArith(x *ast.FuncCallExpr, sub bool) (sql.Expr, error) {
+	if len(x.Args) != 3 {
+		return nil, t.unsupported(x, x.FnName.O+" with these arguments")
+	}
+	unit, ok := x.Args[2].(*ast.TimeUnitExpr)
+	if !ok {
+		return nil, t.unsupported(x, x.FnName.O+" with these arguments")
+	}
+	u, ok := intervalUnits[unit.Unit]
+	if !ok {
+		return nil, t.unsupported(unit, "INTERVAL unit "+unit.Unit.String())
+	}
+	d, err := t.expr(x.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	if lit, ok := d.(*sql.Literal); ok && lit.Kind == sql.LitString {
+		// MySQL reads a string as the date or datetime it spells.
+		kind := sql.LitTimestamp
+		if len(strings.TrimSpace(lit.Value)) == len("2006-01-02") && u.unit != "HOUR" && u.unit != "MINUTE" && u.unit != "SECOND" && u.unit != "MICROSECOND" {
+			kind = sql.LitDate
+		}
+		d = &sql.Literal{Kind: kind, Value: lit.Value, Pos: lit.Pos}
+	}
+	n, err := t.expr(x.Args[1])
+	if err != nil {
+		return nil, err
+	}
+	pos := t.pos(x)
+	if u.times != 1 {
+		n = &sql.BinaryExpr{Op: "*", L: n, R: &sql.Literal{Kind: sql.LitInteger, Value: fmt.Sprint(u.times), Pos: pos}, Pos: pos}
+	}
+	op := "+"
+	if sub {
+		op = "-"
+	}
+	return &sql.BinaryExpr{Op: op, L: d, R: &sql.Interval{Value: n, Unit: u.unit, Pos: t.pos(x.Args[1])}, Pos: pos}, nil
+}
+
+// trim is TRIM([BOTH|LEADING|TRAILING] [chars] FROM x), which TiDB parses as
+// trim(x[, chars[, direction]]).
+func (t *translator) trim(x *ast.FuncCallExpr) (sql.Expr, error) {
+	name := "trim"
+	args := x.Args
+	if len(args) == 3 {
+		if d, ok := args[2].(*ast.TrimDirectionExpr); ok {
+			switch d.Direction {
+			case ast.TrimLeading:
+				name = "ltrim"
+			case ast.TrimTrailing:
+				name = "rtrim"
+			}
+			args = args[:2]
+		}
+	}
+	out, err := t.exprs(args)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 2 {
+		if l, ok := out[1].(*sql.Literal); ok && l.Kind == sql.LitNull {
+			out = out[:1] // TRIM(LEADING FROM x): no characters given
+		}
+	}
+	return &sql.FuncCall{Name: name, Args: out, Pos: t.pos(x)}, nil
+}
+
+// mysqlFormat maps the conversions of MySQL's DATE_FORMAT to lakesql's
+// strftime (C's conversions plus %f microseconds). MySQL conversions
+// without a C equivalent (%c, %e, %k, %l: numbers without padding; %D: a day
+// with its English suffix; week numbering variants) are refused rather
+// than formatted differently.
+var mysqlFormat = map[byte]string{
+	'a': "%a", 'b': "%b", 'd': "%d", 'f': "%f", 'H': "%H", 'h': "%I", 'I': "%I", 'i': "%M",
+	'j': "%j", 'M': "%B", 'm': "%m", 'p': "%p", 'r': "%r", 'S': "%S", 's': "%S", 'T': "%T",
+	'W': "%A", 'w': "%w", 'Y': "%Y", 'y': "%y", '%': "%%",
+}
+
+// strftimePattern translates a DATE_FORMAT pattern into a strftime one.
+func strftimePattern(pattern string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 == len(pattern) {
+			b.WriteString("%%")
+			break
+		}
+		i++
+		conv, ok := mysqlFormat[pattern[i]]
+		if !ok {
+			return "", fmt.Errorf("DATE_FORMAT conversion %%%c is not supported (supported: %%Y %%y %%m %%M %%b %%d %%j %%H %%h %%I %%i %%S %%s %%f %%p %%r %%T %%W %%a %%w %%%%)", pattern[i])
+		}
+		b.WriteString(conv)
+	}
+	return b.String(), nil
+}
+
+// dateFormat is DATE_FORMAT(x, 'pattern') → strftime(x, pattern in C's conversions).
+func (t *translator) dateFormat(x *ast.FuncCallExpr, args []sql.Expr) (sql.Expr, error) {
+	if len(args) != 2 {
+		return nil, t.errorAt(x, "%s takes (date, 'format')", strings.ToUpper(x.FnName.O))
+	}
+	lit, ok := args[1].(*sql.Literal)
+	if !ok || lit.Kind != sql.LitString {
+		return nil, t.unsupported(x.Args[1], "a DATE_FORMAT format that is not a string literal")
+	}
+	pattern, err := strftimePattern(lit.Value)
+	if err != nil {
+		return nil, t.errorAt(x.Args[1], "%s", err)
+	}
+	return &sql.FuncCall{Name: "strftime", Args: []sql.Expr{args[0], &sql.Literal{Kind: sql.LitString, Value: pattern, Pos: lit.Pos}}, Pos: t.pos(x)}, nil
+}
+
+// strToDateFormats are the STR_TO_DATE formats lakesql reads: the ISO
+// forms, which its casts parse.
+var strToDateFormats = map[string]string{
+	"%Y-%m-%d":          "DATE",
+	"%Y-%m-%d %H:%i:%s": "TIMESTAMP",
+	"%Y-%m-%d %T":       "TIMESTAMP",
+	"%Y-%m-%d %H:%i":    "TIMESTAMP",
+}
+
+// strToDate is STR_TO_DATE(s, format) for the ISO formats: a cast.
+func (t *translator) strToDate(x *ast.FuncCallExpr, args []sql.Expr) (sql.Expr, error) {
+	if len(args) != 2 {
+		return nil, t.errorAt(x, "STR_TO_DATE takes (string, 'format')")
+	}
+	lit, ok := args[1].(*sql.Literal)
+	if !ok || lit.Kind != sql.LitString || strToDateFormats[lit.Value] == "" {
+		return nil, t.unsupported(x.Args[1], "a STR_TO_DATE format other than '%Y-%m-%d', '%Y-%m-%d %H:%i:%s', '%Y-%m-%d %T' and '%Y-%m-%d %H:%i'")
+	}
+	pos := t.pos(x)
+	return &sql.CastExpr{X: args[0], To: sql.TypeName{Name: strToDateFormats[lit.Value], Pos: pos}, Try: true, Pos: pos}, nil
+}
+
+// aggregate translates count, sum, avg, min, max and the other aggregates.
+// TiDB parses COUNT(*) as COUNT(1); both count rows, as does COUNT of any
+// non-NULL constant, so they all become COUNT(*).
+func (t *translator) aggregate(x *ast.AggregateFuncExpr) (sql.Expr, error) {
+	name := strings.ToLower(x.F)
+	if name == "group_concat" {
+		return nil, t.unsupported(x, "GROUP_CONCAT")
+	}
+	if x.Order != nil {
+		return nil, t.unsupported(x, "ORDER BY inside an aggregate")
+	}
+	pos := t.pos(x)
+	if name == "count" && !x.Distinct && countsRows(x.Args) {
+		return &sql.FuncCall{Name: "count", Star: true, Pos: pos}, nil
+	}
+	args, err := t.exprs(x.Args)
+	if err != nil {
+		return nil, err
+	}
+	return &sql.FuncCall{Name: name, Args: args, Distinct: x.Distinct, Pos: pos}, nil
+}
+
+// window translates f(…) OVER (PARTITION BY … ORDER BY … frame).
+func (t *translator) window(x *ast.WindowFuncExpr) (sql.Expr, error) {
+	if x.Spec.Name.O != "" || x.Spec.Ref.O != "" {
+		return nil, t.unsupported(x, "a named window")
+	}
+	if x.IgnoreNull || x.FromLast {
+		return nil, t.unsupported(x, "IGNORE NULLS and FROM LAST")
+	}
+	pos := t.pos(x)
+	name := strings.ToLower(x.Name)
+	call := &sql.FuncCall{Name: name, Distinct: x.Distinct, Over: &sql.WindowSpec{}, Pos: pos}
+	call.Star = name == "count" && !x.Distinct && countsRows(x.Args)
+	if !call.Star {
+		args, err := t.exprs(x.Args)
+		if err != nil {
+			return nil, err
+		}
+		call.Args = args
+	}
+	spec := x.Spec
+	if spec.PartitionBy != nil {
+		for _, item := range spec.PartitionBy.Items {
+			e, err := t.expr(item.Expr)
+			if err != nil {
+				return nil, err
+			}
+			call.Over.PartitionBy = append(call.Over.PartitionBy, e)
+		}
+	}
+	if spec.OrderBy != nil {
+		items, err := t.orderItems(spec.OrderBy.Items)
+		if err != nil {
+			return nil, err
+		}
+		call.Over.OrderBy = items
+	}
+	if spec.Frame != nil {
+		frame, err := t.frame(spec.Frame)
+		if err != nil {
+			return nil, err
+		}
+		call.Over.Frame = frame
+	}
+	return call, nil
+}
+
+func (t *translator) frame(f *ast.FrameClause) (*sql.Frame, error) {
+	out := &sql.Frame{Unit: "ROWS"}
+	switch f.Type {
+	case ast.Ranges:
+		out.Unit = "RANGE"
+	case ast.Groups:
+		return nil, t.unsupported(f, "GROUPS frames")
+	}
+	var err error
+	if out.Start, err = t.frameBound(&f.Extent.Start); err != nil {
+		return nil, err
+	}
+	out.End, err = t.frameBound(&f.Extent.End)
+	return out, err
+}
+
+func (t *translator) frameBound(b *ast.FrameBound) (sql.FrameBound, error) {
+	if b.Unit != ast.TimeUnitInvalid {
+		return sql.FrameBound{}, t.unsupported(b, "an INTERVAL frame bound")
+	}
+	switch {
+	case b.Type == ast.CurrentRow:
+		return sql.FrameBound{Kind: sql.CurrentRow}, nil
+	case b.UnBounded && b.Type == ast.Preceding:
+		return sql.FrameBound{Kind: sql.UnboundedPreceding}, nil
+	case b.UnBounded:
+		return sql.FrameBound{Kind: sql.UnboundedFollowing}, nil
+	}
+	off, err := t.expr(b.Expr)
+	if err != nil {
+		return sql.FrameBound{}, err
+	}
+	kind := sql.Following
+	if b.Type == ast.Preceding {
+		kind = sql.Preceding
+	}
+	return sql.FrameBound{Kind: kind, Offset: off}, nil
+}
+
+// countsRows reports whether COUNT(args) counts every row: its argument is
+// a constant that is not NULL (TiDB's COUNT(*) is COUNT(1)).
+func countsRows(args []ast.ExprNode) bool {
+	if len(args) != 1 {
+		return false
+	}
+	v, ok := args[0].(*driver.ValueExpr)
+	return ok && v.Kind() != driver.KindNull
+}
