@@ -36,11 +36,15 @@ type Warehouse struct {
 	fs          *storage.RemapIO
 	remaps      []storage.Remap // from remapFile
 	tableRemaps []tableRemap    // of the registered tables; extra session remaps are in fs only
+	object      bool            // dir is on object storage (s3://bucket/prefix)
 }
 
 // Open opens the warehouse in dir, creating the folder if needed. extra adds
 // location remaps for this session only.
 func Open(dir string, extra []storage.Remap) (*Warehouse, error) {
+	if storage.IsObjectLocation(dir) {
+		return openObjectWarehouse(dir, extra)
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open warehouse %s: %w", dir, err)
@@ -75,7 +79,7 @@ func Open(dir string, extra []storage.Remap) (*Warehouse, error) {
 	return w, nil
 }
 
-// Dir is the warehouse folder.
+// Dir is the warehouse folder, or its location on object storage.
 func (w *Warehouse) Dir() string { return w.dir }
 
 // FS is the file system table files are read and written through.
