@@ -18,8 +18,18 @@ import (
 // the partition specs and per-file spec ids the step should leave; the
 // snapshot before the rewrite still reads the same rows, in both engines.
 func TestTutorialFlowStaysReadableByIceberg(t *testing.T) {
+	tutorialFlow(t, t.TempDir())
+}
+
+// The same flow on a warehouse in S3 (versitygw).
+func TestTutorialFlowOnObjectStorage(t *testing.T) {
+	tutorialFlow(t, testutil.StartS3(t).Location("warehouse"))
+}
+
+// tutorialFlow runs the flow on the warehouse dir (a folder or an s3://
+// location).
+func tutorialFlow(t *testing.T, dir string) {
 	ctx := context.Background()
-	dir := t.TempDir()
 	if err := demo.Build(ctx, demo.Options{Warehouse: dir, Days: 7, EventsPerDay: 500}); err != nil {
 		t.Fatal(err)
 	}

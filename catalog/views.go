@@ -50,7 +50,7 @@ type View struct {
 }
 
 func (w *Warehouse) viewPath(ns, name string) string {
-	return filepath.Join(w.dir, ns, name+viewSuffix)
+	return w.Path(ns, name+viewSuffix)
 }
 
 // checkViewName refuses names that would put a view's file outside its
@@ -71,7 +71,7 @@ func (w *Warehouse) LoadView(_ context.Context, ns, name string) (*View, error) 
 		return nil, nil // no view can have the name
 	}
 	path := w.viewPath(ns, name)
-	data, err := os.ReadFile(path)
+	data, err := w.readFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -122,7 +122,7 @@ func (w *Warehouse) CreateView(ctx context.Context, ns, name, sqlText string, sc
 		return Errorf(ErrTableExists, "%s.%s is a table, not a view", ns, name)
 	}
 	path := w.viewPath(ns, name)
-	old, err := os.ReadFile(path)
+	old, err := w.readFile(path)
 	switch {
 	case err == nil && !replace:
 		return Errorf(ErrViewExists, "view %s.%s already exists (CREATE OR REPLACE VIEW replaces it)", ns, name)
@@ -138,7 +138,7 @@ func (w *Warehouse) CreateView(ctx context.Context, ns, name, sqlText string, sc
 	if old != nil {
 		meta, err = replaceVersion(old, version, schema)
 	} else {
-		meta, err = view.NewMetadata(version, schema, filepath.Join(w.dir, ns), nil)
+		meta, err = view.NewMetadata(version, schema, w.Path(ns), nil)
 	}
 	if err != nil {
 		return fmt.Errorf("create view %s.%s: %w", ns, name, err)
@@ -146,6 +146,9 @@ func (w *Warehouse) CreateView(ctx context.Context, ns, name, sqlText string, sc
 	data, err := json.MarshalIndent(meta, "", "  ")
 	if err != nil {
 		return fmt.Errorf("create view %s.%s: %w", ns, name, err)
+	}
+	if w.object {
+		return w.writeObjectView(path, data, old == nil)
 	}
 	return writeViewFile(path, data, old == nil)
 }
@@ -202,7 +205,12 @@ func (w *Warehouse) DropView(ctx context.Context, ns, name string, ifExists bool
 	if err := checkViewName(ns, name); err != nil {
 		return err
 	}
-	err := os.Remove(w.viewPath(ns, name))
+	var err error
+	if w.object {
+		err = w.removeObjectView(w.viewPath(ns, name))
+	} else {
+		err = os.Remove(w.viewPath(ns, name))
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		if ifExists {
 			return nil
@@ -222,13 +230,13 @@ func (w *Warehouse) Views(ctx context.Context, ns string) ([]string, error) {
 	} else if !exists {
 		return nil, w.NoSuchNamespace(ctx, ns)
 	}
-	entries, err := os.ReadDir(filepath.Join(w.dir, ns))
+	files, err := w.children(w.Path(ns))
 	if err != nil {
 		return nil, fmt.Errorf("list views of %s: %w", ns, err)
 	}
 	var names []string
-	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), viewSuffix); ok && !e.IsDir() {
+	for _, f := range files {
+		if name, ok := strings.CutSuffix(f, viewSuffix); ok {
 			names = append(names, name)
 		}
 	}

@@ -174,13 +174,9 @@ func (w *Warehouse) DropNamespace(ctx context.Context, ns string, ifExists, casc
 	}
 	// Folders left by DROP TABLE without PURGE (or files a PURGE kept) are
 	// not the catalog's to delete.
-	if left, _ := os.ReadDir(filepath.Join(w.dir, ns)); len(left) > 0 {
-		names := make([]string, len(left))
-		for i, e := range left {
-			names[i] = e.Name()
-		}
+	if left := w.leftovers(ns); len(left) > 0 {
 		return Errorf(ErrNamespaceNotEmpty, "namespace %s still holds files that belong to no table (%s in %s: dropped without PURGE?); move or delete them first",
-			ns, strings.Join(names, ", "), filepath.Join(w.dir, ns))
+			ns, strings.Join(left, ", "), w.Path(ns))
 	}
 	if err := w.cat.DropNamespace(ctx, table.Identifier{ns}); err != nil {
 		return fmt.Errorf("drop namespace %s: %w", ns, err)

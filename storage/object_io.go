@@ -265,3 +265,13 @@ func (o *ObjectIO) WriteNew(name string, data []byte) error {
 func (o *ObjectIO) RemoveFiles(names []string) ([]string, error) {
 	return o.DeleteFiles(o.ctx, names)
 }
+
+// ObjectEntry is also the fs.DirEntry of the object, for walks.
+var _ fs.DirEntry = ObjectEntry{}
+
+func (e ObjectEntry) Name() string      { return e.Location[strings.LastIndex(e.Location, "/")+1:] }
+func (e ObjectEntry) IsDir() bool       { return false }
+func (e ObjectEntry) Type() fs.FileMode { return 0 }
+func (e ObjectEntry) Info() (fs.FileInfo, error) {
+	return objectInfo{name: e.Name(), size: e.Size, modTime: e.ModTime}, nil
+}

@@ -29,7 +29,9 @@ type IcebergGoView struct {
 func IcebergGo(t testing.TB, dir, ns, name string, snapshotID int64) IcebergGoView {
 	t.Helper()
 	ctx := context.Background()
-	cat, err := hadoop.NewCatalog("other", dir, nil)
+	// Only reads: iceberg-go's refusal of unsafe commits on object storage
+	// does not apply.
+	cat, err := hadoop.NewCatalog("other", dir, iceberg.Properties{"allow-unsafe-commits": "true"})
 	if err != nil {
 		t.Fatal(err)
 	}
