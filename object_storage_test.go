@@ -1,12 +1,23 @@
 package lakesql_test
 
 import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/demo"
 	"github.com/lakesql/lakesql/internal/testutil"
 	"github.com/lakesql/lakesql/storage"
 )
@@ -97,4 +108,121 @@ func objectsBelow(t *testing.T, s *lakesql.Session, location string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// A one-day query on a day-partitioned table in S3 reads that day's file
+// only, with ranged GETs: the footer, then the column chunks the query
+// needs; not the whole file, not page by page.
+func TestObjectStorageOneDayQueryIsFewRangedGets(t *testing.T) {
+	s3 := testutil.StartS3(t)
+	wh := s3.Location("warehouse")
+	ctx := context.Background()
+	if err := demo.Build(ctx, demo.Options{Warehouse: wh, Days: 40, EventsPerDay: 20000}); err != nil {
+		t.Fatal(err)
+	}
+	const events = demo.Namespace + "." + demo.EventsTable
+	const byDay = demo.Namespace + ".by_day"
+	setup := testutil.OpenWith(t, lakesql.Options{Warehouse: wh},
+		"CREATE TABLE "+byDay+" PARTITIONED BY (day(event_time)) AS SELECT * FROM "+events)
+	const where = " WHERE event_time >= TIMESTAMP '2026-01-21 00:00:00' AND event_time < TIMESTAMP '2026-01-22 00:00:00'"
+	const query = "SELECT count(*), sum(price), count(DISTINCT user_id) FROM "
+	want := testutil.Rows(t, setup, query+events+where)
+	files := testutil.RowsInOrder(t, setup, "SELECT file_path FROM "+byDay+".files WHERE file_path LIKE '%event_time_day=2026-01-21%'")
+	if len(files) != 1 {
+		t.Fatalf("files of the day: %v, want one", files)
+	}
+	// The bytes of the day's column chunks the query reads, from the file
+	// as the server stores it.
+	chunkBytes := columnChunkBytes(t, filepath.Join(s3.Dir, s3.Bucket, strings.TrimPrefix(files[0], "s3://"+s3.Bucket+"/")), "event_time", "price", "user_id")
+
+	// A fresh session: nothing cached.
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: wh})
+	before := storage.ObjectRequestCounts()
+	got := testutil.Rows(t, s, query+byDay+where)
+	cost := storage.ObjectRequestCounts().Sub(before)
+	if !slices.Equal(got, want) {
+		t.Fatalf("partitioned table in S3: %v, want %v", got, want)
+	}
+	t.Logf("one-day query: %d GETs (%d B), %d of them of data files (%d B; the day's chunks: %d B), %d LIST, %d HEAD",
+		cost.Gets, cost.GetBytes, cost.DataGets, cost.DataGetBytes, chunkBytes, cost.Lists, cost.Heads)
+	if cost.Gets >= 10 {
+		t.Errorf("%d GETs, want fewer than 10", cost.Gets)
+	}
+	if cost.DataGetBytes >= 2*chunkBytes {
+		t.Errorf("%d bytes of data files transferred, want less than twice the day's column chunks (%d B)", cost.DataGetBytes, chunkBytes)
+	}
+}
+
+// columnChunkBytes sums the compressed sizes of the named columns' chunks
+// in a local Parquet file.
+func columnChunkBytes(t *testing.T, path string, columns ...string) int64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(f, info.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, rg := range pf.Metadata().RowGroups {
+		for _, c := range rg.Columns {
+			if slices.Contains(columns, strings.Join(c.MetaData.PathInSchema, ".")) {
+				n += c.MetaData.TotalCompressedSize
+			}
+		}
+	}
+	return n
+}
+
+// On a store that ignores If-None-Match (simulated by a proxy in front of
+// versitygw that turns its 412 Precondition Failed into 200 OK), a commit
+// could silently overwrite another: lakesql refuses to commit there, with
+// a one-line message naming the way out, and reads still work.
+func TestObjectStorageWithoutConditionalWritesRefusesCommits(t *testing.T) {
+	s3 := testutil.StartS3(t)
+	wh := s3.Location("warehouse")
+	testutil.OpenWith(t, lakesql.Options{Warehouse: wh},
+		"CREATE NAMESPACE db", "CREATE TABLE db.t (id BIGINT)", "INSERT INTO db.t VALUES (1), (NULL)")
+
+	target, err := url.Parse(s3.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		if resp.Request.Method == http.MethodPut && resp.StatusCode == http.StatusPreconditionFailed {
+			resp.StatusCode, resp.Status = http.StatusOK, "200 OK"
+			resp.Body = io.NopCloser(strings.NewReader(""))
+			resp.ContentLength = 0
+			resp.Header.Del("Content-Length")
+		}
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	t.Setenv("AWS_ENDPOINT_URL", srv.URL)
+
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: wh})
+	if got := testutil.Rows(t, s, "SELECT id FROM db.t"); !slices.Equal(got, []string{"1", "NULL"}) {
+		t.Fatalf("rows %v, want 1, NULL", got)
+	}
+	for _, st := range []string{"INSERT INTO db.t VALUES (2)", "CREATE TABLE db.u (id BIGINT)"} {
+		msg := testutil.Error(t, s, st)
+		if strings.Contains(msg, "\n") || !strings.Contains(msg, "has no conditional writes: commits to s3://lakesql/warehouse/db/") || !strings.Contains(msg, "use a SQL or REST catalog") {
+			t.Errorf("%s: %q, want one line saying the store has no conditional writes, pointing at the SQL or REST catalog", st, msg)
+		}
+	}
+	if got := testutil.Rows(t, s, "SELECT id FROM db.t"); !slices.Equal(got, []string{"1", "NULL"}) {
+		t.Fatalf("rows after the refused commits %v, want 1, NULL", got)
+	}
+	if got := testutil.RowsInOrder(t, s, "SHOW TABLES IN db"); !slices.Equal(got, []string{"db|t"}) {
+		t.Fatalf("tables %v, want only t", got)
+	}
 }

@@ -28,9 +28,11 @@ type RangePrefetcher interface {
 	Prefetch(ranges []ByteRange) (release func(), err error)
 }
 
-// coalesceGap is the largest gap between two ranges fetched as one: a
-// request costs about as much as this many bytes.
-const coalesceGap = 256 << 10
+// coalesceGap is the largest gap between two ranges fetched as one
+// (Arrow's pre-buffering default "hole size limit"): wider gaps are the
+// chunks of columns the query does not read, and the ranges on either side
+// are fetched in parallel anyway.
+const coalesceGap = 8 << 10
 
 // prefetchParallelism bounds the concurrent GETs of one Prefetch.
 const prefetchParallelism = 8
@@ -59,6 +61,9 @@ type fetchedRange struct {
 // Prefetch fetches ranges, those closer than coalesceGap as one, in
 // parallel; reads inside them are then served from memory until release.
 func (f *objectFile) Prefetch(ranges []ByteRange) (func(), error) {
+	f.mu.Lock()
+	ranges = slices.DeleteFunc(slices.Clone(ranges), f.holds)
+	f.mu.Unlock()
 	merged := coalesce(ranges)
 	got := make([]*fetchedRange, len(merged))
 	g, ctx := errgroup.WithContext(f.ctx)
@@ -84,6 +89,16 @@ func (f *objectFile) Prefetch(ranges []ByteRange) (func(), error) {
 		defer f.mu.Unlock()
 		f.fetched = slices.DeleteFunc(f.fetched, func(r *fetchedRange) bool { return slices.Contains(got, r) })
 	}, nil
+}
+
+// holds reports whether a fetched range holds all of r (f.mu held).
+func (f *objectFile) holds(r ByteRange) bool {
+	for _, got := range f.fetched {
+		if r.Off >= got.off && r.end() <= got.off+int64(len(got.data)) {
+			return true
+		}
+	}
+	return false
 }
 
 // coalesce sorts ranges and merges those that overlap or lie closer than

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"net/http"
+	"strings"
 	"sync/atomic"
 )
 
@@ -10,10 +11,13 @@ import (
 // plans) sees what a query cost on object storage.
 type ObjectRequests struct {
 	Gets, GetBytes, Puts, Heads, Lists, Deletes, Other int64
+	// DataGets and DataGetBytes are the GETs of Parquet data files, a
+	// part of Gets and GetBytes.
+	DataGets, DataGetBytes int64
 }
 
 var objectRequests struct {
-	gets, getBytes, puts, heads, lists, deletes, other atomic.Int64
+	gets, getBytes, puts, heads, lists, deletes, other, dataGets, dataGetBytes atomic.Int64
 }
 
 // ObjectRequestCounts returns the requests sent so far by this process.
@@ -22,6 +26,7 @@ func ObjectRequestCounts() ObjectRequests {
 	return ObjectRequests{
 		Gets: r.gets.Load(), GetBytes: r.getBytes.Load(), Puts: r.puts.Load(),
 		Heads: r.heads.Load(), Lists: r.lists.Load(), Deletes: r.deletes.Load(), Other: r.other.Load(),
+		DataGets: r.dataGets.Load(), DataGetBytes: r.dataGetBytes.Load(),
 	}
 }
 
@@ -30,7 +35,7 @@ func (r ObjectRequests) Sub(before ObjectRequests) ObjectRequests {
 	return ObjectRequests{
 		Gets: r.Gets - before.Gets, GetBytes: r.GetBytes - before.GetBytes, Puts: r.Puts - before.Puts,
 		Heads: r.Heads - before.Heads, Lists: r.Lists - before.Lists, Deletes: r.Deletes - before.Deletes,
-		Other: r.Other - before.Other,
+		Other: r.Other - before.Other, DataGets: r.DataGets - before.DataGets, DataGetBytes: r.DataGetBytes - before.DataGetBytes,
 	}
 }
 
@@ -45,6 +50,9 @@ func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		r.lists.Add(1)
 	case req.Method == http.MethodGet:
 		r.gets.Add(1)
+		if strings.HasSuffix(req.URL.Path, ".parquet") {
+			r.dataGets.Add(1)
+		}
 	case req.Method == http.MethodPut:
 		r.puts.Add(1)
 	case req.Method == http.MethodHead:
@@ -57,6 +65,9 @@ func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	resp, err := t.base.RoundTrip(req)
 	if err == nil && req.Method == http.MethodGet && resp.ContentLength > 0 {
 		r.getBytes.Add(resp.ContentLength)
+		if strings.HasSuffix(req.URL.Path, ".parquet") {
+			r.dataGetBytes.Add(resp.ContentLength)
+		}
 	}
 	return resp, err
 }

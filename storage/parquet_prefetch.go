@@ -7,9 +7,11 @@ import (
 )
 
 // footerPrefetch is how many bytes at the end of a file on object storage
-// are fetched with its footer: most footers fit, and a small file comes
-// whole in that one request.
-const footerPrefetch = 64 << 10
+// are fetched with its footer: the footers of Iceberg data files (tens of
+// columns, a few row groups) fit, a small file comes whole in that one
+// request, and a pruned read of a big file pays little for the rest. A
+// bigger footer costs one more request.
+const footerPrefetch = 16 << 10
 
 // prefetchChunks fetches, on object storage, the column chunks of row group
 // rg that cols read, in one request per run of adjacent chunks instead of
