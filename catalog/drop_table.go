@@ -63,6 +63,9 @@ func (w *Warehouse) DropTable(ctx context.Context, ns, name string, purge bool) 
 			refs[entry.MetadataFile] = true
 		}
 	}
+	if w.managed {
+		return w.dropManaged(ctx, ns, name, tbl, refs, purge)
+	}
 	location := recordedLocation(folder)
 	own, ok := w.OwnFolder(folder)
 	d.NotOwned = purge && !ok

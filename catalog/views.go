@@ -67,7 +67,7 @@ func checkViewName(ns, name string) error {
 // LoadView reads the view ns.name; it returns nil and no error when there is
 // no such view.
 func (w *Warehouse) LoadView(_ context.Context, ns, name string) (*View, error) {
-	if checkViewName(ns, name) != nil {
+	if checkViewName(ns, name) != nil || w.managed {
 		return nil, nil // no view can have the name
 	}
 	path := w.viewPath(ns, name)
@@ -110,6 +110,9 @@ func (w *Warehouse) LoadView(_ context.Context, ns, name string) (*View, error) 
 func (w *Warehouse) CreateView(ctx context.Context, ns, name, sqlText string, schema *iceberg.Schema, replace bool) error {
 	if err := checkViewName(ns, name); err != nil {
 		return err
+	}
+	if w.managed {
+		return w.noViews()
 	}
 	if exists, err := w.NamespaceExists(ctx, ns); err != nil {
 		return err
@@ -205,6 +208,9 @@ func (w *Warehouse) DropView(ctx context.Context, ns, name string, ifExists bool
 	if err := checkViewName(ns, name); err != nil {
 		return err
 	}
+	if w.managed {
+		return w.noViews()
+	}
 	var err error
 	if w.object {
 		err = w.removeObjectView(w.viewPath(ns, name))
@@ -230,6 +236,9 @@ func (w *Warehouse) Views(ctx context.Context, ns string) ([]string, error) {
 	} else if !exists {
 		return nil, w.NoSuchNamespace(ctx, ns)
 	}
+	if w.managed {
+		return nil, nil
+	}
 	files, err := w.children(w.Path(ns))
 	if err != nil {
 		return nil, fmt.Errorf("list views of %s: %w", ns, err)
@@ -253,4 +262,10 @@ func (w *Warehouse) noSuchView(ctx context.Context, ns, name string) error {
 		return Errorf(ErrNoSuchView, "view %s.%s does not exist (did you mean %s.%s?)", ns, name, ns, near)
 	}
 	return Errorf(ErrNoSuchView, "view %s.%s does not exist", ns, name)
+}
+
+// noViews is the error for views in an SQL or REST catalog: lakesql keeps
+// views only in a warehouse folder's filesystem catalog for now.
+func (w *Warehouse) noViews() error {
+	return fmt.Errorf("views are kept only by the filesystem catalog (a --warehouse without --catalog-uri) for now; this warehouse's catalog is %s", w.cat.CatalogType())
 }

@@ -37,6 +37,10 @@ type Warehouse struct {
 	remaps      []storage.Remap // from remapFile
 	tableRemaps []tableRemap    // of the registered tables; extra session remaps are in fs only
 	object      bool            // dir is on object storage (s3://bucket/prefix)
+	// managed: the catalog is an SQL or REST one (OpenConfig), which
+	// keeps the tables' metadata pointers itself; otherwise it is the
+	// filesystem catalog of the folder dir.
+	managed bool
 }
 
 // Open opens the warehouse in dir, creating the folder if needed. extra adds
@@ -174,7 +178,7 @@ func (w *Warehouse) DropNamespace(ctx context.Context, ns string, ifExists, casc
 	}
 	// Folders left by DROP TABLE without PURGE (or files a PURGE kept) are
 	// not the catalog's to delete.
-	if left := w.leftovers(ns); len(left) > 0 {
+	if left := w.leftovers(ns); !w.managed && len(left) > 0 {
 		return Errorf(ErrNamespaceNotEmpty, "namespace %s still holds files that belong to no table (%s in %s: dropped without PURGE?); move or delete them first",
 			ns, strings.Join(left, ", "), w.Path(ns))
 	}
