@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	icecatalog "github.com/apache/iceberg-go/catalog"
+
 	"github.com/lakesql/lakesql"
 	"github.com/lakesql/lakesql/catalog"
 	"github.com/lakesql/lakesql/internal/demo"
@@ -34,6 +36,11 @@ func TestTutorialFlowOnSQLiteCatalog(t *testing.T) {
 	tutorialFlow(t, filepath.Join(dir, "warehouse"), "sqlite:"+filepath.Join(dir, "catalog.db"))
 }
 
+// The same flow with the tables in an SQL catalog on PostgreSQL.
+func TestTutorialFlowOnPostgresCatalog(t *testing.T) {
+	tutorialFlow(t, filepath.Join(t.TempDir(), "warehouse"), testutil.Postgres(t))
+}
+
 // tutorialFlow runs the flow on the warehouse dir (a folder or an s3://
 // location) with the catalog of catalogURI ("": the folder's).
 func tutorialFlow(t *testing.T, dir, catalogURI string) {
@@ -48,6 +55,9 @@ func tutorialFlow(t *testing.T, dir, catalogURI string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { other.Close() })
+	if catalogURI != "" && other.Catalog().CatalogType() != icecatalog.SQL {
+		t.Fatalf("catalog %s is %s, want sql", catalogURI, other.Catalog().CatalogType())
+	}
 	icebergGo := func(snapshot int64) testutil.IcebergGoView {
 		t.Helper()
 		if catalogURI == "" {

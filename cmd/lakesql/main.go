@@ -34,8 +34,17 @@ const usageText = `Usage:
   lakesql demo [demo flags]        build the demo warehouse
 
 Flags:
-  --warehouse DIR     warehouse folder (default $LAKESQL_WAREHOUSE, else ./warehouse)
-  --catalog NAME      catalog name for three-part names (default lakesql)
+  --warehouse DIR     warehouse folder (default $LAKESQL_WAREHOUSE, else ./warehouse),
+                      or s3://bucket/prefix (AWS_* environment; AWS_ENDPOINT_URL
+                      for S3-compatible stores)
+  --catalog NAME      catalog name for three-part names (default lakesql); a
+                      catalog of that name in ~/.iceberg-go.yaml is used if declared
+  --catalog-uri URI   keep tables in an Iceberg catalog instead of the folder's:
+                      sqlite:PATH, postgres://..., http(s)://... (REST)
+                      (default $LAKESQL_CATALOG_URI)
+  --catalog-property KEY=VALUE
+                      a catalog property (credential, token, scope, s3.*);
+                      may be repeated
   --format MODE       output mode: table, line, list, csv, tsv, json, jsonl,
                       markdown, html, insert (default table; .mode changes it)
   -e SQL              run SQL (';'-separated statements); may be repeated
@@ -71,6 +80,7 @@ type cliConfig struct {
 	sources   []sqlSource // -e and -f in command-line order
 	version   bool
 	timeout   time.Duration // --timeout: the session's statement_timeout
+	catalogFlags
 }
 
 // sqlSource is one -e text or -f file.
@@ -135,6 +145,7 @@ func parseFlags(args []string) (cliConfig, []string, error) {
 	fs.Var(sourceFlag{list: &cfg.sources, isFile: true}, "f", "")
 	fs.BoolVar(&cfg.version, "version", false, "")
 	fs.DurationVar(&cfg.timeout, "timeout", 0, "")
+	addCatalogFlags(fs, &cfg.catalogFlags)
 	if err := fs.Parse(args); err != nil {
 		return cfg, nil, err
 	}
@@ -162,7 +173,8 @@ func usageError(stderr io.Writer, err error) int {
 // the interactive shell.
 func runSQL(cfg cliConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx := context.Background()
-	opts := lakesql.Options{Warehouse: cfg.warehouse, Catalog: cfg.catalog, StatementTimeout: cfg.timeout}
+	opts := lakesql.Options{Warehouse: cfg.warehouse, Catalog: cfg.catalog, StatementTimeout: cfg.timeout,
+		CatalogURI: cfg.catalogFlags.uri, CatalogProps: cfg.catalogFlags.props}
 	if f, ok := stderr.(*os.File); ok && readline.IsTerminal(int(f.Fd())) {
 		opts.Progress = stderr // progress lines of long statements
 	}
