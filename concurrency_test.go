@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/lakesql/lakesql"
 	"github.com/lakesql/lakesql/catalog"
+	"github.com/lakesql/lakesql/catalog/restserver"
 	"github.com/lakesql/lakesql/internal/testutil"
 )
 
@@ -83,6 +85,20 @@ func TestRewriteAndInsertFromTwoProcesses(t *testing.T) {
 func TestRewriteAndInsertFromTwoProcessesOnPostgres(t *testing.T) {
 	uri := testutil.Postgres(t)
 	twoProcessWrites(t, func(string) string { return uri })
+}
+
+// The same two processes committing through "lakesql serve --rest" (its
+// handler, in this test's process) as their REST catalog.
+func TestRewriteAndInsertFromTwoProcessesThroughRESTServer(t *testing.T) {
+	twoProcessWrites(t, func(tmp string) string {
+		wh, err := catalog.Open(filepath.Join(tmp, "warehouse"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(restserver.New(wh, "").Handler())
+		t.Cleanup(srv.Close)
+		return srv.URL
+	})
 }
 
 // twoProcessWrites runs the two writers on a warehouse in a temporary

@@ -32,6 +32,7 @@ const usageText = `Usage:
   lakesql [flags] -f FILE          run a SQL script and exit
   ... | lakesql [flags]            run the SQL read from standard input
   lakesql demo [demo flags]        build the demo warehouse
+  lakesql serve --rest ADDR        serve the catalog over the Iceberg REST API
 
 Flags:
   --warehouse DIR     warehouse folder (default $LAKESQL_WAREHOUSE, else ./warehouse),
@@ -112,6 +113,9 @@ func (s sourceFlag) Set(v string) error {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "demo" {
 		return runDemo(args[1:], defaultWarehouse(), stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "serve" {
+		return runServe(args[1:], stdout, stderr)
 	}
 	cfg, rest, err := parseFlags(args)
 	switch {
