@@ -113,7 +113,6 @@ func TestIcebergGoClientCreatesAppendsAndReads(t *testing.T) {
 	}
 }
 
-
 // A commit whose requirements the table no longer meets (another client
 // committed first) is refused with 409, and nothing of it is applied.
 func TestStaleCommitIsAConflict(t *testing.T) {
