@@ -1,8 +1,11 @@
 package catalog
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"net/url"
 	"os"
@@ -49,8 +52,11 @@ func OpenConfig(ctx context.Context, cfg Config) (*Warehouse, error) {
 	maps.Copy(props, cfg.Props)
 	catType := ""
 	if cfg.URI == "" {
-		conf, ok := config.EnvConfig.Catalogs[cfg.Name]
-		if !ok {
+		conf, err := configuredCatalog(cfg.Name)
+		if err != nil {
+			return nil, err
+		}
+		if conf == nil {
 			return Open(cfg.Warehouse, cfg.Remaps)
 		}
 		cfg.URI, catType = conf.URI, conf.CatalogType
@@ -90,6 +96,29 @@ func OpenConfig(ctx context.Context, cfg Config) (*Warehouse, error) {
 	return w, nil
 }
 
+// configuredCatalog is the catalog name declares in iceberg-go's
+// configuration file ($GOICEBERG_HOME/.iceberg-go.yaml, else
+// ~/.iceberg-go.yaml), read now (iceberg-go's own copy is read once at
+// start); nil when there is none.
+func configuredCatalog(name string) (*config.CatalogConfig, error) {
+	path := ""
+	if home := os.Getenv("GOICEBERG_HOME"); home != "" {
+		path = filepath.Join(home, ".iceberg-go.yaml")
+	}
+	data, err := config.LoadConfigFile(path)
+	if err != nil {
+		if path != "" && errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("read iceberg-go configuration: %w", err)
+	}
+	conf, err := config.ParseConfig(data, name)
+	if err != nil {
+		return nil, fmt.Errorf("iceberg-go configuration %s: %w", cmp.Or(path, "~/.iceberg-go.yaml"), err)
+	}
+	return conf, nil
+}
+
 // catalogProps sets the type, URI and driver properties iceberg-go's
 // catalog registry needs for a catalog URI.
 func catalogProps(props iceberg.Properties, catType, uri string) error {
@@ -113,6 +142,9 @@ func catalogProps(props iceberg.Properties, catType, uri string) error {
 		setIfEmpty(props, sqlcat.DriverKey, "pgx")
 		setIfEmpty(props, sqlcat.DialectKey, string(sqlcat.Postgres))
 	case "sql":
+		if s := strings.ToLower(scheme); s == "sqlite" || s == "postgres" || s == "postgresql" {
+			return catalogProps(props, "", uri) // the URI says which database
+		}
 		props["type"], props["uri"] = "sql", uri
 	case "http", "https", "rest":
 		props["type"], props["uri"] = "rest", uri
