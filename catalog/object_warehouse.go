@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -31,7 +32,7 @@ func openObjectWarehouse(location string, extra []storage.Remap) (*Warehouse, er
 		return nil, fmt.Errorf("open warehouse %s: want scheme://bucket/prefix", location)
 	}
 	if !slices.Contains([]string{"s3", "s3a", "s3n"}, u.Scheme) {
-		return nil, fmt.Errorf("open warehouse %s: %s:// is not supported (object storage is s3://, also for S3-compatible stores)", location, u.Scheme)
+		return nil, fmt.Errorf("%s:// warehouses are not supported (object storage is s3://, also for S3-compatible stores)", u.Scheme)
 	}
 	location = strings.TrimRight(location, "/")
 	cat, err := hadoop.NewCatalog("lakesql", location, iceberg.Properties{"allow-unsafe-commits": "true"})
@@ -40,7 +41,33 @@ func openObjectWarehouse(location string, extra []storage.Remap) (*Warehouse, er
 	}
 	w := &Warehouse{dir: location, cat: cat, object: true}
 	w.fs = &storage.RemapIO{Remaps: extra, Root: location}
+	if err := w.checkBucket(); err != nil {
+		return nil, err
+	}
 	return w, nil
+}
+
+// checkBucket tells a missing or forbidden bucket apart from an empty
+// warehouse, which would otherwise only say that no namespace exists.
+func (w *Warehouse) checkBucket() error {
+	o, err := w.objects()
+	if err != nil {
+		return err
+	}
+	ok, err := o.IsAccessible(context.Background())
+	if err != nil || !ok {
+		where := "AWS"
+		if e := storage.S3Endpoint(); e != "" {
+			where = e
+		}
+		reason := "does not exist"
+		if err != nil {
+			reason = "cannot be reached: " + err.Error()
+		}
+		u, _ := url.Parse(w.dir)
+		return fmt.Errorf("bucket %s of warehouse %s %s (at %s; check AWS_ENDPOINT_URL, the keys and the region)", u.Host, w.dir, reason, where)
+	}
+	return nil
 }
 
 // Path is the location of a file or folder of the warehouse, parts joined

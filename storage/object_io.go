@@ -18,6 +18,7 @@ import (
 	"github.com/apache/iceberg-go/io/gocloud/blobfs"
 	icebergs3 "github.com/apache/iceberg-go/io/gocloud/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go/logging"
 	"github.com/google/uuid"
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/s3blob"
@@ -70,6 +71,10 @@ func openS3(ctx context.Context, parsed *url.URL, props map[string]string) (iceb
 		cfg.Region = "us-east-1"
 	}
 	cfg.HTTPClient = &http.Client{Transport: countingTransport{http.DefaultTransport}}
+	// Errors are returned, one line each; the SDK's own log lines (e.g.
+	// its fall-back between credential sources) would interleave with
+	// query output.
+	cfg.Logger = logging.Nop{}
 	endpoint := props[icebergio.S3EndpointURL]
 	if endpoint == "" {
 		endpoint = S3Endpoint()
