@@ -81,3 +81,23 @@ func TestCatalogURIErrors(t *testing.T) {
 		t.Errorf("no warehouse: %v", err)
 	}
 }
+
+// register_table in an SQL catalog is refused with one line: iceberg-go's
+// SQL catalog cannot register tables.
+func TestRegisterTableInSQLCatalogIsRefused(t *testing.T) {
+	ctx := context.Background()
+	t.Setenv("GOICEBERG_HOME", t.TempDir())
+	dir := t.TempDir()
+	wh, err := catalog.OpenConfig(ctx, catalog.Config{Name: "lakesql", URI: "sqlite:" + filepath.Join(dir, "c.db"), Warehouse: filepath.Join(dir, "lake")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wh.Close()
+	if err := wh.CreateNamespace(ctx, "db", false); err != nil {
+		t.Fatal(err)
+	}
+	_, err = wh.RegisterTable(ctx, "db", "t", filepath.Join(dir, "elsewhere", "v1.metadata.json"))
+	if err == nil || err.Error() != "register table db.t: the sql catalog cannot register tables" {
+		t.Fatalf("register_table in an SQL catalog: %v", err)
+	}
+}
