@@ -265,8 +265,7 @@ func IsAggregateFunction(name string) bool {
 // missingFunctions are functions users ask for that lakesql does not have
 // yet, with what to write instead.
 var missingFunctions = map[string]string{
-	"split":           "split returns an array, which lakesql's types do not have yet; split_part(string, delimiter, n) gives one part",
-	"input_file_name": "input_file_name() is not supported yet (scans do not expose each row's file); SELECT file_path FROM ns.t.files lists the table's files",
+	"split": "split returns an array, which lakesql's types do not have yet; split_part(string, delimiter, n) gives one part",
 }
 
 // unknownFunction reports a name no function has, suggesting the nearest.

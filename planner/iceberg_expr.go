@@ -213,7 +213,7 @@ func likeToIceberg(call *Call, cols []ScanColumn, exact bool) iceberg.BooleanExp
 
 func columnOf(e Expr, cols []ScanColumn) (iceberg.Reference, bool) {
 	ref, ok := e.(*ColumnRef)
-	if !ok || ref.Index >= len(cols) {
+	if !ok || ref.Index >= len(cols) || IsMetadataColumn(cols[ref.Index].FieldID) {
 		return "", false
 	}
 	return iceberg.Reference(cols[ref.Index].Name), true
