@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -15,6 +16,8 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/catalog"
+	"github.com/lakesql/lakesql/catalog/restserver"
 	"github.com/lakesql/lakesql/internal/testutil"
 )
 
@@ -75,6 +78,32 @@ func (r cliRun) outcome() string {
 // the race with a one-line conflict error, but no committed row may be lost
 // or duplicated, and iceberg-go must read the result.
 func TestRewriteAndInsertFromTwoProcesses(t *testing.T) {
+	twoProcessWrites(t, func(string) string { return "" })
+}
+
+// The same two processes committing through an SQL catalog on PostgreSQL.
+func TestRewriteAndInsertFromTwoProcessesOnPostgres(t *testing.T) {
+	uri := testutil.Postgres(t)
+	twoProcessWrites(t, func(string) string { return uri })
+}
+
+// The same two processes committing through "lakesql serve --rest" (its
+// handler, in this test's process) as their REST catalog.
+func TestRewriteAndInsertFromTwoProcessesThroughRESTServer(t *testing.T) {
+	twoProcessWrites(t, func(tmp string) string {
+		wh, err := catalog.Open(filepath.Join(tmp, "warehouse"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(restserver.New(wh, "").Handler())
+		t.Cleanup(srv.Close)
+		return srv.URL
+	})
+}
+
+// twoProcessWrites runs the two writers on a warehouse in a temporary
+// folder, with the catalog catalogURI(folder) ("": the folder's).
+func twoProcessWrites(t *testing.T, catalogURI func(tmp string) string) {
 	if testing.Short() {
 		t.Skip("builds the lakesql binary")
 	}
@@ -93,7 +122,13 @@ func TestRewriteAndInsertFromTwoProcesses(t *testing.T) {
 
 	// A table of many small files: one INSERT each.
 	dir := filepath.Join(tmp, "warehouse")
-	s := testutil.OpenWith(t, lakesql.Options{Warehouse: dir})
+	uri := catalogURI(tmp)
+	opts := lakesql.Options{Warehouse: dir, CatalogURI: uri}
+	where := []string{"--warehouse", dir}
+	if uri != "" {
+		where = append(where, "--catalog-uri", uri)
+	}
+	s := testutil.OpenWith(t, opts)
 	testutil.Exec(t, s, "CREATE NAMESPACE db", "CREATE TABLE db.t (id BIGINT, src STRING, n INT)")
 	const setupInserts = 8
 	for i := range setupInserts {
@@ -128,10 +163,10 @@ func TestRewriteAndInsertFromTwoProcesses(t *testing.T) {
 		var rewrite, insert cliRun
 		var wg sync.WaitGroup
 		wg.Go(func() {
-			rewrite = runCLI(bin, fmt.Sprintf("rewrite %d", round), "--warehouse", dir, "--format", "csv", "-e", rewriteSQL)
+			rewrite = runCLI(bin, fmt.Sprintf("rewrite %d", round), append(where, "--format", "csv", "-e", rewriteSQL)...)
 		})
 		wg.Go(func() {
-			insert = runCLI(bin, fmt.Sprintf("insert %d", round), "--warehouse", dir, "-e", "INSERT INTO db.t VALUES "+strings.Join(values, ", "))
+			insert = runCLI(bin, fmt.Sprintf("insert %d", round), append(where, "-e", "INSERT INTO db.t VALUES "+strings.Join(values, ", "))...)
 		})
 		wg.Wait()
 		runs[0] = append(runs[0], rewrite)
@@ -173,7 +208,7 @@ func TestRewriteAndInsertFromTwoProcesses(t *testing.T) {
 		counts["insert"]["ok"], counts["insert"]["conflict"], counts["insert"]["failed"])
 	slices.Sort(want)
 
-	s = testutil.OpenWith(t, lakesql.Options{Warehouse: dir})
+	s = testutil.OpenWith(t, opts)
 	got := testutil.Rows(t, s, "SELECT * FROM db.t")
 	// An INSERT that failed otherwise (reported above) may or may not have
 	// committed: its rows are checked for duplicates only.
@@ -194,7 +229,17 @@ func TestRewriteAndInsertFromTwoProcesses(t *testing.T) {
 	if !slices.Equal(withoutUnknown, want) {
 		t.Errorf("lakesql reads, after the concurrent writes: %s", testutil.DiffRows(withoutUnknown, want))
 	}
-	view := testutil.IcebergGo(t, dir, "db", "t", 0)
+	var view testutil.IcebergGoView
+	if uri == "" {
+		view = testutil.IcebergGo(t, dir, "db", "t", 0)
+	} else {
+		other, err := catalog.OpenConfig(context.Background(), catalog.Config{Name: "lakesql", Warehouse: dir, URI: uri})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		view = testutil.IcebergGoFrom(t, other.Catalog(), "db", "t", 0)
+	}
 	if !slices.Equal(view.Rows, got) {
 		t.Errorf("iceberg-go reads other rows than lakesql: %s", testutil.DiffRows(view.Rows, got))
 	}

@@ -30,11 +30,21 @@ import (
 
 // Options configure a session.
 type Options struct {
-	// Warehouse is the warehouse folder.
+	// Warehouse is the warehouse folder, or s3://bucket/prefix on object
+	// storage (configured as AWS tools are: AWS_ACCESS_KEY_ID,
+	// AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ENDPOINT_URL[_S3]).
 	Warehouse string
 	// Catalog is the name the warehouse's catalog answers to in three-part
 	// names (catalog.namespace.table); default "lakesql".
 	Catalog string
+	// CatalogURI selects the catalog: "" is the filesystem catalog in
+	// Warehouse (or the catalog named Catalog in ~/.iceberg-go.yaml);
+	// sqlite:PATH, postgres://… (Iceberg's JDBC catalog schema) or
+	// http(s)://… (an Iceberg REST catalog).
+	CatalogURI string
+	// CatalogProps are more catalog properties, as iceberg-go names them
+	// (credential, token, s3.*).
+	CatalogProps map[string]string
 	// Remaps map table locations to local folders for this session, in
 	// addition to those the warehouse records (see CALL system.register_table).
 	Remaps []storage.Remap
@@ -72,10 +82,12 @@ type Session struct {
 // Open opens a session on the warehouse in opts.
 func Open(ctx context.Context, opts Options) (*Session, error) {
 	e, err := engine.Open(ctx, engine.Options{
-		Warehouse: opts.Warehouse,
-		Catalog:   opts.Catalog,
-		Remaps:    opts.Remaps,
-		Progress:  opts.Progress,
+		Warehouse:    opts.Warehouse,
+		Catalog:      opts.Catalog,
+		CatalogURI:   opts.CatalogURI,
+		CatalogProps: opts.CatalogProps,
+		Remaps:       opts.Remaps,
+		Progress:     opts.Progress,
 	})
 	if err != nil {
 		return nil, err
@@ -90,8 +102,8 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	return s, nil
 }
 
-// Close releases the session.
-func (s *Session) Close() error { return nil }
+// Close releases the session and its catalog's connections.
+func (s *Session) Close() error { return s.engine.Warehouse().Close() }
 
 // Exec runs one statement (a trailing ';' is allowed) in the session's
 // dialect and returns its result.

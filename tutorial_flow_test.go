@@ -3,12 +3,16 @@ package lakesql_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	icecatalog "github.com/apache/iceberg-go/catalog"
+
 	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/catalog"
 	"github.com/lakesql/lakesql/internal/demo"
 	"github.com/lakesql/lakesql/internal/testutil"
 )
@@ -18,12 +22,49 @@ import (
 // the partition specs and per-file spec ids the step should leave; the
 // snapshot before the rewrite still reads the same rows, in both engines.
 func TestTutorialFlowStaysReadableByIceberg(t *testing.T) {
-	ctx := context.Background()
+	tutorialFlow(t, t.TempDir(), "")
+}
+
+// The same flow on a warehouse in S3 (versitygw).
+func TestTutorialFlowOnObjectStorage(t *testing.T) {
+	tutorialFlow(t, testutil.StartS3(t).Location("warehouse"), "")
+}
+
+// The same flow with the tables in an SQL catalog on SQLite.
+func TestTutorialFlowOnSQLiteCatalog(t *testing.T) {
 	dir := t.TempDir()
-	if err := demo.Build(ctx, demo.Options{Warehouse: dir, Days: 7, EventsPerDay: 500}); err != nil {
+	tutorialFlow(t, filepath.Join(dir, "warehouse"), "sqlite:"+filepath.Join(dir, "catalog.db"))
+}
+
+// The same flow with the tables in an SQL catalog on PostgreSQL.
+func TestTutorialFlowOnPostgresCatalog(t *testing.T) {
+	tutorialFlow(t, filepath.Join(t.TempDir(), "warehouse"), testutil.Postgres(t))
+}
+
+// tutorialFlow runs the flow on the warehouse dir (a folder or an s3://
+// location) with the catalog of catalogURI ("": the folder's).
+func tutorialFlow(t *testing.T, dir, catalogURI string) {
+	ctx := context.Background()
+	if err := demo.Build(ctx, demo.Options{Warehouse: dir, CatalogURI: catalogURI, Catalog: "oleander", Days: 7, EventsPerDay: 500}); err != nil {
 		t.Fatal(err)
 	}
-	s := testutil.OpenWith(t, lakesql.Options{Warehouse: dir, Catalog: "oleander"})
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: dir, CatalogURI: catalogURI, Catalog: "oleander"})
+	// iceberg-go's own catalog, a second instance beside lakesql's.
+	other, err := catalog.OpenConfig(ctx, catalog.Config{Name: "oleander", Warehouse: dir, URI: catalogURI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	if catalogURI != "" && other.Catalog().CatalogType() != icecatalog.SQL {
+		t.Fatalf("catalog %s is %s, want sql", catalogURI, other.Catalog().CatalogType())
+	}
+	icebergGo := func(snapshot int64) testutil.IcebergGoView {
+		t.Helper()
+		if catalogURI == "" {
+			return testutil.IcebergGo(t, dir, demo.Namespace, demo.EventsTable, snapshot)
+		}
+		return testutil.IcebergGoFrom(t, other.Catalog(), demo.Namespace, demo.EventsTable, snapshot)
+	}
 	const events = "oleander." + demo.Namespace + "." + demo.EventsTable
 
 	// check compares both engines after a step and returns the rows and
@@ -31,7 +72,7 @@ func TestTutorialFlowStaysReadableByIceberg(t *testing.T) {
 	check := func(step string, wantSpecs int, wantFileSpecs []int32) ([]string, int64) {
 		t.Helper()
 		rows := testutil.Rows(t, s, "SELECT * FROM "+events)
-		view := testutil.IcebergGo(t, dir, demo.Namespace, demo.EventsTable, 0)
+		view := icebergGo(0)
 		if !slices.Equal(view.Rows, rows) {
 			t.Fatalf("%s: iceberg-go reads other rows than lakesql: %s", step, testutil.DiffRows(view.Rows, rows))
 		}
@@ -122,7 +163,7 @@ func TestTutorialFlowStaysReadableByIceberg(t *testing.T) {
 				t.Fatalf("lakesql %s (%s): %s", tt.name, q, testutil.DiffRows(rows, tt.rows))
 			}
 		}
-		view := testutil.IcebergGo(t, dir, demo.Namespace, demo.EventsTable, tt.snap)
+		view := icebergGo(tt.snap)
 		if !slices.Equal(view.Rows, tt.rows) {
 			t.Fatalf("iceberg-go scan at the %s %d: %s", tt.name, tt.snap, testutil.DiffRows(view.Rows, tt.rows))
 		}

@@ -43,7 +43,7 @@ type Dropped struct {
 // lakesql) is dropped too: without PURGE as any other; with PURGE only its
 // own folder's files go, since which other files it references is unknown.
 func (w *Warehouse) DropTable(ctx context.Context, ns, name string, purge bool) (Dropped, error) {
-	folder := filepath.Join(w.dir, ns, name)
+	folder := w.Path(ns, name)
 	d := Dropped{Folder: folder}
 	tbl, err := w.LoadTable(ctx, ns, name)
 	var refs map[string]bool
@@ -63,14 +63,27 @@ func (w *Warehouse) DropTable(ctx context.Context, ns, name string, purge bool) 
 			refs[entry.MetadataFile] = true
 		}
 	}
+	if w.managed {
+		return w.dropManaged(ctx, ns, name, tbl, refs, purge)
+	}
 	location := recordedLocation(folder)
 	own, ok := w.OwnFolder(folder)
 	d.NotOwned = purge && !ok
 	if !purge || !ok {
 		// A table folder that is a symlink, or lies outside the warehouse,
 		// is not the warehouse's to delete.
-		if err := w.retireMetadata(folder); err != nil {
+		retire := w.retireMetadata
+		if w.object {
+			retire = w.retireObjectMetadata
+		}
+		if err := retire(folder); err != nil {
 			return d, err
+		}
+		return d, w.dropRemaps(ns, name, location)
+	}
+	if w.object {
+		if err := w.purgeObjects(own, refs, &d); err != nil {
+			return d, fmt.Errorf("drop table %s.%s: %w", ns, name, err)
 		}
 		return d, w.dropRemaps(ns, name, location)
 	}
@@ -104,7 +117,13 @@ func recordedLocation(folder string) string {
 
 // OwnFolder returns the real path of a table folder when the warehouse may
 // delete in it: it is a real folder (not a symlink) inside the warehouse.
+// On object storage it is the folder's location.
 func (w *Warehouse) OwnFolder(folder string) (string, bool) {
+	if w.object {
+		// Object stores have no symlinks: a prefix is the warehouse's when
+		// it lies below the warehouse's.
+		return folder, storage.Within(folder, w.dir)
+	}
 	info, err := os.Lstat(folder)
 	if err != nil || !info.IsDir() {
 		return "", false

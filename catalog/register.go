@@ -32,6 +32,24 @@ func (w *Warehouse) RegisterTable(ctx context.Context, ns, name, metadataFile st
 	if err := w.checkNewTable(ctx, ns, name); err != nil {
 		return nil, err
 	}
+	if w.managed {
+		// The catalog records the metadata file where it is (a REST
+		// catalog does; iceberg-go's SQL catalog cannot).
+		reg, ok := w.cat.(interface {
+			RegisterTable(context.Context, table.Identifier, string) (*table.Table, error)
+		})
+		if !ok {
+			return nil, fmt.Errorf("register table %s.%s: the %s catalog cannot register tables", ns, name, w.cat.CatalogType())
+		}
+		tbl, err := reg.RegisterTable(ctx, table.Identifier{ns, name}, metadataFile)
+		if err != nil {
+			return nil, fmt.Errorf("register table %s.%s: %w", ns, name, err)
+		}
+		return w.withFS(tbl), nil
+	}
+	if w.object {
+		return nil, fmt.Errorf("register table %s.%s: a warehouse on object storage registers tables only through an SQL or REST catalog (--catalog-uri)", ns, name)
+	}
 	reg, err := w.checkRegistration(metadataFile)
 	if err != nil {
 		return nil, fmt.Errorf("register table %s.%s: %w", ns, name, err)

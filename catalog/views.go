@@ -50,7 +50,7 @@ type View struct {
 }
 
 func (w *Warehouse) viewPath(ns, name string) string {
-	return filepath.Join(w.dir, ns, name+viewSuffix)
+	return w.Path(ns, name+viewSuffix)
 }
 
 // checkViewName refuses names that would put a view's file outside its
@@ -67,11 +67,11 @@ func checkViewName(ns, name string) error {
 // LoadView reads the view ns.name; it returns nil and no error when there is
 // no such view.
 func (w *Warehouse) LoadView(_ context.Context, ns, name string) (*View, error) {
-	if checkViewName(ns, name) != nil {
+	if checkViewName(ns, name) != nil || w.managed {
 		return nil, nil // no view can have the name
 	}
 	path := w.viewPath(ns, name)
-	data, err := os.ReadFile(path)
+	data, err := w.readFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -111,6 +111,9 @@ func (w *Warehouse) CreateView(ctx context.Context, ns, name, sqlText string, sc
 	if err := checkViewName(ns, name); err != nil {
 		return err
 	}
+	if w.managed {
+		return w.noViews()
+	}
 	if exists, err := w.NamespaceExists(ctx, ns); err != nil {
 		return err
 	} else if !exists {
@@ -122,7 +125,7 @@ func (w *Warehouse) CreateView(ctx context.Context, ns, name, sqlText string, sc
 		return Errorf(ErrTableExists, "%s.%s is a table, not a view", ns, name)
 	}
 	path := w.viewPath(ns, name)
-	old, err := os.ReadFile(path)
+	old, err := w.readFile(path)
 	switch {
 	case err == nil && !replace:
 		return Errorf(ErrViewExists, "view %s.%s already exists (CREATE OR REPLACE VIEW replaces it)", ns, name)
@@ -138,7 +141,7 @@ func (w *Warehouse) CreateView(ctx context.Context, ns, name, sqlText string, sc
 	if old != nil {
 		meta, err = replaceVersion(old, version, schema)
 	} else {
-		meta, err = view.NewMetadata(version, schema, filepath.Join(w.dir, ns), nil)
+		meta, err = view.NewMetadata(version, schema, w.Path(ns), nil)
 	}
 	if err != nil {
 		return fmt.Errorf("create view %s.%s: %w", ns, name, err)
@@ -146,6 +149,9 @@ func (w *Warehouse) CreateView(ctx context.Context, ns, name, sqlText string, sc
 	data, err := json.MarshalIndent(meta, "", "  ")
 	if err != nil {
 		return fmt.Errorf("create view %s.%s: %w", ns, name, err)
+	}
+	if w.object {
+		return w.writeObjectView(path, data, old == nil)
 	}
 	return writeViewFile(path, data, old == nil)
 }
@@ -202,7 +208,15 @@ func (w *Warehouse) DropView(ctx context.Context, ns, name string, ifExists bool
 	if err := checkViewName(ns, name); err != nil {
 		return err
 	}
-	err := os.Remove(w.viewPath(ns, name))
+	if w.managed {
+		return w.noViews()
+	}
+	var err error
+	if w.object {
+		err = w.removeObjectView(w.viewPath(ns, name))
+	} else {
+		err = os.Remove(w.viewPath(ns, name))
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		if ifExists {
 			return nil
@@ -222,13 +236,16 @@ func (w *Warehouse) Views(ctx context.Context, ns string) ([]string, error) {
 	} else if !exists {
 		return nil, w.NoSuchNamespace(ctx, ns)
 	}
-	entries, err := os.ReadDir(filepath.Join(w.dir, ns))
+	if w.managed {
+		return nil, nil
+	}
+	files, err := w.children(w.Path(ns))
 	if err != nil {
 		return nil, fmt.Errorf("list views of %s: %w", ns, err)
 	}
 	var names []string
-	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), viewSuffix); ok && !e.IsDir() {
+	for _, f := range files {
+		if name, ok := strings.CutSuffix(f, viewSuffix); ok {
 			names = append(names, name)
 		}
 	}
@@ -245,4 +262,10 @@ func (w *Warehouse) noSuchView(ctx context.Context, ns, name string) error {
 		return Errorf(ErrNoSuchView, "view %s.%s does not exist (did you mean %s.%s?)", ns, name, ns, near)
 	}
 	return Errorf(ErrNoSuchView, "view %s.%s does not exist", ns, name)
+}
+
+// noViews is the error for views in an SQL or REST catalog: lakesql keeps
+// views only in a warehouse folder's filesystem catalog for now.
+func (w *Warehouse) noViews() error {
+	return fmt.Errorf("views are kept only by the filesystem catalog (a --warehouse without --catalog-uri) for now; this warehouse's catalog is %s", w.cat.CatalogType())
 }

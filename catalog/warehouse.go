@@ -36,11 +36,19 @@ type Warehouse struct {
 	fs          *storage.RemapIO
 	remaps      []storage.Remap // from remapFile
 	tableRemaps []tableRemap    // of the registered tables; extra session remaps are in fs only
+	object      bool            // dir is on object storage (s3://bucket/prefix)
+	// managed: the catalog is an SQL or REST one (OpenConfig), which
+	// keeps the tables' metadata pointers itself; otherwise it is the
+	// filesystem catalog of the folder dir.
+	managed bool
 }
 
 // Open opens the warehouse in dir, creating the folder if needed. extra adds
 // location remaps for this session only.
 func Open(dir string, extra []storage.Remap) (*Warehouse, error) {
+	if storage.IsObjectLocation(dir) {
+		return openObjectWarehouse(dir, extra)
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open warehouse %s: %w", dir, err)
@@ -75,7 +83,7 @@ func Open(dir string, extra []storage.Remap) (*Warehouse, error) {
 	return w, nil
 }
 
-// Dir is the warehouse folder.
+// Dir is the warehouse folder, or its location on object storage.
 func (w *Warehouse) Dir() string { return w.dir }
 
 // FS is the file system table files are read and written through.
@@ -170,13 +178,9 @@ func (w *Warehouse) DropNamespace(ctx context.Context, ns string, ifExists, casc
 	}
 	// Folders left by DROP TABLE without PURGE (or files a PURGE kept) are
 	// not the catalog's to delete.
-	if left, _ := os.ReadDir(filepath.Join(w.dir, ns)); len(left) > 0 {
-		names := make([]string, len(left))
-		for i, e := range left {
-			names[i] = e.Name()
-		}
+	if left := w.leftovers(ns); !w.managed && len(left) > 0 {
 		return Errorf(ErrNamespaceNotEmpty, "namespace %s still holds files that belong to no table (%s in %s: dropped without PURGE?); move or delete them first",
-			ns, strings.Join(names, ", "), filepath.Join(w.dir, ns))
+			ns, strings.Join(left, ", "), w.Path(ns))
 	}
 	if err := w.cat.DropNamespace(ctx, table.Identifier{ns}); err != nil {
 		return fmt.Errorf("drop namespace %s: %w", ns, err)

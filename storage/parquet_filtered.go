@@ -64,6 +64,11 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 		it, err = f.ReadRowGroup(ctx, rg, cols, batchSize, mem)
 		return it, false, err
 	}
+	releaseChunks, err := f.prefetchChunks(rg, cols)
+	defer releaseChunks()
+	if err != nil {
+		return nil, false, err
+	}
 	numRows := int(f.RowGroupNumRows(rg))
 	scope := ranges
 	if scope == nil {

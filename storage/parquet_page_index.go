@@ -31,6 +31,7 @@ type pageIndex struct {
 
 func (f *ParquetFile) readPageIndex() *pageIndex {
 	f.pages.once.Do(func() {
+		defer f.prefetchPageIndex()()
 		ci, oi, err := f.file.ReadPageIndex()
 		if err != nil {
 			// The page index only lets rows be skipped; without it every

@@ -33,8 +33,9 @@ type RecordIterator interface {
 
 // ParquetFile is an open Parquet data file whose footer has been decoded.
 type ParquetFile struct {
-	path string
-	file *parquet.File
+	path   string
+	reader io.ReaderAt
+	file   *parquet.File
 	// byID and byName index the top-level columns of the file schema. Files
 	// written by Iceberg writers carry field ids; byName is only used for
 	// files that carry none (e.g. imported by add_files).
@@ -115,12 +116,24 @@ func (f *ParquetFile) eachColumn(idx []int, fn func(i int) error) error {
 func OpenParquet(r io.ReaderAt, size int64, path string) (*ParquetFile, error) {
 	// The page index and bloom filters are not used by this reader: skipping
 	// them avoids extra reads when opening files on object storage.
-	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	opts := []parquet.FileOption{parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true)}
+	if p, ok := r.(RangePrefetcher); ok && size > 0 {
+		// On object storage the footer (and the end of the file) comes in
+		// one request, kept until the file is closed; the leading magic
+		// bytes would cost another, and the footer's are still checked.
+		n := min(size, footerPrefetch)
+		if _, err := p.Prefetch([]ByteRange{{Off: size - n, Len: n}}); err != nil {
+			return nil, fmt.Errorf("read parquet footer of %s: %w", path, err)
+		}
+		opts = append(opts, parquet.SkipMagicBytes(true))
+	}
+	f, err := parquet.OpenFile(r, size, opts...)
 	if err != nil {
 		return nil, &corruptFileError{what: "read parquet footer of", path: path, err: err}
 	}
 	pf := &ParquetFile{
 		path:   path,
+		reader: r,
 		file:   f,
 		byID:   make(map[int]*parquet.Column),
 		byName: make(map[string]*parquet.Column),
@@ -185,6 +198,11 @@ func (f *ParquetFile) ReadRowGroup(ctx context.Context, rg int, cols []ReadColum
 	if batchSize <= 0 {
 		return nil, fmt.Errorf("read row group %d of %s: batch size %d must be positive", rg, f.path, batchSize)
 	}
+	release, err := f.prefetchChunks(rg, cols)
+	defer release()
+	if err != nil {
+		return nil, err
+	}
 	numRows := int(f.RowGroupNumRows(rg))
 	fields := make([]arrow.Field, len(cols))
 	arrays := make([]arrow.Array, len(cols))
@@ -193,7 +211,7 @@ func (f *ParquetFile) ReadRowGroup(ctx context.Context, rg int, cols []ReadColum
 		fields[i] = arrow.Field{Name: col.Name, Type: col.Type, Nullable: true}
 		idx[i] = i
 	}
-	err := f.eachColumn(idx, func(i int) error {
+	err = f.eachColumn(idx, func(i int) error {
 		arr, err := f.readColumnChunk(ctx, rg, cols[i], numRows, mem)
 		arrays[i] = arr
 		return err

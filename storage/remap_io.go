@@ -1,9 +1,12 @@
 package storage
 
 import (
+	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
+	"sync"
 
 	icebergio "github.com/apache/iceberg-go/io"
 )
@@ -33,17 +36,58 @@ func ParseRemap(s string) (Remap, error) {
 	return Remap{From: from, To: to}, nil
 }
 
-// RemapIO is the file system all table files are read and written through: the
-// local file system, with remapped location prefixes. Longer prefixes win.
+// RemapIO is the file system all table files are read and written through:
+// local files, or objects on object storage (by the location's scheme),
+// with remapped location prefixes. Longer prefixes win.
 type RemapIO struct {
 	Remaps []Remap
-	// Root is the real path of the warehouse folder: Remove deletes only
-	// regular files inside it, whatever a caller asks.
-	Root  string
+	// Root is the real path of the warehouse folder, or its location on
+	// object storage: Remove deletes only files inside it, whatever a
+	// caller asks.
+	Root string
+	// Props configure object storage (the Iceberg s3.* properties).
+	Props map[string]string
 	local icebergio.LocalFS
+
+	mu      sync.Mutex
+	objects map[string]icebergio.IO // by scheme://bucket
 }
 
 var _ icebergio.WriteFileIO = (*RemapIO)(nil)
+
+// IsObjectLocation reports whether a location is on object storage (it has
+// a scheme other than file://).
+func IsObjectLocation(location string) bool {
+	i := strings.Index(location, "://")
+	return i > 0 && location[:i] != "file"
+}
+
+// FileSystem is the file system of a resolved location: the local one, or
+// its bucket's (an *ObjectIO for s3://), opened on first use.
+func (r *RemapIO) FileSystem(location string) (icebergio.IO, error) {
+	if !IsObjectLocation(location) {
+		return r.local, nil
+	}
+	u, err := url.Parse(location)
+	if err != nil {
+		return nil, fmt.Errorf("location %s: %w", location, err)
+	}
+	bucket := u.Scheme + "://" + u.Host
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if fsys, ok := r.objects[bucket]; ok {
+		return fsys, nil
+	}
+	fsys, err := icebergio.LoadFS(context.Background(), r.Props, location)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", bucket, err)
+	}
+	if r.objects == nil {
+		r.objects = map[string]icebergio.IO{}
+	}
+	r.objects[bucket] = fsys
+	return fsys, nil
+}
 
 // Resolve returns the path name is read from after remapping.
 func (r *RemapIO) Resolve(name string) string {
@@ -70,12 +114,31 @@ func joinRemapped(to, rest string) string {
 }
 
 // Open opens a file for reading.
-func (r *RemapIO) Open(name string) (icebergio.File, error) { return r.local.Open(r.Resolve(name)) }
+func (r *RemapIO) Open(name string) (icebergio.File, error) {
+	path := r.Resolve(name)
+	fsys, err := r.FileSystem(path)
+	if err != nil {
+		return nil, err
+	}
+	return fsys.Open(path)
+}
 
-// Remove deletes a file: only a regular file inside the warehouse folder,
-// never a symlink or what one points at (CheckRemovable).
+// Remove deletes a file: only a file inside the warehouse, and locally
+// only a regular file, never a symlink or what one points at
+// (CheckRemovable).
 func (r *RemapIO) Remove(name string) error {
-	path := LocalPath(r.Resolve(name))
+	path := r.Resolve(name)
+	if IsObjectLocation(path) {
+		if !Within(path, r.Root) {
+			return fmt.Errorf("%w %s: it is not inside %s", ErrUnsafeDelete, path, r.Root)
+		}
+		fsys, err := r.FileSystem(path)
+		if err != nil {
+			return err
+		}
+		return fsys.Remove(path)
+	}
+	path = LocalPath(path)
 	if err := CheckRemovable(r.Root, path); err != nil {
 		return err
 	}
@@ -84,10 +147,28 @@ func (r *RemapIO) Remove(name string) error {
 
 // Create creates a file for writing, with its parent folders.
 func (r *RemapIO) Create(name string) (icebergio.FileWriter, error) {
-	return r.local.Create(r.Resolve(name))
+	path := r.Resolve(name)
+	fsys, err := r.FileSystem(path)
+	if err != nil {
+		return nil, err
+	}
+	w, ok := fsys.(icebergio.WriteFileIO)
+	if !ok {
+		return nil, fmt.Errorf("cannot write %s: its file system is read-only", path)
+	}
+	return w.Create(path)
 }
 
 // WriteFile writes a whole file.
 func (r *RemapIO) WriteFile(name string, p []byte) error {
-	return r.local.WriteFile(r.Resolve(name), p)
+	path := r.Resolve(name)
+	fsys, err := r.FileSystem(path)
+	if err != nil {
+		return err
+	}
+	w, ok := fsys.(icebergio.WriteFileIO)
+	if !ok {
+		return fmt.Errorf("cannot write %s: its file system is read-only", path)
+	}
+	return w.WriteFile(path, p)
 }

@@ -61,8 +61,12 @@ func RealDir(dir string) (string, error) {
 }
 
 // RemoveEmptyDir deletes a folder inside the warehouse if it is empty; a
-// symlink, a file or a folder that holds anything stays.
+// symlink, a file or a folder that holds anything stays. On object storage
+// a folder is only a key prefix, gone with its last object.
 func (r *RemapIO) RemoveEmptyDir(name string) error {
+	if IsObjectLocation(r.Resolve(name)) {
+		return nil // object stores have no folders
+	}
 	path := LocalPath(r.Resolve(name))
 	info, err := os.Lstat(path)
 	if err != nil {

@@ -34,10 +34,20 @@ const usageText = `Usage:
   lakesql demo [demo flags]        build the demo warehouse
   lakesql serve --mysql ADDR [serve flags]
                                    serve the warehouse to MySQL clients
+  lakesql serve --rest ADDR        serve the catalog over the Iceberg REST API
 
 Flags:
-  --warehouse DIR     warehouse folder (default $LAKESQL_WAREHOUSE, else ./warehouse)
-  --catalog NAME      catalog name for three-part names (default lakesql)
+  --warehouse DIR     warehouse folder (default $LAKESQL_WAREHOUSE, else ./warehouse),
+                      or s3://bucket/prefix (AWS_* environment; AWS_ENDPOINT_URL
+                      for S3-compatible stores)
+  --catalog NAME      catalog name for three-part names (default lakesql); a
+                      catalog of that name in ~/.iceberg-go.yaml is used if declared
+  --catalog-uri URI   keep tables in an Iceberg catalog instead of the folder's:
+                      sqlite:PATH, postgres://..., http(s)://... (REST)
+                      (default $LAKESQL_CATALOG_URI)
+  --catalog-property KEY=VALUE
+                      a catalog property (credential, token, scope, s3.*);
+                      may be repeated
   --format MODE       output mode: table, line, list, csv, tsv, json, jsonl,
                       markdown, html, insert (default table; .mode changes it)
   -e SQL              run SQL (';'-separated statements); may be repeated
@@ -53,11 +63,17 @@ Demo flags:
   --events-per-day N  events generated per day (default 10000)
   --start DATE        first day, YYYY-MM-DD (default 2026-01-01)
 
-Serve flags:
+Serve flags (--mysql, --rest or both):
   --mysql ADDR        listen for MySQL clients on ADDR (host:port; use
                       127.0.0.1 to accept local clients only)
+  --rest ADDR         serve the catalog over the Iceberg REST API at
+                      http://ADDR/v1 (a missing host is 127.0.0.1)
+  --token TOKEN       REST requests must carry "Authorization: Bearer TOKEN"
+                      (default $LAKESQL_REST_TOKEN)
   --warehouse DIR     warehouse folder (default as above)
   --catalog NAME      catalog name for three-part names (default lakesql)
+  --catalog-uri URI, --catalog-property KEY=VALUE
+                      the catalog, as above
   --timeout DURATION  statement timeout of every connection (default none)
   --user NAME         the one user clients log in as (default root)
   --password PW       that user's password (default none)
@@ -66,7 +82,7 @@ Serve flags:
   --tls-key FILE      its PEM private key
   --auth METHOD       password method proposed first: mysql_native_password
                       (default) or caching_sha2_password (over TLS)
-Each connection gets its own session in the MySQL dialect (SET sql_dialect).
+Each MySQL connection gets its own session in the MySQL dialect (SET sql_dialect).
 
 Statements and dot commands (.help lists them) run in order and stop at the
 first error, which is printed as "Error: <message>" on standard error with a
@@ -88,6 +104,7 @@ type cliConfig struct {
 	sources   []sqlSource // -e and -f in command-line order
 	version   bool
 	timeout   time.Duration // --timeout: the session's statement_timeout
+	catalogFlags
 }
 
 // sqlSource is one -e text or -f file.
@@ -155,6 +172,7 @@ func parseFlags(args []string) (cliConfig, []string, error) {
 	fs.Var(sourceFlag{list: &cfg.sources, isFile: true}, "f", "")
 	fs.BoolVar(&cfg.version, "version", false, "")
 	fs.DurationVar(&cfg.timeout, "timeout", 0, "")
+	addCatalogFlags(fs, &cfg.catalogFlags)
 	if err := fs.Parse(args); err != nil {
 		return cfg, nil, err
 	}
@@ -182,7 +200,8 @@ func usageError(stderr io.Writer, err error) int {
 // the interactive shell.
 func runSQL(cfg cliConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx := context.Background()
-	opts := lakesql.Options{Warehouse: cfg.warehouse, Catalog: cfg.catalog, StatementTimeout: cfg.timeout}
+	opts := lakesql.Options{Warehouse: cfg.warehouse, Catalog: cfg.catalog, StatementTimeout: cfg.timeout,
+		CatalogURI: cfg.catalogFlags.uri, CatalogProps: cfg.catalogFlags.props}
 	if f, ok := stderr.(*os.File); ok && readline.IsTerminal(int(f.Fd())) {
 		opts.Progress = stderr // progress lines of long statements
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"flag"
@@ -8,20 +9,24 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/lakesql/lakesql"
 	"github.com/lakesql/lakesql/internal/mysqlserver"
 )
 
-// serveConfig is the command line of "lakesql serve".
+// serveConfig is the command line of "lakesql serve": the MySQL server,
+// the Iceberg REST catalog server, or both.
 type serveConfig struct {
-	server    mysqlserver.Config
+	server    mysqlserver.Config // its Session options serve both
 	usersFile string
 	user      string
 	password  string
 	tlsCert   string
 	tlsKey    string
+	rest      string // --rest ADDR
+	token     string // --token, for the REST server
 }
 
 func parseServeFlags(args []string, warehouse string) (serveConfig, error) {
@@ -38,14 +43,19 @@ func parseServeFlags(args []string, warehouse string) (serveConfig, error) {
 	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "")
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "")
 	fs.StringVar(&cfg.server.DefaultAuth, "auth", "mysql_native_password", "")
+	fs.StringVar(&cfg.rest, "rest", "", "")
+	fs.StringVar(&cfg.token, "token", os.Getenv("LAKESQL_REST_TOKEN"), "")
+	var cat catalogFlags
+	addCatalogFlags(fs, &cat)
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
+	cfg.server.Session.CatalogURI, cfg.server.Session.CatalogProps = cat.uri, cat.props
 	switch {
 	case fs.NArg() > 0:
 		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	case cfg.server.Addr == "":
-		return cfg, errors.New("--mysql ADDRESS is required (e.g. --mysql 127.0.0.1:3306)")
+	case cfg.server.Addr == "" && cfg.rest == "":
+		return cfg, errors.New("--mysql ADDRESS or --rest ADDRESS is required (e.g. --mysql 127.0.0.1:3306, --rest 127.0.0.1:8181)")
 	case cfg.usersFile != "" && cfg.user != "":
 		return cfg, errors.New("--users and --user are exclusive")
 	case cfg.password != "" && cfg.user == "":
@@ -56,8 +66,9 @@ func parseServeFlags(args []string, warehouse string) (serveConfig, error) {
 	return cfg, nil
 }
 
-// runServe implements "lakesql serve --mysql ADDR": it serves until
-// interrupted (Ctrl-C, SIGTERM).
+// runServe implements "lakesql serve --mysql ADDR" and "lakesql serve
+// --rest ADDR" (both at once if given): it serves until interrupted
+// (Ctrl-C, SIGTERM).
 func runServe(args []string, warehouse string, stdout, stderr io.Writer) int {
 	cfg, err := parseServeFlags(args, warehouse)
 	switch {
@@ -67,11 +78,35 @@ func runServe(args []string, warehouse string, stdout, stderr io.Writer) int {
 	case err != nil:
 		return usageError(stderr, fmt.Errorf("serve: %w", err))
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if cfg.rest != "" {
+		stopREST, err := startREST(ctx, cfg, stdout)
+		if err != nil {
+			printError(stderr, fmt.Errorf("serve: %w", err))
+			return exitError
+		}
+		defer stopREST()
+	}
+	if cfg.server.Addr != "" {
+		srv, err := startMySQL(cfg, stdout)
+		if err != nil {
+			printError(stderr, fmt.Errorf("serve: %w", err))
+			return exitError
+		}
+		defer srv.Close()
+	}
+	<-ctx.Done()
+	return exitOK
+}
+
+// startMySQL starts the MySQL protocol server of cfg.
+func startMySQL(cfg serveConfig, stdout io.Writer) (*mysqlserver.Server, error) {
+	var err error
 	switch {
 	case cfg.usersFile != "":
 		if cfg.server.Users, err = mysqlserver.ReadUsers(cfg.usersFile); err != nil {
-			printError(stderr, fmt.Errorf("serve: %w", err))
-			return exitError
+			return nil, err
 		}
 	case cfg.user != "":
 		cfg.server.Users = map[string]string{cfg.user: cfg.password}
@@ -79,26 +114,21 @@ func runServe(args []string, warehouse string, stdout, stderr io.Writer) int {
 	if cfg.tlsCert != "" {
 		cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
 		if err != nil {
-			printError(stderr, fmt.Errorf("serve: TLS certificate %s: %w", cfg.tlsCert, err))
-			return exitError
+			return nil, fmt.Errorf("TLS certificate %s: %w", cfg.tlsCert, err)
 		}
 		cfg.server.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
-	if _, err := os.Stat(cfg.server.Session.Warehouse); err != nil {
-		printError(stderr, fmt.Errorf("serve: warehouse %s: %w", cfg.server.Session.Warehouse, errors.Unwrap(err)))
-		return exitError
+	opts := cfg.server.Session
+	if !strings.Contains(opts.Warehouse, "://") && opts.CatalogURI == "" {
+		if _, err := os.Stat(opts.Warehouse); err != nil {
+			return nil, fmt.Errorf("warehouse %s: %w", opts.Warehouse, errors.Unwrap(err))
+		}
 	}
 	srv, err := mysqlserver.Start(cfg.server)
 	if err != nil {
-		printError(stderr, err)
-		return exitError
+		return nil, err
 	}
 	fmt.Fprintf(stdout, "%s: serving the MySQL protocol on %s (warehouse %s, SQL dialect %s)\n",
-		versionText(), srv.Addr(), cfg.server.Session.Warehouse, lakesql.DialectMySQL)
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sig)
-	<-sig
-	srv.Close()
-	return exitOK
+		versionText(), srv.Addr(), opts.Warehouse, lakesql.DialectMySQL)
+	return srv, nil
 }

@@ -20,7 +20,7 @@ func TestServeUsageErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"serve"}, exitUsage, "Error: serve: --mysql ADDRESS is required (e.g. --mysql 127.0.0.1:3306)"},
+		{[]string{"serve"}, exitUsage, "Error: serve: --mysql ADDRESS or --rest ADDRESS is required (e.g. --mysql 127.0.0.1:3306, --rest 127.0.0.1:8181)"},
 		{[]string{"serve", "--mysql", "127.0.0.1:0", "--password", "x"}, exitUsage, "Error: serve: --password needs --user"},
 		{[]string{"serve", "--mysql", "127.0.0.1:0", "--user", "a", "--users", users}, exitUsage, "Error: serve: --users and --user are exclusive"},
 		{[]string{"serve", "--mysql", "127.0.0.1:0", "--tls-cert", "c.pem"}, exitUsage, "Error: serve: --tls-cert and --tls-key go together"},

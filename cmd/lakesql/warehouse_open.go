@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // lazySession opens the engine at the first statement. A warehouse folder
@@ -29,7 +30,8 @@ func (l *lazySession) open(ctx context.Context, stmt string) (session, error) {
 		return l.sess, l.err
 	}
 	_, statErr := os.Stat(l.opts.Warehouse)
-	missing := errors.Is(statErr, fs.ErrNotExist)
+	// An object store location (s3://…) is no folder to create.
+	missing := errors.Is(statErr, fs.ErrNotExist) && !storage.IsObjectLocation(l.opts.Warehouse)
 	if missing && !createsSomething(stmt) {
 		// Not remembered: a later CREATE may still create the folder.
 		return nil, fmt.Errorf("warehouse folder %s does not exist (check --warehouse or $LAKESQL_WAREHOUSE; a CREATE statement creates it)", l.opts.Warehouse)

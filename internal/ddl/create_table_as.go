@@ -80,7 +80,7 @@ func stageTable(s *engine.Session, ns, name string, cols []planner.Column, st *s
 	}
 	props := tableProperties(st)
 	// The warehouse's catalog puts a table in <warehouse>/<namespace>/<table>.
-	location := filepath.Join(s.Warehouse().Dir(), ns, name)
+	location := s.Warehouse().Path(ns, name)
 	meta, err := table.NewMetadata(schema, &spec, order, location, props)
 	if err != nil {
 		return nil, fmt.Errorf("create table %s.%s: %w", ns, name, err)

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
@@ -34,10 +35,11 @@ func Build(ctx context.Context, opts Options) error {
 		return fmt.Errorf("demo: --days and --events-per-day must not be negative")
 	}
 	opts = opts.withDefaults()
-	wh, err := catalog.Open(opts.Warehouse, nil)
+	wh, err := catalog.OpenConfig(ctx, catalog.Config{Name: cmp.Or(opts.Catalog, "lakesql"), Warehouse: opts.Warehouse, URI: opts.CatalogURI})
 	if err != nil {
 		return err
 	}
+	defer wh.Close()
 	if err := wh.CreateNamespace(ctx, Namespace, true); err != nil {
 		return err
 	}

@@ -22,11 +22,15 @@ import (
 
 // Options configure a session.
 type Options struct {
-	// Warehouse is the warehouse folder.
+	// Warehouse is the warehouse folder, or s3://bucket/prefix.
 	Warehouse string
 	// Catalog is the name the warehouse's catalog answers to in three-part
 	// names (catalog.namespace.table); default "lakesql".
 	Catalog string
+	// CatalogURI and CatalogProps select an SQL or REST catalog
+	// (catalog.Config).
+	CatalogURI   string
+	CatalogProps map[string]string
 	// Remaps map table locations to local folders for this session, in
 	// addition to those the warehouse records (see CALL system.register_table).
 	Remaps []storage.Remap
@@ -64,7 +68,8 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	if opts.Warehouse == "" {
 		opts.Warehouse = "warehouse"
 	}
-	wh, err := catalog.Open(opts.Warehouse, opts.Remaps)
+	wh, err := catalog.OpenConfig(ctx, catalog.Config{Name: opts.Catalog, Warehouse: opts.Warehouse,
+		URI: opts.CatalogURI, Props: opts.CatalogProps, Remaps: opts.Remaps})
 	if err != nil {
 		return nil, err
 	}

@@ -6,10 +6,12 @@ package procedures
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	icebergio "github.com/apache/iceberg-go/io"
@@ -118,6 +120,9 @@ func ownFiles(s *engine.Session, tbl *table.Table, name string) (listableIO, err
 		return listableIO{}, fmt.Errorf("table %s was registered from %s and shares its files with the table there: lakesql does not delete them", name, tbl.Location())
 	}
 	folder := storage.LocalPath(location)
+	if storage.IsObjectLocation(location) {
+		folder = strings.TrimRight(location, "/")
+	}
 	own, ok := s.Warehouse().OwnFolder(folder)
 	if !ok {
 		return listableIO{}, fmt.Errorf("table %s: its folder %s is a symlink or lies outside the warehouse: lakesql does not delete files there", name, folder)
@@ -137,6 +142,34 @@ type listableIO struct {
 }
 
 func (l listableIO) WalkDir(root string, fn fs.WalkDirFunc) error {
+	if storage.IsObjectLocation(root) {
+		// Object stores have no symlinks; the listing is of a key prefix.
+		if !storage.Within(root, l.folder) {
+			return fmt.Errorf("%w: %s is not inside the table folder %s", storage.ErrUnsafeDelete, root, l.folder)
+		}
+		fsys, err := l.FileSystem(root)
+		if err != nil {
+			return err
+		}
+		objects, ok := fsys.(*storage.ObjectIO)
+		if !ok {
+			return fmt.Errorf("remove orphan files: %s cannot be listed", root)
+		}
+		// The objects, without the folder markers a walk of the bucket
+		// would report as files.
+		entries, err := objects.List(root)
+		if err != nil {
+			return fn(root, nil, err)
+		}
+		for _, e := range entries {
+			if err := fn(e.Location, e, nil); errors.Is(err, fs.SkipAll) || errors.Is(err, fs.SkipDir) {
+				return nil
+			} else if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	root = storage.LocalPath(root)
 	if !storage.Within(root, l.folder) {
 		return fmt.Errorf("%w: %s is not inside the table folder %s", storage.ErrUnsafeDelete, root, l.folder)
@@ -150,6 +183,12 @@ func (l listableIO) WalkDir(root string, fn fs.WalkDirFunc) error {
 }
 
 func (l listableIO) Remove(name string) error {
+	if path := l.Resolve(name); storage.IsObjectLocation(path) {
+		if !storage.Within(path, l.own) {
+			return fmt.Errorf("%w %s: it is not inside %s", storage.ErrUnsafeDelete, path, l.own)
+		}
+		return l.RemapIO.Remove(name)
+	}
 	if err := storage.CheckRemovable(l.own, storage.LocalPath(l.Resolve(name))); err != nil {
 		return err
 	}

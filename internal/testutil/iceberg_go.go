@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/iceberg-go"
+	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/catalog/hadoop"
 	"github.com/apache/iceberg-go/table"
 )
@@ -28,11 +29,19 @@ type IcebergGoView struct {
 // warehouse folder dir and scans it, at snapshotID unless it is 0.
 func IcebergGo(t testing.TB, dir, ns, name string, snapshotID int64) IcebergGoView {
 	t.Helper()
-	ctx := context.Background()
-	cat, err := hadoop.NewCatalog("other", dir, nil)
+	// Only reads: iceberg-go's refusal of unsafe commits on object storage
+	// does not apply.
+	cat, err := hadoop.NewCatalog("other", dir, iceberg.Properties{"allow-unsafe-commits": "true"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return IcebergGoFrom(t, cat, ns, name, snapshotID)
+}
+
+// IcebergGoFrom is IcebergGo through an iceberg-go catalog of any kind.
+func IcebergGoFrom(t testing.TB, cat icecatalog.Catalog, ns, name string, snapshotID int64) IcebergGoView {
+	t.Helper()
+	ctx := context.Background()
 	tbl, err := cat.LoadTable(ctx, table.Identifier{ns, name})
 	if err != nil {
 		t.Fatalf("iceberg-go LoadTable %s.%s: %v", ns, name, err)

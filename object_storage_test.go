@@ -1,0 +1,228 @@
+package lakesql_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/internal/demo"
+	"github.com/lakesql/lakesql/internal/testutil"
+	"github.com/lakesql/lakesql/storage"
+)
+
+// A warehouse on S3 (versitygw): tables are created, written, read,
+// maintained and dropped as in a local folder.
+func TestObjectStorageWarehouse(t *testing.T) {
+	s3 := testutil.StartS3(t)
+	wh := s3.Location("warehouse")
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: wh},
+		"SET vacuum_retention_check = false",
+		"CREATE NAMESPACE shop",
+		`CREATE TABLE shop.orders (id BIGINT, day DATE, region STRING, amount DECIMAL(10,2)) PARTITIONED BY (day)`,
+		`INSERT INTO shop.orders VALUES (1, DATE '2026-01-01', 'EU', 10.50), (2, DATE '2026-01-02', NULL, NULL), (3, DATE '2026-01-02', 'US', 7.25)`,
+		`INSERT INTO shop.orders VALUES (4, DATE '2026-01-03', 'EU', 1.00)`,
+		`DELETE FROM shop.orders WHERE id = 3`,
+		`CREATE VIEW shop.eu AS SELECT id FROM shop.orders WHERE region = 'EU'`,
+	)
+	want := []string{"1|2026-01-01|EU|10.50", "2|2026-01-02|NULL|NULL", "4|2026-01-03|EU|1.00"}
+	if got := testutil.RowsInOrder(t, s, "SELECT id, day, region, amount FROM shop.orders ORDER BY id"); !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if got := testutil.RowsInOrder(t, s, "SELECT id FROM shop.eu ORDER BY id"); !slices.Equal(got, []string{"1", "4"}) {
+		t.Fatalf("view rows %v, want 1, 4", got)
+	}
+	if got := testutil.IcebergGo(t, wh, "shop", "orders", 0).Rows; len(got) != 3 {
+		t.Fatalf("iceberg-go reads %d rows, want 3", len(got))
+	}
+
+	// Expiring all but the last snapshot deletes the files only the
+	// older ones referenced (the file the DELETE rewrote, manifests,
+	// manifest lists); the rows stay.
+	folder := wh + "/shop/orders"
+	before := objectsBelow(t, s, folder)
+	got := testutil.Rows(t, s, "CALL system.expire_snapshots(table => 'shop.orders', older_than => "+anHourFromNow()+", retain_last => 1)")
+	after := objectsBelow(t, s, folder)
+	if len(got) != 1 || len(after) >= len(before) {
+		t.Fatalf("expire_snapshots = %v: %d objects before, %d after", got, len(before), len(after))
+	}
+	if got := testutil.RowsInOrder(t, s, "SELECT id, day, region, amount FROM shop.orders ORDER BY id"); !slices.Equal(got, want) {
+		t.Fatalf("after expire: %v, want %v", got, want)
+	}
+
+	// An object no snapshot references is an orphan; with older_than now
+	// it goes, and nothing else does.
+	stray := folder + "/data/stray.parquet"
+	if err := s.Warehouse().FS().WriteFile(stray, []byte("not a table file")); err != nil {
+		t.Fatal(err)
+	}
+	now := "TIMESTAMP '" + time.Now().Add(2*time.Second).UTC().Format("2006-01-02 15:04:05") + "'"
+	time.Sleep(2 * time.Second)
+	if got := testutil.Rows(t, s, "CALL system.remove_orphan_files('shop.orders', "+now+")"); !slices.Equal(got, []string{stray}) {
+		t.Fatalf("remove_orphan_files = %v, want %v", got, stray)
+	}
+	if left := objectsBelow(t, s, folder); !slices.Equal(left, after) {
+		t.Fatalf("remove_orphan_files left %v, want %v", left, after)
+	}
+	if got := testutil.RowsInOrder(t, s, "SELECT count(*) FROM shop.orders"); !slices.Equal(got, []string{"3"}) {
+		t.Fatalf("after remove_orphan_files: %v rows", got)
+	}
+
+	// DROP … PURGE deletes every object of the table; then the namespace
+	// can go.
+	testutil.Exec(t, s, "DROP VIEW shop.eu", "DROP TABLE shop.orders PURGE")
+	if left := objectsBelow(t, s, folder); len(left) != 0 {
+		t.Fatalf("DROP TABLE PURGE left %v", left)
+	}
+	testutil.Exec(t, s, "DROP NAMESPACE shop")
+	if got := testutil.RowsInOrder(t, s, "SHOW NAMESPACES"); len(got) != 0 {
+		t.Fatalf("namespaces after DROP NAMESPACE: %v", got)
+	}
+}
+
+// objectsBelow lists the objects below a location.
+func objectsBelow(t *testing.T, s *lakesql.Session, location string) []string {
+	t.Helper()
+	fsys, err := s.Warehouse().FS().FileSystem(location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := fsys.(*storage.ObjectIO).List(location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, strings.TrimPrefix(e.Location, location+"/"))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// A one-day query on a day-partitioned table in S3 reads that day's file
+// only, with ranged GETs: the footer, then the column chunks the query
+// needs; not the whole file, not page by page.
+func TestObjectStorageOneDayQueryIsFewRangedGets(t *testing.T) {
+	s3 := testutil.StartS3(t)
+	wh := s3.Location("warehouse")
+	ctx := context.Background()
+	if err := demo.Build(ctx, demo.Options{Warehouse: wh, Days: 40, EventsPerDay: 20000}); err != nil {
+		t.Fatal(err)
+	}
+	const events = demo.Namespace + "." + demo.EventsTable
+	const byDay = demo.Namespace + ".by_day"
+	setup := testutil.OpenWith(t, lakesql.Options{Warehouse: wh},
+		"CREATE TABLE "+byDay+" PARTITIONED BY (day(event_time)) AS SELECT * FROM "+events)
+	const where = " WHERE event_time >= TIMESTAMP '2026-01-21 00:00:00' AND event_time < TIMESTAMP '2026-01-22 00:00:00'"
+	const query = "SELECT count(*), sum(price), count(DISTINCT user_id) FROM "
+	want := testutil.Rows(t, setup, query+events+where)
+	files := testutil.RowsInOrder(t, setup, "SELECT file_path FROM "+byDay+".files WHERE file_path LIKE '%event_time_day=2026-01-21%'")
+	if len(files) != 1 {
+		t.Fatalf("files of the day: %v, want one", files)
+	}
+	// The bytes of the day's column chunks the query reads, from the file
+	// as the server stores it.
+	chunkBytes := columnChunkBytes(t, filepath.Join(s3.Dir, s3.Bucket, strings.TrimPrefix(files[0], "s3://"+s3.Bucket+"/")), "event_time", "price", "user_id")
+
+	// A fresh session: nothing cached.
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: wh})
+	before := storage.ObjectRequestCounts()
+	got := testutil.Rows(t, s, query+byDay+where)
+	cost := storage.ObjectRequestCounts().Sub(before)
+	if !slices.Equal(got, want) {
+		t.Fatalf("partitioned table in S3: %v, want %v", got, want)
+	}
+	t.Logf("one-day query: %d GETs (%d B), %d of them of data files (%d B; the day's chunks: %d B), %d LIST, %d HEAD",
+		cost.Gets, cost.GetBytes, cost.DataGets, cost.DataGetBytes, chunkBytes, cost.Lists, cost.Heads)
+	if cost.Gets >= 10 {
+		t.Errorf("%d GETs, want fewer than 10", cost.Gets)
+	}
+	if cost.DataGetBytes >= 2*chunkBytes {
+		t.Errorf("%d bytes of data files transferred, want less than twice the day's column chunks (%d B)", cost.DataGetBytes, chunkBytes)
+	}
+}
+
+// columnChunkBytes sums the compressed sizes of the named columns' chunks
+// in a local Parquet file.
+func columnChunkBytes(t *testing.T, path string, columns ...string) int64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(f, info.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, rg := range pf.Metadata().RowGroups {
+		for _, c := range rg.Columns {
+			if slices.Contains(columns, strings.Join(c.MetaData.PathInSchema, ".")) {
+				n += c.MetaData.TotalCompressedSize
+			}
+		}
+	}
+	return n
+}
+
+// On a store that ignores If-None-Match (simulated by a proxy in front of
+// versitygw that turns its 412 Precondition Failed into 200 OK), a commit
+// could silently overwrite another: lakesql refuses to commit there, with
+// a one-line message naming the way out, and reads still work.
+func TestObjectStorageWithoutConditionalWritesRefusesCommits(t *testing.T) {
+	s3 := testutil.StartS3(t)
+	wh := s3.Location("warehouse")
+	testutil.OpenWith(t, lakesql.Options{Warehouse: wh},
+		"CREATE NAMESPACE db", "CREATE TABLE db.t (id BIGINT)", "INSERT INTO db.t VALUES (1), (NULL)")
+
+	target, err := url.Parse(s3.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		if resp.Request.Method == http.MethodPut && resp.StatusCode == http.StatusPreconditionFailed {
+			resp.StatusCode, resp.Status = http.StatusOK, "200 OK"
+			resp.Body = io.NopCloser(strings.NewReader(""))
+			resp.ContentLength = 0
+			resp.Header.Del("Content-Length")
+		}
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	t.Setenv("AWS_ENDPOINT_URL", srv.URL)
+
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: wh})
+	if got := testutil.Rows(t, s, "SELECT id FROM db.t"); !slices.Equal(got, []string{"1", "NULL"}) {
+		t.Fatalf("rows %v, want 1, NULL", got)
+	}
+	for _, st := range []string{"INSERT INTO db.t VALUES (2)", "CREATE TABLE db.u (id BIGINT)"} {
+		msg := testutil.Error(t, s, st)
+		if strings.Contains(msg, "\n") || !strings.Contains(msg, "has no conditional writes: commits to s3://lakesql/warehouse/db/") || !strings.Contains(msg, "use a SQL or REST catalog") {
+			t.Errorf("%s: %q, want one line saying the store has no conditional writes, pointing at the SQL or REST catalog", st, msg)
+		}
+	}
+	if got := testutil.Rows(t, s, "SELECT id FROM db.t"); !slices.Equal(got, []string{"1", "NULL"}) {
+		t.Fatalf("rows after the refused commits %v, want 1, NULL", got)
+	}
+	if got := testutil.RowsInOrder(t, s, "SHOW TABLES IN db"); !slices.Equal(got, []string{"db|t"}) {
+		t.Fatalf("tables %v, want only t", got)
+	}
+}
