@@ -640,6 +640,8 @@ func (p *parser) typeName() TypeName {
 		tn.Name = "BINARY"
 	case "uuid":
 		tn.Name = "UUID"
+	case "array", "list", "map", "struct":
+		p.nestedTypeArgs(&tn, t.text)
 	default:
 		panic(errorAt(t, "unknown type %s", strings.ToUpper(t.raw)))
 	}

@@ -62,6 +62,19 @@ func sqlTypeName(t iceberg.Type) string {
 		return "TIMESTAMPTZ"
 	case iceberg.FixedType:
 		return fmt.Sprintf("FIXED(%d)", t.Len())
+	case *iceberg.ListType:
+		return "ARRAY<" + sqlTypeName(t.Element) + ">"
+	case *iceberg.MapType:
+		return "MAP<" + sqlTypeName(t.KeyType) + ", " + sqlTypeName(t.ValueType) + ">"
+	case *iceberg.StructType:
+		fields := make([]string, len(t.FieldList))
+		for i, f := range t.FieldList {
+			fields[i] = sql.QuoteIdent(f.Name) + ": " + sqlTypeName(f.Type)
+			if f.Required {
+				fields[i] += " NOT NULL"
+			}
+		}
+		return "STRUCT<" + strings.Join(fields, ", ") + ">"
 	}
 	return strings.ToUpper(t.String())
 }
