@@ -6,8 +6,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/iceberg-go"
 
-	"github.com/lakesql/lakesql/storage"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // Nested Iceberg types map to Arrow's struct, list and map types. Every
