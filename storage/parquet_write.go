@@ -70,7 +70,7 @@ type ParquetWriter struct {
 	codec     compress.Codec
 	out       *countingWriter
 	w         *parquet.Writer // created by the first Write, which picks the encodings
-	nodes     []parquet.Node // each column's schema node
+	nodes     []parquet.Node  // each column's schema node
 	encoders  []columnEncoder
 	shredders []*shredder // nested columns (nil for flat ones)
 	leaf      []int       // each column's first leaf column index
