@@ -238,6 +238,7 @@ func init() {
 		"current_time":      {"()", 0, 0, bindNow(TypeTime)},
 		"current_timestamp": {"()", 0, 0, bindNow(TypeTimestampTZ)},
 	}
+	maps.Copy(scalarFunctions, nestedFunctions())
 }
 
 // lookupFunction finds a scalar function by name or alias.
@@ -265,7 +266,7 @@ func IsAggregateFunction(name string) bool {
 // missingFunctions are functions users ask for that lakesql does not have
 // yet, with what to write instead.
 var missingFunctions = map[string]string{
-	"split":           "split returns an array, which lakesql's types do not have yet; split_part(string, delimiter, n) gives one part",
+	"split":           "split is not supported yet; split_part(string, delimiter, n) gives one part",
 	"input_file_name": "input_file_name() is not supported yet (scans do not expose each row's file); SELECT file_path FROM ns.t.files lists the table's files",
 }
 

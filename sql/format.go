@@ -147,6 +147,10 @@ func (f *formatter) expr(e Expr) {
 		f.funcCall(e)
 	case *NamedArg:
 		f.write(quoteIdent(e.Name), " => ", e.Value)
+	case *SubscriptExpr:
+		f.write(e.X, "[", e.Index, "]")
+	case *FieldExpr:
+		f.write("(", e.X, ").", quoteIdent(e.Field))
 	}
 }
 

@@ -2,7 +2,8 @@ package sql
 
 import "strings"
 
-// Nested types are written as Spark and Hive write them:
+// Nested values: x[index], x.field and ARRAY[…] (see ast_nested.go), and
+// nested types, written as Spark and Hive write them:
 //
 //	ARRAY<t>   (also LIST<t>)
 //	MAP<k, v>
@@ -66,3 +67,33 @@ func formatNestedType(t TypeName) string {
 
 // QuoteIdent quotes a name as the parser reads it back (see quoteIdent).
 func QuoteIdent(name string) string { return quoteIdent(name) }
+
+// nestedPostfix parses the [index] and .field suffixes after an operand.
+func (p *parser) nestedPostfix(x Expr) Expr {
+	for {
+		switch t := p.tok(); {
+		case t.isOp("["):
+			p.advance()
+			idx := p.expr()
+			p.expectOp("]")
+			x = &SubscriptExpr{X: x, Index: idx, Pos: t.pos}
+		case t.isOp(".") && p.peek(1).isName():
+			p.advance()
+			x = &FieldExpr{X: x, Field: p.ident(), Pos: t.pos}
+		default:
+			return x
+		}
+	}
+}
+
+// arrayConstructor parses ARRAY[a, b, …] (Trino, PostgreSQL) as array(a, b, …).
+func (p *parser) arrayConstructor() Expr {
+	t := p.advance()
+	p.expectOp("[")
+	call := &FuncCall{Name: "array", Pos: t.pos}
+	if !p.tok().isOp("]") {
+		call.Args = p.exprList()
+	}
+	p.expectOp("]")
+	return call
+}
