@@ -50,8 +50,9 @@ func elementField(t arrow.DataType) arrow.Field {
 }
 
 func bindMakeArray(_ *binder, c *funcCall) (Expr, error) {
-	if len(c.args) == 0 {
-		return &Call{Fn: FnMakeArray, T: arrow.ListOfField(elementField(TypeNull))}, nil
+	if allNull(c.args) {
+		// array() and array(NULL) convert to any array type.
+		return &Call{Fn: FnMakeArray, Args: c.args, T: arrow.ListOfField(elementField(TypeNull))}, nil
 	}
 	elems, err := unifyResults(c.pos, c.args...)
 	if err != nil {
@@ -60,12 +61,22 @@ func bindMakeArray(_ *binder, c *funcCall) (Expr, error) {
 	return &Call{Fn: FnMakeArray, Args: elems, T: arrow.ListOfField(elementField(elems[0].Type()))}, nil
 }
 
+func allNull(args []Expr) bool {
+	for _, a := range args {
+		if a.Type().ID() != arrow.NULL {
+			return false
+		}
+	}
+	return true
+}
+
 func bindMakeMap(_ *binder, c *funcCall) (Expr, error) {
 	if len(c.args)%2 != 0 {
 		return nil, errorf(c.pos, "map(key, value, …) takes pairs of arguments, got %d", len(c.args))
 	}
 	if len(c.args) == 0 {
-		return &Call{Fn: FnMakeMap, T: arrow.MapOfFields(arrow.Field{Name: "key", Type: TypeVarchar}, arrow.Field{Name: "value", Type: TypeVarchar, Nullable: true})}, nil
+		// NULL-typed keys and values convert to any map type.
+		return &Call{Fn: FnMakeMap, T: arrow.MapOfFields(arrow.Field{Name: "key", Type: TypeNull}, arrow.Field{Name: "value", Type: TypeNull, Nullable: true})}, nil
 	}
 	var keys, vals []Expr
 	for i := 0; i < len(c.args); i += 2 {
@@ -126,12 +137,7 @@ func makeStruct(c *funcCall, args []Expr) (Expr, error) {
 			return nil, errorf(c.pos, "%s: field %s appears twice", c.name, name)
 		}
 		seen[strings.ToLower(name)] = true
-		t := args[i+1].Type()
-		if t.ID() == arrow.NULL {
-			t = TypeVarchar
-			args[i+1] = &Literal{T: t}
-		}
-		fields = append(fields, arrow.Field{Name: name, Type: t, Nullable: true})
+		fields = append(fields, arrow.Field{Name: name, Type: args[i+1].Type(), Nullable: true})
 	}
 	return &Call{Fn: FnMakeStruct, Args: args, T: arrow.StructOf(fields...)}, nil
 }
