@@ -88,11 +88,11 @@ func TestNestedExpressions(t *testing.T) {
 	testutil.WantRows(t, s, "SELECT CAST(grid AS ARRAY<ARRAY<STRING>>) FROM db.nested WHERE id = 1", "[['1', '2'], [], NULL]")
 
 	for stmt, msg := range map[string]string{
-		"SELECT device.nope FROM db.nested":         "struct STRUCT<os: STRING, version: INT, tags: ARRAY<STRING>> has no field nope (fields: os, version, tags) (at line 1, column 8)",
-		"SELECT note[0] FROM db.nested":             "cannot index STRING: only arrays and maps can be indexed (at line 1, column 12)",
-		"SELECT items['a'] FROM db.nested":          "an array index must be an integer, not STRING (at line 1, column 13)",
-		"SELECT element_at(grid, 0) FROM db.nested": "element_at: array indices start at 1 (use a[0] for 0-based indexing) (at line 1, column 8)",
-		"SELECT map(1, 2, 3) FROM db.nested":        "map(key, value, …) takes pairs of arguments, got 3 (at line 1, column 8)",
+		"SELECT device.nope FROM db.nested":                               "struct STRUCT<os: STRING, version: INT, tags: ARRAY<STRING>> has no field nope (fields: os, version, tags) (at line 1, column 8)",
+		"SELECT note[0] FROM db.nested":                                   "cannot index STRING: only arrays and maps can be indexed (at line 1, column 12)",
+		"SELECT items['a'] FROM db.nested":                                "an array index must be an integer, not STRING (at line 1, column 13)",
+		"SELECT element_at(grid, 0) FROM db.nested":                       "element_at: array indices start at 1 (use a[0] for 0-based indexing) (at line 1, column 8)",
+		"SELECT map(1, 2, 3) FROM db.nested":                              "map(key, value, …) takes pairs of arguments, got 3 (at line 1, column 8)",
 		"INSERT INTO db.nested (id, grid) VALUES (9, array(array(NULL)))": "grid",
 	} {
 		if got := testutil.Error(t, s, stmt); !strings.Contains(got, msg) {

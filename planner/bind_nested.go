@@ -26,6 +26,7 @@ const (
 	FnMakeArray     = "array"        // (value, …)
 	FnMakeStruct    = "named_struct" // ('name', value, …)
 	FnMakeMap       = "map"          // (key, value, …)
+	FnSplit         = "split"        // (string, pattern)
 )
 
 // nestedFunctions are the registry entries of the functions above.
@@ -41,6 +42,7 @@ func nestedFunctions() map[string]*funcSpec {
 		"array_contains": {"(array, value)", 2, 2, bindArrayContains},
 		"map_keys":       {"(map)", 1, 1, bindMapPart(FnMapKeys)},
 		"map_values":     {"(map)", 1, 1, bindMapPart(FnMapValues)},
+		"split":          {"(string, pattern)", 2, 2, typed(FnSplit, arrow.ListOfField(elementField(TypeVarchar)), stringArg, stringArg)},
 	}
 }
 

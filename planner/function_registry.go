@@ -266,7 +266,6 @@ func IsAggregateFunction(name string) bool {
 // missingFunctions are functions users ask for that lakesql does not have
 // yet, with what to write instead.
 var missingFunctions = map[string]string{
-	"split":           "split is not supported yet; split_part(string, delimiter, n) gives one part",
 	"input_file_name": "input_file_name() is not supported yet (scans do not expose each row's file); SELECT file_path FROM ns.t.files lists the table's files",
 }
 

@@ -28,6 +28,7 @@ func init() {
 		planner.FnMakeArray:     {0, -1, true, makeArrayKernel},
 		planner.FnMakeStruct:    {0, -1, true, makeStructKernel},
 		planner.FnMakeMap:       {0, -1, true, makeMapKernel},
+		planner.FnSplit:         {2, 2, false, splitKernel},
 	})
 }
 
@@ -318,4 +319,33 @@ func makeMapKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, 
 	data := array.NewData(mt, ev.n, []*memory.Buffer{nil, offsets}, []arrow.ArrayData{entries}, 0, 0)
 	defer data.Release()
 	return array.MakeFromData(data), nil
+}
+
+// splitKernel splits a string around the matches of a pattern (RE2 syntax),
+// keeping empty parts, as Spark's split does.
+func splitKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	s, pattern := newBytesVec(ops[0]), newBytesVec(ops[1])
+	validity := ev.validity(ops...)
+	if validity != nil {
+		defer validity.Release()
+	}
+	b := array.NewListBuilderWithField(ev.mem, c.T.(*arrow.ListType).ElemField())
+	defer b.Release()
+	parts := b.ValueBuilder().(*array.StringBuilder)
+	var cache regexpCache
+	for i := range ev.n {
+		if validity != nil && !bitutil.BitIsSet(validity.Bytes(), i) {
+			b.AppendNull()
+			continue
+		}
+		re, err := cache.get(pattern.At(i))
+		if err != nil {
+			return nil, wrapError(c, err)
+		}
+		b.Append(true)
+		for _, p := range re.Split(string(s.At(i)), -1) {
+			parts.Append(p)
+		}
+	}
+	return b.NewArray(), nil
 }
