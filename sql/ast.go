@@ -339,6 +339,7 @@ type TableFunc struct {
 	Alias      string
 	ColAliases []string
 	Pos        Pos
+	Ordinality bool // UNNEST(…) WITH ORDINALITY
 }
 
 // SubqueryTable is (query) [AS] alias [(cols)] in FROM.

@@ -97,3 +97,42 @@ func (p *parser) arrayConstructor() Expr {
 	p.expectOp("]")
 	return call
 }
+
+// lateralView parses LATERAL VIEW [OUTER] generator(args) alias [AS] col,
+// … (Spark) after the table x, as x CROSS JOIN generator(args), or for
+// OUTER x LEFT JOIN generator(args) ON TRUE. As in Spark, the column names
+// run on while commas follow.
+func (p *parser) lateralView(x TableExpr) TableExpr {
+	t := p.advance()
+	p.expectWord("view")
+	j := &Join{Type: JoinCross, L: x, Pos: t.pos}
+	if p.eatWord("outer") {
+		j.Type, j.On = JoinLeft, &Literal{Kind: LitBool, Value: "true", Pos: t.pos}
+	}
+	f := &TableFunc{Pos: p.tok().pos}
+	f.Name = strings.ToLower(p.ident())
+	f.Args = p.callArgs()
+	if !p.tok().isWord("as") {
+		f.Alias = p.ident()
+	}
+	if p.acceptWord("as") || p.tok().isName() {
+		for {
+			f.ColAliases = append(f.ColAliases, p.ident())
+			if !p.tok().isOp(",") || !p.peek(1).isName() {
+				break
+			}
+			p.advance()
+		}
+	}
+	j.R = f
+	return j
+}
+
+// withOrdinality parses WITH ORDINALITY after UNNEST(…).
+func (p *parser) withOrdinality() bool {
+	if p.tok().isWord("with") && p.peek(1).isWord("ordinality") {
+		p.skip(2)
+		return true
+	}
+	return false
+}
