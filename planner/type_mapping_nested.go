@@ -106,7 +106,7 @@ func icebergNestedType(t sql.TypeName) (iceberg.Type, error) {
 			return nil, err
 		}
 		if _, nested := key.(iceberg.NestedType); nested {
-			return nil, errorf(t.Args[0].Pos, "map keys must be of a primitive type, not %s", key)
+			return nil, errorf(t.Args[0].Pos, "map keys must be of a primitive type, not %s", sql.FormatType(t.Args[0]))
 		}
 		val, err := IcebergType(t.Args[1])
 		if err != nil {
