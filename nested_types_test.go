@@ -121,8 +121,24 @@ func TestFlatQueriesSkipNestedChunks(t *testing.T) {
 	flat := bytesRead("SELECT id, note FROM db.nested")
 	withDevice := bytesRead("SELECT id, note, device.os FROM db.nested")
 	all := bytesRead("SELECT * FROM db.nested")
-	if !(flat < withDevice && withDevice < all) {
-		t.Errorf("bytes read: flat %.0f, with device.os %.0f, all %.0f", flat, withDevice, all)
+	withWholeDevice := bytesRead("SELECT id, note, device FROM db.nested")
+	if !(flat < withDevice && withDevice < withWholeDevice && withWholeDevice < all) {
+		t.Errorf("bytes read: flat %.0f, with device.os %.0f, with device %.0f, all %.0f", flat, withDevice, withWholeDevice, all)
+	}
+	// Reading only some fields of a struct (prune_nested_fields) gives the
+	// answers of reading it whole.
+	for _, q := range []string{
+		"SELECT id, device.os, items[0].sku FROM db.nested WHERE device.version > 10",
+		"SELECT device.os, count(*), max(device.version) FROM db.nested GROUP BY device.os",
+		"SELECT id, device.tags FROM db.nested ORDER BY device.version DESC LIMIT 2",
+	} {
+		pruned := testutil.Rows(t, s, q)
+		testutil.Exec(t, s, "SET disabled_optimizers = 'prune_nested_fields'")
+		whole := testutil.Rows(t, s, q)
+		testutil.Exec(t, s, "RESET disabled_optimizers")
+		if !slices.Equal(pruned, whole) || len(whole) == 0 {
+			t.Errorf("%s:\npruned %q\nwhole  %q", q, pruned, whole)
+		}
 	}
 	testutil.WantRows(t, s, "SELECT count(*) FROM db.nested", "4")
 	testutil.WantRows(t, s, "SELECT count(*), min(id) FROM db.nested WHERE note IS NOT NULL", "2|1")
