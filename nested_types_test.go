@@ -141,5 +141,10 @@ func TestFlatQueriesSkipNestedChunks(t *testing.T) {
 		}
 	}
 	testutil.WantRows(t, s, "SELECT count(*) FROM db.nested", "4")
+	// Struct fields have column statistics: the second file (version 14)
+	// is pruned by device.version > 15.
+	testutil.WantContains(t, testutil.Explain(t, s, "SELECT id FROM db.nested WHERE device.version > 15"),
+		"stats filter: device.version > 15", "data files 1/2 (pruned by partition 0, by stats 1)")
+	testutil.WantRows(t, s, "SELECT id FROM db.nested WHERE device.version > 15", "1")
 	testutil.WantRows(t, s, "SELECT count(*), min(id) FROM db.nested WHERE note IS NOT NULL", "2|1")
 }

@@ -332,3 +332,12 @@ func commonNested(a, b arrow.DataType) arrow.DataType {
 	}
 	return nil
 }
+
+// fieldName returns the field a get_field call reads.
+func fieldName(e Expr) (string, bool) {
+	c, ok := e.(*Call)
+	if !ok || c.Fn != FnGetField {
+		return "", false
+	}
+	return c.Args[1].(*Literal).Value.(string), true
+}

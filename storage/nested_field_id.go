@@ -4,6 +4,9 @@ import (
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // FieldIDKey is the Arrow field metadata key holding the Iceberg field id of
@@ -38,4 +41,27 @@ func IsNested(t arrow.DataType) bool {
 		return true
 	}
 	return false
+}
+
+// WithParentNulls returns a struct's field child with NULL also where the
+// struct (parent) is NULL: Arrow keeps a field's own validity only.
+func WithParentNulls(mem memory.Allocator, child, parent arrow.Array) arrow.Array {
+	if parent.NullN() == 0 || child.DataType().ID() == arrow.NULL {
+		child.Retain()
+		return child
+	}
+	d := child.Data()
+	off, n := d.Offset(), d.Len()
+	buf := zeroedBuffer(mem, int(bitutil.BytesForBits(int64(off+n))))
+	bits := buf.Bytes()
+	for i := range n {
+		if parent.IsValid(i) && child.IsValid(i) {
+			bitutil.SetBit(bits, off+i)
+		}
+	}
+	bufs := append([]*memory.Buffer{buf}, d.Buffers()[1:]...)
+	out := array.NewData(d.DataType(), n, bufs, d.Children(), array.UnknownNullCount, off)
+	buf.Release()
+	defer out.Release()
+	return array.MakeFromData(out)
 }

@@ -108,6 +108,17 @@ func TestParquetNestedRoundTrip(t *testing.T) {
 			t.Errorf("no column size for field %d: %v", id, metrics.ColumnSizes)
 		}
 	}
+	// Leaves under structs only have counts and bounds (s.a: 2 of each 5
+	// rows NULL, 1 to 5); leaves under a list or map have none.
+	if metrics.ValueCounts[7] != 2000 || metrics.NullCounts[7] != 800 {
+		t.Errorf("s.a counts: %d values, %d nulls", metrics.ValueCounts[7], metrics.NullCounts[7])
+	}
+	if lo, hi := metrics.LowerBounds[7], metrics.UpperBounds[7]; len(lo) != 8 || lo[0] != 1 || len(hi) != 8 || hi[0] != 5 {
+		t.Errorf("s.a bounds %v %v", lo, hi)
+	}
+	if _, ok := metrics.LowerBounds[10]; ok {
+		t.Errorf("a leaf under a list has bounds")
+	}
 	// The file's schema carries every nested field id, in the 3-level list form.
 	s := f.file.Schema().String()
 	for _, frag := range []string{"repeated group list", "repeated group key_value", "= 12;", "= 20;"} {

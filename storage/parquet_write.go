@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
@@ -72,9 +73,10 @@ type ParquetWriter struct {
 	w         *parquet.Writer // created by the first Write, which picks the encodings
 	nodes     []parquet.Node  // each column's schema node
 	encoders  []columnEncoder
-	shredders []*shredder // nested columns (nil for flat ones)
-	leaf      []int       // each column's first leaf column index
-	leafIDs   []int       // the field id of each leaf column
+	shredders []*shredder    // nested columns (nil for flat ones)
+	leafStats [][]structLeaf // nested columns: metrics of their struct-only leaves
+	leaf      []int          // each column's first leaf column index
+	leafIDs   []int          // the field id of each leaf column
 	metrics   []*columnMetrics
 	groupRows int   // rows in the current row group
 	groupBase int64 // w.Size() when the current row group started
@@ -113,6 +115,7 @@ func NewParquetWriter(w io.Writer, cols []WriteColumn, opts ParquetWriterOptions
 			pw.shredders = append(pw.shredders, sh)
 			pw.encoders = append(pw.encoders, nil)
 			pw.metrics = append(pw.metrics, nil)
+			pw.leafStats = append(pw.leafStats, structLeaves(c.Type, c.Iceberg, nil))
 			pw.leafIDs = root.leafIDs(pw.leafIDs)
 			continue
 		}
@@ -133,6 +136,7 @@ func NewParquetWriter(w io.Writer, cols []WriteColumn, opts ParquetWriterOptions
 		pw.shredders = append(pw.shredders, nil)
 		pw.encoders = append(pw.encoders, enc)
 		pw.metrics = append(pw.metrics, m)
+		pw.leafStats = append(pw.leafStats, nil)
 		pw.leafIDs = append(pw.leafIDs, c.FieldID)
 	}
 	return pw, nil
@@ -239,6 +243,9 @@ func (w *ParquetWriter) writeRows(batch arrow.RecordBatch, from, to int) error {
 	for i, c := range w.cols {
 		arr := batch.Column(i)
 		if sh := w.shredders[i]; sh != nil {
+			for _, l := range w.leafStats[i] {
+				l.update(memory.DefaultAllocator, arr, from, to)
+			}
 			for lo := from; lo < to; lo += valueChunk {
 				if err := sh.write(writers, arr, lo, min(to, lo+valueChunk)); err != nil {
 					return fmt.Errorf("write column %s: %w", c.Name, err)
@@ -294,8 +301,13 @@ func (w *ParquetWriter) Close() (FileMetrics, error) {
 		}
 	}
 	for i, c := range w.cols {
+		for _, l := range w.leafStats[i] {
+			if err := l.metrics.fill(&fm, l.fieldID); err != nil {
+				return FileMetrics{}, fmt.Errorf("metrics of column %s: %w", c.Name, err)
+			}
+		}
 		if w.metrics[i] == nil {
-			continue // nested columns: no counts or bounds (optional in Iceberg)
+			continue // nested columns: their struct-only leaves' metrics above
 		}
 		if err := w.metrics[i].fill(&fm, c.FieldID); err != nil {
 			return FileMetrics{}, fmt.Errorf("metrics of column %s: %w", c.Name, err)

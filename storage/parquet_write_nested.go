@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	"github.com/parquet-go/parquet-go"
 )
@@ -224,4 +225,47 @@ func (n *shredNode) leafIDs(ids []int) []int {
 		ids = c.leafIDs(ids)
 	}
 	return ids
+}
+
+// structLeaf is a leaf of a nested column reached through structs only (no
+// list or map above it): Iceberg keeps its value and null counts and bounds
+// as for a top-level column, so filters on s.a can prune files.
+type structLeaf struct {
+	path    []int // field indices from the column down
+	fieldID int
+	metrics *columnMetrics
+}
+
+// structLeaves lists the struct-only leaves of type t (with Iceberg type it
+// naming their field ids) that have metrics.
+func structLeaves(t arrow.DataType, it iceberg.Type, path []int) []structLeaf {
+	st, ok := t.(*arrow.StructType)
+	ist, ok2 := it.(*iceberg.StructType)
+	if !ok || !ok2 || len(ist.FieldList) != st.NumFields() {
+		return nil
+	}
+	var out []structLeaf
+	for i, f := range st.Fields() {
+		p := append(append([]int(nil), path...), i)
+		if IsNested(f.Type) {
+			out = append(out, structLeaves(f.Type, ist.FieldList[i].Type, p)...)
+			continue
+		}
+		if m, err := newColumnMetrics(f.Type); err == nil {
+			out = append(out, structLeaf{path: p, fieldID: ist.FieldList[i].ID, metrics: m})
+		}
+	}
+	return out
+}
+
+// update adds rows [lo, hi) of the column arr to the leaf's metrics.
+func (l structLeaf) update(mem memory.Allocator, arr arrow.Array, lo, hi int) {
+	arr.Retain()
+	for _, i := range l.path {
+		child := WithParentNulls(mem, arr.(*array.Struct).Field(i), arr)
+		arr.Release()
+		arr = child
+	}
+	l.metrics.update(arr, lo, hi)
+	arr.Release()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // Kernels of the struct, array and map functions (planner/bind_nested.go).
@@ -40,30 +41,7 @@ func getFieldKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array,
 	if !ok {
 		return nil, fmt.Errorf("%s: no field %s", c, name)
 	}
-	return withParentNulls(ev.mem, s.Field(idx), s), nil
-}
-
-// withParentNulls returns child with NULL also where parent is NULL (a
-// struct's fields keep their own validity only).
-func withParentNulls(mem memory.Allocator, child, parent arrow.Array) arrow.Array {
-	if parent.NullN() == 0 || child.DataType().ID() == arrow.NULL {
-		child.Retain()
-		return child
-	}
-	d := child.Data()
-	off, n := d.Offset(), d.Len()
-	buf := NewBuffer(mem, int(bitutil.BytesForBits(int64(off+n))))
-	bits := buf.Bytes()
-	for i := range n {
-		if parent.IsValid(i) && child.IsValid(i) {
-			bitutil.SetBit(bits, off+i)
-		}
-	}
-	bufs := append([]*memory.Buffer{buf}, d.Buffers()[1:]...)
-	out := array.NewData(d.DataType(), n, bufs, d.Children(), array.UnknownNullCount, off)
-	buf.Release()
-	defer out.Release()
-	return array.MakeFromData(out)
+	return storage.WithParentNulls(ev.mem, s.Field(idx), s), nil
 }
 
 // intAt reads row i of an integer operand (BIGINT, as the binder casts).
