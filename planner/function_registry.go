@@ -266,6 +266,8 @@ func IsAggregateFunction(name string) bool {
 // missingFunctions are functions users ask for that lakesql does not have
 // yet, with what to write instead.
 var missingFunctions = map[string]string{
+	"explode":         "explode in the select list is not supported yet; write FROM t LATERAL VIEW explode(a) e AS x, or FROM t, UNNEST(t.a) AS u(x)",
+	"posexplode":      "posexplode in the select list is not supported yet; write FROM t LATERAL VIEW posexplode(a) e AS pos, x",
 	"input_file_name": "input_file_name() is not supported yet (scans do not expose each row's file); SELECT file_path FROM ns.t.files lists the table's files",
 }
 
