@@ -85,7 +85,7 @@ func TestAlterErrorsLeaveTableUnchanged(t *testing.T) {
 		{"ALTER TABLE db.t SET TBLPROPERTIES ('write.parquet.row-group-size-rows' = 'many')", "must be a positive integer"},
 		{"ALTER TABLE db.t SET TBLPROPERTIES ('format-version' = '3')", "reserved property format-version"},
 		{"ALTER TABLE db.t WRITE ORDERED BY nope", "column nope does not exist (columns: id, ts, s, d)"},
-		{"ALTER TABLE db.t WRITE ORDERED BY id + 1", "WRITE ORDERED BY takes columns and transforms"},
+		{"ALTER TABLE db.t WRITE ORDERED BY id + 1", "WRITE ORDERED BY and CLUSTER BY take columns and transforms"},
 		{"ALTER TABLE db.t RENAME TO db.u", "RENAME TO is not supported"},
 		{"ALTER TABLE db.nope ADD COLUMN x INT", "table db.nope does not exist"},
 	}
@@ -164,4 +164,41 @@ func TestAlterWriteOrderAndProperties(t *testing.T) {
 	if got := testutil.Table(t, s, "db", "t").Properties()["write.distribution-mode"]; got != "none" {
 		t.Fatalf("LOCALLY ORDERED changed write.distribution-mode to %q", got)
 	}
+}
+
+// TestClusterByIsTheSortOrder checks Delta's CLUSTER BY: in CREATE TABLE,
+// CTAS and REPLACE TABLE it sets the new table's sort order, and ALTER
+// TABLE … CLUSTER BY (…) | NONE replaces it.
+func TestClusterByIsTheSortOrder(t *testing.T) {
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db")
+	orderOf := func(name string) []string {
+		t.Helper()
+		var fields []string
+		for _, f := range testutil.Table(t, s, "db", name).SortOrder().Fields() {
+			fields = append(fields, f.String())
+		}
+		return fields
+	}
+	testutil.Exec(t, s, "CREATE TABLE db.t (id BIGINT, ts TIMESTAMP, s STRING) CLUSTER BY (s, day(ts))")
+	if got, want := orderOf("t"), []string{"3 asc nulls-first", "day(2) asc nulls-first"}; !slices.Equal(got, want) {
+		t.Fatalf("CREATE … CLUSTER BY: sort order %v, want %v", got, want)
+	}
+	testutil.Exec(t, s, "ALTER TABLE db.t CLUSTER BY (id)")
+	if got, want := orderOf("t"), []string{"1 asc nulls-first"}; !slices.Equal(got, want) {
+		t.Fatalf("ALTER … CLUSTER BY: sort order %v, want %v", got, want)
+	}
+	testutil.Exec(t, s, "ALTER TABLE db.t CLUSTER BY NONE")
+	if got := orderOf("t"); len(got) != 0 {
+		t.Fatalf("CLUSTER BY NONE: sort order %v, want none", got)
+	}
+	testutil.Exec(t, s, "CREATE TABLE db.c CLUSTER BY (k) AS SELECT 1 AS v, 'a' AS k")
+	if got, want := orderOf("c"), []string{"2 asc nulls-first"}; !slices.Equal(got, want) {
+		t.Fatalf("CTAS … CLUSTER BY: sort order %v, want %v", got, want)
+	}
+	testutil.Exec(t, s, "CREATE OR REPLACE TABLE db.c CLUSTER BY (v) AS SELECT 1 AS v, 'a' AS k")
+	if got, want := orderOf("c"), []string{"1 asc nulls-first"}; !slices.Equal(got, want) {
+		t.Fatalf("REPLACE … CLUSTER BY: sort order %v, want %v", got, want)
+	}
+	testutil.WantError(t, s, "CREATE TABLE db.x (a INT) CLUSTER BY (zz)", "column zz does not exist (columns: a)")
+	testutil.WantError(t, s, "CREATE TABLE db.x (a INT) CLUSTER BY a", `expected "("`)
 }

@@ -7,6 +7,7 @@ require (
 	github.com/apache/iceberg-go v0.7.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/chzyer/readline v1.5.1
+	github.com/dustin/go-humanize v1.1.0
 	github.com/google/uuid v1.6.0
 	github.com/lestrrat-go/strftime v1.2.0
 	github.com/parquet-go/jsonlite v1.0.0

@@ -314,12 +314,12 @@ func (w *Warehouse) checkNewTable(ctx context.Context, ns, name string) error {
 }
 
 // CreateTable creates an empty table.
-func (w *Warehouse) CreateTable(ctx context.Context, ns, name string, schema *iceberg.Schema, spec iceberg.PartitionSpec, props iceberg.Properties) (*table.Table, error) {
+func (w *Warehouse) CreateTable(ctx context.Context, ns, name string, schema *iceberg.Schema, spec iceberg.PartitionSpec, props iceberg.Properties, opts ...icecatalog.CreateTableOpt) (*table.Table, error) {
 	if err := w.checkNewTable(ctx, ns, name); err != nil {
 		return nil, err
 	}
-	tbl, err := w.cat.CreateTable(ctx, table.Identifier{ns, name}, schema,
-		icecatalog.WithPartitionSpec(&spec), icecatalog.WithProperties(props))
+	opts = append([]icecatalog.CreateTableOpt{icecatalog.WithPartitionSpec(&spec), icecatalog.WithProperties(props)}, opts...)
+	tbl, err := w.cat.CreateTable(ctx, table.Identifier{ns, name}, schema, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("create table %s.%s: %w", ns, name, err)
 	}

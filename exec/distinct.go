@@ -45,8 +45,17 @@ func (d *distinct) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		out, err := d.firstOccurrences(ctx, batch)
 		batch.Release()
-		if err != nil || out != nil {
-			return out, err
+		if err == nil {
+			err = checkMemory("DISTINCT")
+		}
+		if err != nil {
+			if out != nil {
+				out.Release()
+			}
+			return nil, err
+		}
+		if out != nil {
+			return out, nil
 		}
 	}
 }

@@ -106,7 +106,7 @@ func scanColumnUnder(p planner.Plan, i int) (*planner.Scan, *planner.ColumnRef) 
 	for {
 		switch n := p.(type) {
 		case *planner.Scan:
-			if i >= len(n.Columns) {
+			if i >= len(n.Columns) || planner.IsMetadataColumn(n.Columns[i].FieldID) {
 				return nil, nil
 			}
 			col := n.Columns[i]

@@ -152,13 +152,7 @@ func (g *groupTable) len() int { return len(g.hashes) }
 func (g *groupTable) insert(keys []arrow.Array, gids []int32) []int32 {
 	n := keys[0].Len()
 	gids = grow(gids[:0], n)
-	g.scratch = grow(g.scratch[:0], n)
-	h := g.scratch
-	clear(h)
-	for c, col := range g.cols {
-		col.load(keys[c])
-		col.hash(h)
-	}
+	h := g.hashKeys(keys)
 	for row := range n {
 		// Rows of one key often come together (tables sorted or clustered
 		// by it, as TPC-H's lineitem by l_orderkey): the previous row's
@@ -172,19 +166,55 @@ func (g *groupTable) insert(keys []arrow.Array, gids []int32) []int32 {
 	return gids
 }
 
+// hashKeys makes keys (one array per key column) the current rows and
+// returns their hashes, valid until the table's next use.
+func (g *groupTable) hashKeys(keys []arrow.Array) []uint64 {
+	g.scratch = grow(g.scratch[:0], keys[0].Len())
+	h := g.scratch
+	clear(h)
+	for c, col := range g.cols {
+		col.load(keys[c])
+		col.hash(h)
+	}
+	return h
+}
+
 // find returns the group of row, whose key hashes to h, adding it if new.
 func (g *groupTable) find(row int, h uint64) int32 {
+	id, pos := g.probe(row, h)
+	if id < 0 {
+		return g.add(row, h, pos)
+	}
+	return id
+}
+
+// probe returns the group of row, whose key hashes to h, or -1 and the
+// empty slot where it would go.
+func (g *groupTable) probe(row int, h uint64) (int32, uint64) {
 	mask := uint64(len(g.slots) - 1)
 	tag := h &^ 0xffffffff
 	for pos := h & mask; ; pos = (pos + 1) & mask {
 		slot := g.slots[pos]
 		if slot == 0 {
-			return g.add(row, h, pos)
+			return -1, pos
 		}
 		if id := int32(slot) - 1; slot&^0xffffffff == tag && g.equal(row, id) {
-			return id
+			return id, pos
 		}
 	}
+}
+
+// lookup is insert without adding groups: a row whose key the table does
+// not hold gets group -1. It also returns the rows' key hashes, valid until
+// the table's next use.
+func (g *groupTable) lookup(keys []arrow.Array, gids []int32) ([]int32, []uint64) {
+	n := keys[0].Len()
+	gids = grow(gids[:0], n)
+	h := g.hashKeys(keys)
+	for row := range n {
+		gids[row], _ = g.probe(row, h[row])
+	}
+	return gids, h
 }
 
 // slotOf is the slot value of group id with hash h.

@@ -21,8 +21,10 @@ type hashAggregate struct {
 	calls   []*planner.AggCall
 	schema  *arrow.Schema
 
-	out arrow.RecordBatch // the result, emitted in BatchSize slices
-	pos int64
+	started bool
+	out     arrow.RecordBatch // a batch of results, emitted in BatchSize slices
+	pos     int64
+	spilled *spilled // the partitions still to aggregate when the input spilled
 }
 
 // NewHashAggregate returns an operator with one row per distinct value of
@@ -47,20 +49,32 @@ func (h *hashAggregate) Open(ctx context.Context) error {
 }
 
 func (h *hashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	if h.out == nil {
+	if !h.started {
+		h.started = true
 		out, err := h.aggregate(ctx)
 		if err != nil {
 			return nil, err
 		}
 		h.out = out
 	}
-	if h.pos >= h.out.NumRows() {
-		return nil, nil
+	for h.out != nil {
+		if h.pos < h.out.NumRows() {
+			end := min(h.pos+BatchSize, h.out.NumRows())
+			batch := h.out.NewSlice(h.pos, end)
+			h.pos = end
+			return batch, nil
+		}
+		h.out.Release()
+		h.out, h.pos = nil, 0
+		if h.spilled != nil {
+			out, err := h.spilled.next(ctx, allocator(ctx))
+			if err != nil {
+				return nil, err
+			}
+			h.out = out
+		}
 	}
-	end := min(h.pos+BatchSize, h.out.NumRows())
-	batch := h.out.NewSlice(h.pos, end)
-	h.pos = end
-	return batch, nil
+	return nil, nil
 }
 
 // aggregate consumes the input and returns all result rows.
@@ -89,6 +103,30 @@ func (h *hashAggregate) aggregate(ctx context.Context) (arrow.RecordBatch, error
 			return nil, err
 		}
 	}
+	return h.finish(ctx, []*aggState{st}, mem)
+}
+
+// finish returns the result of states that hold every row (merged into
+// the first), or, when they spilled, starts aggregating the spilled
+// partitions and returns their first result.
+func (h *hashAggregate) finish(ctx context.Context, states []*aggState, mem memory.Allocator) (arrow.RecordBatch, error) {
+	for _, st := range states {
+		if st.spill == nil {
+			continue
+		}
+		s, err := h.startSpilled(ctx, states, mem)
+		if err != nil {
+			return nil, err
+		}
+		h.spilled = s
+		return s.next(ctx, mem)
+	}
+	st := states[0]
+	for _, ws := range states[1:] {
+		if err := st.merge(ctx, ws, mem); err != nil {
+			return nil, err
+		}
+	}
 	return st.result(mem), nil
 }
 
@@ -106,6 +144,11 @@ type aggState struct {
 	accs   []accumulator
 	gids   []int32
 	groups int
+	// spill, once memory ran short, takes the rows of groups the state
+	// does not hold (hash_aggregate_spill.go); level is the spill level of
+	// the rows the state aggregates, 0 for the input's.
+	spill *aggSpill
+	level int
 }
 
 func (h *hashAggregate) newState() (*aggState, error) {
@@ -134,6 +177,12 @@ func (h *hashAggregate) newState() (*aggState, error) {
 
 // add folds one input batch into the state.
 func (st *aggState) add(ctx context.Context, batch arrow.RecordBatch, mem memory.Allocator) error {
+	if err := st.closeIfFull(); err != nil {
+		return err
+	}
+	if st.spill != nil {
+		return st.addClosed(ctx, batch, mem)
+	}
 	if err := st.assignGroups(ctx, batch, mem); err != nil {
 		return err
 	}
@@ -195,7 +244,11 @@ func (h *hashAggregate) release() {
 		h.out.Release()
 		h.out = nil
 	}
-	h.pos = 0
+	if h.spilled != nil {
+		h.spilled.close()
+		h.spilled = nil
+	}
+	h.pos, h.started = 0, false
 }
 
 func (h *hashAggregate) Close() error {

@@ -64,13 +64,8 @@ func (h *hashAggregate) aggregateInParallel(ctx context.Context, st *aggState, m
 		return nil, err
 	}
 	states = append([]*aggState{st}, states...)
-	if st.keys == nil || totalGroups(states) < parallelMergeGroups {
-		for _, ws := range states[1:] {
-			if err := st.merge(ctx, ws, mem); err != nil {
-				return nil, err
-			}
-		}
-		return st.result(mem), nil
+	if st.keys == nil || totalGroups(states) < parallelMergeGroups || slices.ContainsFunc(states, func(st *aggState) bool { return st.spill != nil }) {
+		return h.finish(ctx, states, mem)
 	}
 	return h.mergeByPartition(ctx, states, workers, mem)
 }

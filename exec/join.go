@@ -381,7 +381,7 @@ func materializeInParallel(ctx context.Context, op Operator) ([]arrow.RecordBatc
 	err := runParallel(ctx, op, workers, func(_ context.Context, w int, b arrow.RecordBatch) error {
 		b.Retain()
 		parts[w] = append(parts[w], b)
-		return nil
+		return checkMemory("the build side of a hash join")
 	})
 	return slices.Concat(parts...), err
 }
@@ -420,6 +420,9 @@ func materialize(ctx context.Context, op Operator) (arrow.RecordBatch, error) {
 		}
 		batches = append(batches, b)
 		rows += b.NumRows()
+		if err := checkMemory("the build side of a hash join"); err != nil {
+			return nil, err
+		}
 	}
 	mem := allocator(ctx)
 	cols := make([]arrow.Array, op.Schema().NumFields())

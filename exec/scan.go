@@ -39,6 +39,9 @@ func TableScanColumn(schema *iceberg.Schema, c planner.ScanColumn) (ScanColumn, 
 	if err := planner.UnreadableColumn(c.Name, c.T); err != nil {
 		return ScanColumn{}, err
 	}
+	if planner.IsMetadataColumn(c.FieldID) {
+		return ScanColumn{ReadColumn: storage.ReadColumn{FieldID: c.FieldID, Name: c.Name, Type: c.T}}, nil
+	}
 	f, ok := schema.FindFieldByID(c.FieldID)
 	if !ok {
 		return ScanColumn{}, fmt.Errorf("column %s (field id %d) is not in the table schema", c.Name, c.FieldID)
@@ -77,7 +80,7 @@ type tableScan struct {
 	cols      []ScanColumn
 	readCols  []storage.ReadColumn      // cols, then the columns only equality deletes need, less the row position
 	colIndex  map[int]int               // field id → position in the batches drain makes
-	posCol    int                       // position of the row position column in those batches; -1 for none
+	made      []madeColumn              // the metadata columns, made by drain, not read
 	rowFilter iceberg.BooleanExpression // bound; nil: read every row group
 	late      []storage.ColumnPredicate // rowFilter's conjuncts storage tests on readCols
 	// filterCols are the columns rowFilter refers to, whose page indexes
@@ -124,11 +127,10 @@ func NewTableScan(fs icebergio.IO, files []ScanFile, cols []ScanColumn, rowFilte
 		workers:  max(1, min(runtime.GOMAXPROCS(0), len(files))),
 		colIndex: map[int]int{},
 	}
-	s.posCol = -1
 	for i, c := range slices.Concat(cols, extraColumns(files, cols)) {
 		s.colIndex[c.FieldID] = i
-		if c.FieldID == RowPositionFieldID {
-			s.posCol = i // filled in by drain, not read
+		if planner.IsMetadataColumn(c.FieldID) {
+			s.made = append(s.made, madeColumn{at: i, fieldID: c.FieldID})
 			continue
 		}
 		s.readCols = append(s.readCols, c.ReadColumn)
@@ -300,7 +302,7 @@ func (s *tableScan) readRowGroup(ctx context.Context, t rowGroupTask) error {
 	var it storage.RecordIterator
 	var err error
 	switch {
-	case s.hook == nil && t.file.deletes == nil && s.posCol < 0 && (len(s.late) > 0 || ranges != nil):
+	case s.hook == nil && t.file.deletes == nil && !s.needsPositions() && (len(s.late) > 0 || ranges != nil):
 		// Page skipping and late materialization: rows dropped here fail
 		// the scan's filter, which the plan still applies above. Without
 		// deletes, row positions are not needed.
@@ -313,7 +315,7 @@ func (s *tableScan) readRowGroup(ctx context.Context, t rowGroupTask) error {
 			if err != nil {
 				return err
 			}
-			if err := s.drain(ctx, it, t.first+int64(r.Start), t.file.deletes); err != nil {
+			if err := s.drain(ctx, it, t.file, t.first+int64(r.Start)); err != nil {
 				return err
 			}
 		}
@@ -327,7 +329,7 @@ func (s *tableScan) readRowGroup(ctx context.Context, t rowGroupTask) error {
 	if s.hook != nil {
 		it = s.hook.extend(ctx, t.file.ScanFile, it)
 	}
-	return s.drain(ctx, it, t.first, t.file.deletes)
+	return s.drain(ctx, it, t.file, t.first)
 }
 
 // fail records the first error and stops the other workers.
@@ -376,8 +378,8 @@ func statLiteral(v any, c ScanColumn) iceberg.Literal {
 }
 
 // drain sends one row group's batches downstream, without their deleted
-// rows; the row group starts at row first of its file.
-func (s *tableScan) drain(ctx context.Context, it storage.RecordIterator, first int64, deletes *deleteFilter) error {
+// rows; the row group starts at row first of file.
+func (s *tableScan) drain(ctx context.Context, it storage.RecordIterator, file *openedFile, first int64) error {
 	defer it.Close()
 	for {
 		batch, err := it.Next()
@@ -385,10 +387,8 @@ func (s *tableScan) drain(ctx context.Context, it storage.RecordIterator, first 
 			return err
 		}
 		n := batch.NumRows()
-		if s.posCol >= 0 {
-			batch = withPositions(ctx, batch, s.posCol, first)
-		}
-		if batch, err = s.applyDeletes(ctx, batch, first, deletes); err != nil {
+		batch = s.withMadeColumns(ctx, batch, file.Path, first)
+		if batch, err = s.applyDeletes(ctx, batch, first, file.deletes); err != nil {
 			return err
 		}
 		first += n

@@ -188,7 +188,7 @@ func (s *tableScan) applyDeletes(ctx context.Context, batch arrow.RecordBatch, f
 			return nil, err
 		}
 	}
-	if deleted == nil && len(s.readCols)+s.positions() == len(s.cols) {
+	if deleted == nil && len(s.readCols)+len(s.made) == len(s.cols) {
 		return batch, nil
 	}
 	projected := array.NewRecordBatch(s.schema, batch.Columns()[:len(s.cols)], batch.NumRows())

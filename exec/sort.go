@@ -9,7 +9,9 @@ import (
 )
 
 // sortOp materializes its input, sorts a permutation of the rows with typed
-// comparators and emits the rows in that order, BatchSize at a time.
+// comparators and emits the rows in that order, BatchSize at a time. An
+// input larger than its share of the memory limit is sorted in runs on disk
+// and merged (sort_merge.go).
 type sortOp struct {
 	input Operator
 	keys  []planner.SortKey
@@ -17,6 +19,7 @@ type sortOp struct {
 	all     arrow.RecordBatch // the whole input; nil until sorted
 	perm    []int32
 	emitted int
+	merge   *runMerge // set instead of all when the input was spilled
 }
 
 // NewSort returns an operator producing the rows of input ordered by keys;
@@ -33,10 +36,13 @@ func (s *sortOp) Open(ctx context.Context) error {
 }
 
 func (s *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	if s.all == nil {
+	if s.all == nil && s.merge == nil {
 		if err := s.sort(ctx); err != nil {
 			return nil, err
 		}
+	}
+	if s.merge != nil {
+		return s.merge.next(ctx)
 	}
 	if s.emitted >= len(s.perm) {
 		return nil, nil
@@ -47,11 +53,21 @@ func (s *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	return out, err
 }
 
-// sort reads the whole input and computes the sorted permutation.
+// sort reads the whole input and computes the sorted permutation, or
+// writes it in sorted runs and starts merging them.
 func (s *sortOp) sort(ctx context.Context) error {
 	mem := allocator(ctx)
 	var batches []arrow.RecordBatch
 	defer func() { releaseBatches(batches) }()
+	var runs []*spillFile
+	defer func() {
+		if s.merge == nil {
+			for _, r := range runs {
+				r.close()
+			}
+		}
+	}()
+	threshold, held := spillThreshold(), int64(0)
 	for {
 		b, err := s.input.Next(ctx)
 		if err != nil {
@@ -61,6 +77,27 @@ func (s *sortOp) sort(ctx context.Context) error {
 			break
 		}
 		batches = append(batches, b)
+		if held += batchBytes(b); threshold > 0 && held > threshold {
+			run, err := s.spillRun(ctx, batches)
+			if err != nil {
+				return err
+			}
+			runs = append(runs, run)
+			releaseBatches(batches)
+			batches, held = nil, 0
+		}
+	}
+	if len(runs) > 0 {
+		if len(batches) > 0 {
+			run, err := s.spillRun(ctx, batches)
+			if err != nil {
+				return err
+			}
+			runs = append(runs, run)
+		}
+		m, err := newRunMerge(ctx, s.keys, runs)
+		s.merge = m
+		return err
 	}
 	all, err := concatBatches(mem, s.input.Schema(), batches)
 	if err != nil {
@@ -71,10 +108,44 @@ func (s *sortOp) sort(ctx context.Context) error {
 	return err
 }
 
+// spillRun sorts batches and writes them to a spill file.
+func (s *sortOp) spillRun(ctx context.Context, batches []arrow.RecordBatch) (*spillFile, error) {
+	mem := allocator(ctx)
+	all, err := concatBatches(mem, s.input.Schema(), batches)
+	if err != nil {
+		return nil, err
+	}
+	defer all.Release()
+	perm, err := sortedRows(ctx, s.keys, all, mem)
+	if err != nil {
+		return nil, err
+	}
+	f, err := newSpillFile(all.Schema(), mem, "ORDER BY")
+	if err != nil {
+		return nil, err
+	}
+	for start := 0; start < len(perm); start += BatchSize {
+		out, err := gatherRows(WithAllocator(ctx, mem), all, perm[start:min(start+BatchSize, len(perm))])
+		if err == nil {
+			err = f.write(out)
+			out.Release()
+		}
+		if err != nil {
+			f.close()
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
 func (s *sortOp) release() {
 	if s.all != nil {
 		s.all.Release()
 		s.all = nil
+	}
+	if s.merge != nil {
+		s.merge.close()
+		s.merge = nil
 	}
 	s.perm, s.emitted = nil, 0
 }

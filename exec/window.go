@@ -127,6 +127,9 @@ func (w *windowOp) readAll(ctx context.Context, mem memory.Allocator) (arrow.Rec
 			break
 		}
 		batches = append(batches, b)
+		if err := checkMemory("a window function"); err != nil {
+			return nil, err
+		}
 	}
 	schema := w.input.Schema()
 	if len(batches) == 0 { // concatenation needs at least one batch

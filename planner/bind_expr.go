@@ -50,9 +50,11 @@ func (s *scope) resolve(ref *sql.ColumnRef) (int, error) {
 
 // hint suggests the nearest column name for an unknown one.
 func (s *scope) hint(name string) string {
-	names := make([]string, len(s.cols))
-	for i, c := range s.cols {
-		names[i] = c.Name
+	var names []string
+	for _, c := range s.cols {
+		if !c.Hidden {
+			names = append(names, c.Name)
+		}
 	}
 	if best := sql.Closest(name, names); best != "" {
 		return fmt.Sprintf(" (did you mean %q?)", best)

@@ -23,7 +23,11 @@ func (b *binder) bindFrom(from sql.TableExpr) (Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		return NewScan(ref, t.Alias)
+		scan, err := NewScan(ref, t.Alias)
+		if err != nil {
+			return nil, err
+		}
+		return withMetadataColumns(scan), nil
 	case *sql.TableFunc:
 		return b.bindTableFunc(t)
 	case *sql.FileTable:
@@ -98,7 +102,8 @@ func (b *binder) bindJoin(j *sql.Join) (Plan, error) {
 
 // bindJoinUsing binds JOIN … USING (cols): the inputs join on equal columns,
 // and the output has each USING column once, first, then the other columns
-// of the left and of the right input. The USING column is the left input's,
+// of the left and of the right input (not their metadata columns). The
+// USING column is the left input's,
 // the right's for a RIGHT join, and their coalesced value for a FULL join.
 func (b *binder) bindJoinUsing(j *sql.Join, left, right Plan) (Plan, error) {
 	lcols, rcols := left.Schema(), right.Schema()
@@ -131,7 +136,9 @@ func (b *binder) bindJoinUsing(j *sql.Join, left, right Plan) (Plan, error) {
 		proj.Names = append(proj.Names, lcols[li].Name)
 	}
 	for i, c := range append(append([]Column(nil), lcols...), rcols...) {
-		if i < nl && usedL[i] || i >= nl && usedR[i-nl] {
+		// The output's columns are plain ones: metadata columns, which would
+		// become part of *, stay behind.
+		if c.Hidden || i < nl && usedL[i] || i >= nl && usedR[i-nl] {
 			continue
 		}
 		proj.Exprs = append(proj.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})

@@ -19,6 +19,9 @@ func (b *binder) bindFunc(e *sql.FuncCall, s *scope) (Expr, error) {
 	if windowNames[e.Name] {
 		return nil, errorf(e.Pos, "window function %s needs an OVER clause", e.Name)
 	}
+	if e.Name == "input_file_name" {
+		return bindInputFileName(e, s)
+	}
 	spec, ok := lookupFunction(e.Name)
 	if !ok {
 		return nil, unknownFunction(e.Name, e.Pos)

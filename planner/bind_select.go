@@ -180,7 +180,7 @@ func (b *binder) bindSelectItems(sqlItems []sql.SelectItem, s *scope) ([]selectI
 func expandStar(star *sql.Star, s *scope) ([]selectItem, error) {
 	var items []selectItem
 	for i, c := range s.cols {
-		if len(star.Table) > 0 && !strings.EqualFold(c.Table, star.Table[len(star.Table)-1]) {
+		if c.Hidden || len(star.Table) > 0 && !strings.EqualFold(c.Table, star.Table[len(star.Table)-1]) {
 			continue
 		}
 		if u, ok := c.T.(*UnreadableType); ok {

@@ -180,6 +180,7 @@ func init() {
 		"lpad":           {"(string, length[, padding])", 2, 3, withDefaults(typed(FnLPad, TypeVarchar, str, intArg, str), space)},
 		"rpad":           {"(string, length[, padding])", 2, 3, withDefaults(typed(FnRPad, TypeVarchar, str, intArg, str), space)},
 		"replace":        {"(string, from, to)", 3, 3, typed(FnReplace, TypeVarchar, str, str, str)},
+		"repeat":         {"(string, count)", 2, 2, typed(FnRepeat, TypeVarchar, str, intArg)},
 		"regexp_replace": {"(string, pattern, replacement)", 3, 3, typed(FnRegexpReplace, TypeVarchar, str, str, str)},
 		"regexp_like":    {"(string, pattern)", 2, 2, typed(FnRegexpLike, TypeBoolean, str, str)},
 		"regexp_extract": {"(string, pattern[, group])", 2, 3, bindRegexpExtract},
@@ -266,9 +267,8 @@ func IsAggregateFunction(name string) bool {
 // missingFunctions are functions users ask for that lakesql does not have
 // yet, with what to write instead.
 var missingFunctions = map[string]string{
-	"explode":         "explode in the select list is not supported yet; write FROM t LATERAL VIEW explode(a) e AS x, or FROM t, UNNEST(t.a) AS u(x)",
-	"posexplode":      "posexplode in the select list is not supported yet; write FROM t LATERAL VIEW posexplode(a) e AS pos, x",
-	"input_file_name": "input_file_name() is not supported yet (scans do not expose each row's file); SELECT file_path FROM ns.t.files lists the table's files",
+	"explode":    "explode in the select list is not supported yet; write FROM t LATERAL VIEW explode(a) e AS x, or FROM t, UNNEST(t.a) AS u(x)",
+	"posexplode": "posexplode in the select list is not supported yet; write FROM t LATERAL VIEW posexplode(a) e AS pos, x",
 }
 
 // unknownFunction reports a name no function has, suggesting the nearest.

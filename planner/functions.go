@@ -70,6 +70,8 @@ const (
 	// left/right(s STRING, n BIGINT) → STRING; negative n drops -n characters.
 	FnLeft  = "left"
 	FnRight = "right"
+	// repeat(s STRING, n BIGINT) → STRING: s n times ('' for n ≤ 0).
+	FnRepeat = "repeat"
 	// lpad/rpad(s STRING, len BIGINT, pad STRING) → STRING.
 	FnLPad = "lpad"
 	FnRPad = "rpad"

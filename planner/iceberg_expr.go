@@ -219,7 +219,7 @@ func columnOf(e Expr, cols []ScanColumn) (iceberg.Reference, bool) {
 		return base + iceberg.Reference("."+name), ok
 	}
 	ref, ok := e.(*ColumnRef)
-	if !ok || ref.Index >= len(cols) {
+	if !ok || ref.Index >= len(cols) || IsMetadataColumn(cols[ref.Index].FieldID) {
 		return "", false
 	}
 	return iceberg.Reference(cols[ref.Index].Name), true

@@ -19,6 +19,9 @@ type Column struct {
 	Table string
 	Name  string
 	T     arrow.DataType
+	// Hidden columns (a table's metadata columns) are found by name but
+	// are not part of *.
+	Hidden bool
 }
 
 // Plan is a logical plan node.
@@ -98,7 +101,7 @@ func (s *Scan) Schema() []Column {
 	}
 	cols := make([]Column, len(s.Columns))
 	for i, c := range s.Columns {
-		cols[i] = Column{Table: qualifier, Name: c.Name, T: c.T}
+		cols[i] = Column{Table: qualifier, Name: c.Name, T: c.T, Hidden: IsMetadataColumn(c.FieldID)}
 	}
 	return cols
 }

@@ -433,12 +433,13 @@ type Property struct {
 }
 
 // CreateTable is CREATE TABLE [IF NOT EXISTS] name (cols) [USING iceberg]
-// [PARTITIONED BY (…)] [TBLPROPERTIES (…)] [AS query].
+// [PARTITIONED BY (…)] [CLUSTER BY (…)] [TBLPROPERTIES (…)] [AS query].
 type CreateTable struct {
 	Name        ObjectName
 	IfNotExists bool
 	Columns     []ColumnDef // empty for CTAS without a column list
 	PartitionBy []PartitionField
+	ClusterBy   []OrderItem // Delta's CLUSTER BY (…): the table's sort order
 	Properties  []Property
 	AsQuery     *Query
 	Pos         Pos
@@ -541,7 +542,8 @@ type DropPartitionField struct{ Field PartitionField }
 // ReplacePartitionField is REPLACE PARTITION FIELD old WITH transform(col) [AS name].
 type ReplacePartitionField struct{ Old, New PartitionField }
 
-// WriteOrderedBy is WRITE [LOCALLY] ORDERED BY keys, or WRITE UNORDERED (Keys empty).
+// WriteOrderedBy is WRITE [LOCALLY] ORDERED BY keys, or WRITE UNORDERED (Keys
+// empty); Delta's CLUSTER BY (keys) and CLUSTER BY NONE parse to it too.
 type WriteOrderedBy struct {
 	Locally bool
 	Keys    []OrderItem

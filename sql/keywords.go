@@ -29,8 +29,9 @@ var nonReservedWords = []string{
 	"replace", "restrict", "retain", "run", "schema", "schemas", "set", "show", "table",
 	"tables", "tblproperties", "to", "type", "unordered", "unset", "use", "vacuum",
 	"write", "zorder",
-	// views, RESET and the Hive statements answered with their Iceberg equivalents
-	"global", "location", "msck", "refresh", "repair", "reset", "sync", "temp",
+	// views, RESET, Delta's CLUSTER BY and the Hive statements answered with
+	// their Iceberg equivalents
+	"cluster", "global", "location", "msck", "none", "refresh", "repair", "reset", "sync", "temp",
 	"temporary", "view", "views", "within",
 	// queries and expressions
 	"asc", "both", "cast", "current", "current_date", "current_time", "current_timestamp",

@@ -26,6 +26,9 @@ func (p *parser) createTable(pos Pos) Statement {
 		case p.acceptWord("partitioned"):
 			p.expectWord("by")
 			ct.PartitionBy = p.partitionFields()
+		case p.acceptWord("cluster"):
+			p.expectWord("by")
+			ct.ClusterBy = p.clusterKeys()
 		case p.acceptWord("comment"):
 			p.stringLit() // table comments are not stored
 		case p.acceptWord("tblproperties"):
@@ -182,6 +185,13 @@ func (p *parser) alterTable() Statement {
 		a.Action = &ReplacePartitionField{Old: old, New: p.partitionField(true)}
 	case p.acceptWord("write"):
 		a.Action = p.alterWrite()
+	case p.acceptWord("cluster"):
+		p.expectWord("by")
+		if p.acceptWord("none") {
+			a.Action = &WriteOrderedBy{}
+		} else {
+			a.Action = &WriteOrderedBy{Keys: p.clusterKeys()}
+		}
 	case p.acceptWord("rename"):
 		a.Action = p.alterRename()
 	case p.acceptWord("alter"):
@@ -242,6 +252,15 @@ func (p *parser) alterWrite() AlterAction {
 	p.expectWord("by")
 	w.Keys = p.orderItems()
 	return w
+}
+
+// clusterKeys parses Delta's CLUSTER BY (col, …), which lakesql keeps as
+// the table's sort order: the order its writers and OPTIMIZE cluster by.
+func (p *parser) clusterKeys() []OrderItem {
+	p.expectOp("(")
+	keys := p.orderItems()
+	p.expectOp(")")
+	return keys
 }
 
 // alterRename parses RENAME COLUMN a TO b or RENAME TO name.

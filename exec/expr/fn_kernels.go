@@ -38,6 +38,7 @@ var scalarFns = map[string]scalarFn{
 	planner.FnLPad:          {3, 3, false, padKernel(true)},
 	planner.FnRPad:          {3, 3, false, padKernel(false)},
 	planner.FnReplace:       {3, 3, false, replaceKernel},
+	planner.FnRepeat:        {2, 2, false, repeatKernel},
 	planner.FnRegexpReplace: {3, 3, false, regexpReplaceKernel},
 	planner.FnRegexpLike:    {2, 2, false, regexpLikeKernel},
 	planner.FnRegexpExtract: {3, 3, false, regexpExtractKernel},

@@ -147,6 +147,39 @@ func leftRightKernel(left bool) func(*evaluator, *planner.Call, []operand) (arro
 	}
 }
 
+// maxRepeatBytes bounds what repeat makes of one row: a typo in the count
+// should be an error, not the process running out of memory.
+const maxRepeatBytes = 1 << 28
+
+// repeatKernel is repeat(s, n): s n times, the empty string when n ≤ 0.
+func repeatKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
+	s, count := newBytesVec(ops[0]), fixedVec[int64](ops[1])
+	for i := range ev.n {
+		if isNullRow(ops, i) {
+			continue
+		}
+		if k, v := count.At(i), s.At(i); k > 0 && int64(len(v)) > maxRepeatBytes/k {
+			return nil, fmt.Errorf("repeat would make a string of %d × %d bytes, more than %d", k, len(v), maxRepeatBytes)
+		}
+	}
+	return ev.stringRows(ops, func(dst []byte, i int) []byte {
+		for range max(count.At(i), 0) {
+			dst = append(dst, s.At(i)...)
+		}
+		return dst
+	}), nil
+}
+
+// isNullRow reports whether an operand is NULL at row i.
+func isNullRow(ops []operand, i int) bool {
+	for _, o := range ops {
+		if o.arr != nil && o.arr.IsNull(i) {
+			return true
+		}
+	}
+	return false
+}
+
 // padKernel is lpad/rpad(s, length, pad): s cut or padded with repeats of
 // pad to length characters. With an empty pad a short s stays as it is.
 func padKernel(left bool) func(*evaluator, *planner.Call, []operand) (arrow.Array, error) {

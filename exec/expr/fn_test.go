@@ -43,6 +43,8 @@ func TestStringFunctions(t *testing.T) {
 		{"substr column start", call(planner.FnSubstr, tStr, s, fref("n")), "éllo||NULL|NULL|ÀB"},
 		{"left", call(planner.FnLeft, tStr, s, fref("n")), "hé||NULL|NULL|"},
 		{"right", call(planner.FnRight, tStr, s, i64(2)), "lo||NULL|,c|ÀB"},
+		{"repeat column count", call(planner.FnRepeat, tStr, s, fref("n")), "héllohéllo||NULL|NULL|"},
+		{"repeat", call(planner.FnRepeat, tStr, str("ab"), i64(3)), "ababab|ababab|ababab|ababab|ababab"},
 		{"lpad", call(planner.FnLPad, tStr, s, i64(4), str("é")), "héll|éééé|NULL|a,b,|ééÀB"},
 		{"rpad", call(planner.FnRPad, tStr, s, i64(3), str("-")), "hél|---|NULL|a,b|ÀB-"},
 		{"trim chars", call(planner.FnTrim, tStr, s, str("hoÀ")), "éll||NULL|a,b,,c|B"},

@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// takeArray returns arr's values at rows, in order; row -1 gives NULL. Joins,
+// Take returns arr's values at rows, in order; row -1 gives NULL. Joins,
 // sorts and set operations gather every output row, so the common layouts
 // (fixed-width values, booleans, strings and binaries) have typed loops
 // here: Arrow's generic take kernel costs several times more per row. Other

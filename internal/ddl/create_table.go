@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	icecatalog "github.com/apache/iceberg-go/catalog"
+
 	"github.com/apache/iceberg-go"
 
 	"github.com/lakesql/lakesql/catalog"
@@ -53,7 +55,11 @@ func CreateTable(ctx context.Context, s *engine.Session, st *sql.CreateTable) (*
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.Warehouse().CreateTable(ctx, ns, name, schema, spec, tableProperties(st)); err != nil {
+	order, err := sortOrder(schema, st.ClusterBy)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.Warehouse().CreateTable(ctx, ns, name, schema, spec, tableProperties(st), icecatalog.WithSortOrder(order)); err != nil {
 		return nil, err
 	}
 	return engine.Message("OK"), nil

@@ -74,10 +74,14 @@ func stageTable(s *engine.Session, ns, name string, cols []planner.Column, st *s
 	if err != nil {
 		return nil, err
 	}
+	order, err := sortOrder(schema, st.ClusterBy)
+	if err != nil {
+		return nil, err
+	}
 	props := tableProperties(st)
 	// The warehouse's catalog puts a table in <warehouse>/<namespace>/<table>.
 	location := filepath.Join(s.Warehouse().Dir(), ns, name)
-	meta, err := table.NewMetadata(schema, &spec, table.UnsortedSortOrder, location, props)
+	meta, err := table.NewMetadata(schema, &spec, order, location, props)
 	if err != nil {
 		return nil, fmt.Errorf("create table %s.%s: %w", ns, name, err)
 	}

@@ -100,7 +100,10 @@ func (r *replacement) stage(schema *iceberg.Schema, ct *sql.CreateTable) error {
 		return err
 	}
 	spec = keepPartitionFieldIDs(spec, base)
-	order := table.UnsortedSortOrder
+	order, err := sortOrder(schema, ct.ClusterBy)
+	if err != nil {
+		return err
+	}
 	r.updates = []table.Update{
 		table.NewAddSchemaUpdate(schema),
 		table.NewSetCurrentSchemaUpdate(-1),

@@ -25,11 +25,15 @@ type copyOptions struct {
 	csv         storage.CSVOptions
 	overwrite   bool
 	compression string // parquet codec; "" is the writer's default
+	// partitionBy names the columns of a hive-partitioned folder write.
+	partitionBy           []string
+	partitionPos          sql.Pos
+	writePartitionColumns bool
 }
 
 // copyOptionNames are the options COPY takes; delim and sep are DuckDB's
 // other spellings of delimiter.
-var copyOptionNames = []string{"format", "header", "delimiter", "delim", "sep", "overwrite", "overwrite_or_ignore", "compression"}
+var copyOptionNames = []string{"format", "header", "delimiter", "delim", "sep", "overwrite", "overwrite_or_ignore", "compression", "partition_by", "write_partition_columns"}
 
 // formatByExtension is the format COPY writes when FORMAT is not given.
 var formatByExtension = map[string]string{
@@ -59,25 +63,27 @@ func Copy(ctx context.Context, s *engine.Session, st *sql.Copy) (*engine.Result,
 		}
 	}
 	var rows int64
+	if len(opts.partitionBy) > 0 {
+		out, err := newPartitionedCopy(ctx, st.Path, res.Schema, names, opts)
+		if err != nil {
+			return nil, fmt.Errorf("COPY: %w", err)
+		}
+		if rows, err = writeAll(ctx, res, out, ""); err != nil {
+			out.Discard()
+			return nil, fmt.Errorf("COPY: %w", err)
+		}
+		if err := out.Close(); err != nil {
+			return nil, fmt.Errorf("COPY: %w", err)
+		}
+		return engine.RowCount(rows, "written to "+st.Path), nil
+	}
 	err = storage.WriteNewFile(st.Path, opts.overwrite, func(w io.Writer) error {
 		out, err := newFileWriter(ctx, w, res.Schema, names, opts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", st.Path, err)
 		}
-		for {
-			batch, err := res.Next(ctx)
-			if err != nil {
-				return err
-			}
-			if batch == nil {
-				break
-			}
-			rows += batch.NumRows()
-			err = out.Write(batch)
-			batch.Release()
-			if err != nil {
-				return fmt.Errorf("%s: %w", st.Path, err)
-			}
+		if rows, err = writeAll(ctx, res, out, st.Path); err != nil {
+			return err
 		}
 		if err := out.Close(); err != nil {
 			return fmt.Errorf("%s: %w", st.Path, err)
@@ -88,6 +94,27 @@ func Copy(ctx context.Context, s *engine.Session, st *sql.Copy) (*engine.Result,
 		return nil, fmt.Errorf("COPY: %w", err)
 	}
 	return engine.RowCount(rows, "written to "+st.Path), nil
+}
+
+// writeAll writes every batch of res to out and returns the row count; the
+// errors of writing name path unless it is "" (out names its own files).
+func writeAll(ctx context.Context, res *engine.Result, out fileWriter, path string) (int64, error) {
+	var rows int64
+	for {
+		batch, err := res.Next(ctx)
+		if err != nil || batch == nil {
+			return rows, err
+		}
+		rows += batch.NumRows()
+		err = out.Write(batch)
+		batch.Release()
+		if err != nil && path != "" {
+			return rows, fmt.Errorf("%s: %w", path, err)
+		}
+		if err != nil {
+			return rows, err
+		}
+	}
 }
 
 func duplicateName(names []string) string {
@@ -228,6 +255,11 @@ func parseCopyOptions(st *sql.Copy) (copyOptions, error) {
 		case "compression":
 			opts.compression, err = wordOption(o)
 			opts.compression = strings.ToLower(opts.compression)
+		case "partition_by":
+			opts.partitionPos = o.Pos
+			opts.partitionBy, err = namesOption(o)
+		case "write_partition_columns":
+			opts.writePartitionColumns, err = boolOption(o)
 		}
 		if err != nil {
 			return opts, err
@@ -248,6 +280,15 @@ func optionFormat(name string) string {
 		return "parquet"
 	}
 	return ""
+}
+
+// namesOption reads PARTITION_BY (a, b) or PARTITION_BY a.
+func namesOption(o sql.CopyOption) ([]string, error) {
+	s, err := wordOption(o)
+	if err != nil || s == "" {
+		return nil, posErrorf(o.Pos, "COPY option PARTITION_BY needs column names, as in PARTITION_BY (year, month)")
+	}
+	return strings.Split(s, ","), nil
 }
 
 func wordOption(o sql.CopyOption) (string, error) {

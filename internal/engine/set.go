@@ -3,10 +3,15 @@ package engine
 import (
 	"fmt"
 	"maps"
+	"math"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize"
+	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/optimizer"
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/value"
@@ -54,6 +59,18 @@ var sessionSettings = []setting{
 		set:  setDisabledRules, reset: func(s *settings) { s.disabledRules = nil },
 	},
 	{
+		name: "memory_limit", description: "memory the process may use, such as '4GB' (shared by every session; ORDER BY and GROUP BY spill to temp_directory as they near it; 0: no limit)",
+		show: func(*settings) string { return formatBytes(exec.MemoryLimit()) },
+		set: func(_ *settings, v string) error {
+			n, err := parseBytes("memory_limit", v)
+			if err == nil {
+				exec.SetMemoryLimit(n)
+			}
+			return err
+		},
+		reset: func(*settings) { exec.SetMemoryLimit(exec.DefaultMemoryLimit()) },
+	},
+	{
 		name: "partition_overwrite_mode", aliases: []string{"spark.sql.sources.partitionoverwritemode"},
 		description: "INSERT OVERWRITE replaces the partitions its rows fall in (dynamic) or the whole table (static)",
 		show: func(s *settings) string {
@@ -95,6 +112,18 @@ var sessionSettings = []setting{
 			return err
 		},
 		reset: func(s *settings) { s.statementTimeout = 0 },
+	},
+	{
+		name: "temp_directory", description: "where operators spill rows that do not fit in memory_limit (shared by every session)",
+		show: func(*settings) string { return exec.TempDirectory() },
+		set: func(_ *settings, v string) error {
+			if info, err := os.Stat(v); err != nil || !info.IsDir() {
+				return fmt.Errorf("SET temp_directory: %s is not a folder", v)
+			}
+			exec.SetTempDirectory(v)
+			return nil
+		},
+		reset: func(*settings) { exec.SetTempDirectory("") },
 	},
 	{
 		name: "timezone", aliases: []string{"time zone", "spark.sql.session.timezone"},
@@ -255,4 +284,28 @@ func (s *Session) showSettings() *Result {
 		rows[i] = []string{st.name, st.show(&s.settings), st.description}
 	}
 	return TextRows([]string{"name", "value", "description"}, rows)
+}
+
+// parseBytes reads a size as DuckDB writes them: '4GB' (powers of 1000),
+// '4GiB' (powers of 1024), '500MB', a plain number of bytes; 0 (or a
+// negative size) is no limit.
+func parseBytes(name, value string) (int64, error) {
+	v := strings.TrimSpace(value)
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return max(n, 0), nil
+	}
+	n, err := humanize.ParseBytes(v)
+	if err != nil || n > math.MaxInt64 {
+		return 0, fmt.Errorf("SET %s takes a size such as '4GB' or '512MiB', not %q", name, value)
+	}
+	return int64(n), nil
+}
+
+// formatBytes writes a size as DuckDB's SET shows it ('1.8 GiB'); 0 is
+// no limit.
+func formatBytes(n int64) string {
+	if n <= 0 {
+		return "0 (no limit)"
+	}
+	return humanize.IBytes(uint64(n))
 }
