@@ -644,7 +644,7 @@ func (p *parser) typeName() TypeName {
 		tn.Name = "BINARY"
 	case "uuid":
 		tn.Name = "UUID"
-	case "array", "list", "map", "struct":
+	case "array", "list", "map", "struct", "row":
 		p.nestedTypeArgs(&tn, t.text)
 	default:
 		panic(errorAt(t, "unknown type %s", strings.ToUpper(t.raw)))

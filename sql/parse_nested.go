@@ -9,11 +9,17 @@ import "strings"
 //	MAP<k, v>
 //	STRUCT<name: t, name t NOT NULL, …>
 //
-// The element of an ARRAY and the value of a MAP may be marked NOT NULL.
+// or as Trino writes them: ARRAY(t), MAP(k, v), ROW(name t, …). The element
+// of an ARRAY and the value of a MAP may be marked NOT NULL.
 
 // nestedTypeArgs parses the <…> after ARRAY, LIST, MAP or STRUCT into tn.
 func (p *parser) nestedTypeArgs(tn *TypeName, word string) {
-	p.expectOp("<")
+	closing := ">"
+	if p.acceptOp("(") {
+		closing = ")"
+	} else {
+		p.expectOp("<")
+	}
 	switch word {
 	case "array", "list":
 		tn.Name = "ARRAY"
@@ -23,7 +29,7 @@ func (p *parser) nestedTypeArgs(tn *TypeName, word string) {
 		key := p.typeName()
 		p.expectOp(",")
 		tn.Args = []TypeName{key, p.nestedTypeArg()}
-	case "struct":
+	case "struct", "row":
 		tn.Name = "STRUCT"
 		for {
 			name := p.ident()
@@ -36,7 +42,7 @@ func (p *parser) nestedTypeArgs(tn *TypeName, word string) {
 			}
 		}
 	}
-	p.expectOp(">")
+	p.expectOp(closing)
 }
 
 // nestedTypeArg parses a type followed by an optional NOT NULL.
