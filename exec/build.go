@@ -90,6 +90,8 @@ func buildNode(ctx context.Context, p planner.Plan, env *Env) (Operator, error) 
 		return buildGrouping(ctx, p, env)
 	case *planner.Window:
 		return buildWindow(ctx, p, env)
+	case *planner.Unnest:
+		return buildUnnest(ctx, p, env)
 	}
 	return nil, fmt.Errorf("no operator for plan node %T", p)
 }

@@ -298,7 +298,7 @@ func (s *tableScan) readRowGroup(ctx context.Context, t rowGroupTask) error {
 		}
 	}
 	s.stats.RowGroupsRead.Add(1)
-	s.stats.BytesRead.Add(pf.RowGroupBytes(t.rg))
+	s.stats.BytesRead.Add(pf.ColumnBytes(t.rg, s.readCols))
 	var it storage.RecordIterator
 	var err error
 	switch {

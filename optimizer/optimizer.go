@@ -51,13 +51,16 @@ type Rule struct {
 //     become ranges on the column, so partitions and statistics can prune.
 //     After pushdown, since it works on what reached the scans.
 //  8. prune_columns: scans read only the columns the query uses.
-//  9. push_down_limit: LIMIT moves below projections and tells a scan how
+//  9. prune_nested_fields: a struct column read only through field access
+//     (s.a) is scanned as a struct of those fields, so the other fields'
+//     Parquet chunks are not read. After prune_columns, on the narrowed scans.
+//  10. push_down_limit: LIMIT moves below projections and tells a scan how
 //     many rows it needs.
-//  10. prune_files: each scan's filter decides which data files it reads —
+//  11. prune_files: each scan's filter decides which data files it reads —
 //     partition pruning per spec, then column statistics. The decision is
 //     kept in the plan (Scan.Files), and EXPLAIN prints it. After the rules
 //     that shape scan filters.
-//  11. answer_from_metadata: count/min/max over a whole table come from the
+//  12. answer_from_metadata: count/min/max over a whole table come from the
 //     manifests. Last, so that it sees the files prune_files kept.
 //
 // The list is set in init because optimize_subqueries calls Optimize.
@@ -73,6 +76,7 @@ func init() {
 		{"reorder_joins", pure(reorderJoins)},
 		{"normalize_predicates", pure(normalizePredicates)},
 		{"prune_columns", pure(pruneColumns)},
+		{"prune_nested_fields", pure(pruneNestedFields)},
 		{"push_down_limit", pure(pushDownLimit)},
 		{"prune_files", pruneFiles},
 		{"answer_from_metadata", pure(answerFromMetadata)},

@@ -67,6 +67,8 @@ func narrow(p planner.Plan, needed []bool) (planner.Plan, []int) {
 		return narrowAggregate(p), identity(len(p.Schema()))
 	case *planner.Window:
 		return narrowWindow(p, needed)
+	case *planner.Unnest:
+		return narrowUnnest(p, needed)
 	case *planner.Sort:
 		input, mapping := narrow(p.Input, neededWithKeys(needed, p.Keys))
 		return &planner.Sort{Input: input, Keys: remapSortKeys(p.Keys, mapping)}, mapping

@@ -297,6 +297,10 @@ func sqlOperands(e sql.Expr) []sql.Expr {
 		return []sql.Expr{e.X, e.Pattern, e.Escape}
 	case *sql.CastExpr:
 		return []sql.Expr{e.X}
+	case *sql.SubscriptExpr:
+		return []sql.Expr{e.X, e.Index}
+	case *sql.FieldExpr:
+		return []sql.Expr{e.X}
 	case *sql.CaseExpr:
 		out := []sql.Expr{e.Operand}
 		for _, w := range e.Whens {

@@ -84,6 +84,9 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 	case *sql.ColumnRef:
 		i, err := s.resolve(e)
 		if err != nil {
+			if x, ok, ferr := s.fieldPath(e); ok {
+				return x, ferr
+			}
 			return b.outerReference(e, err)
 		}
 		return &ColumnRef{Index: i, Name: s.cols[i].Name, T: s.cols[i].T}, nil
@@ -146,6 +149,10 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 		return b.bindInSubquery(e, s)
 	case *sql.ExistsExpr:
 		return b.bindExists(e, s)
+	case *sql.SubscriptExpr:
+		return b.bindSubscript(e, s)
+	case *sql.FieldExpr:
+		return b.bindField(e, s)
 	}
 	return nil, kindErrorf(ErrUnsupported, e.Position(), "%s is not supported yet", describeNode(e))
 }

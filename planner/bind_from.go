@@ -69,6 +69,9 @@ func (b *binder) bindSubqueryTable(t *sql.SubqueryTable) (Plan, error) {
 // bindJoin binds both inputs, then the ON condition over their columns (left's
 // first), or turns USING into key equalities.
 func (b *binder) bindJoin(j *sql.Join) (Plan, error) {
+	if gen, ok := lateralGenerator(j); ok {
+		return b.bindLateral(j, gen)
+	}
 	left, err := b.bindFrom(j.L)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // BindInsert binds the source of INSERT INTO target [(cols)] query into a plan
@@ -96,15 +97,19 @@ func insertPositions(target *TableRef, ins *sql.Insert, width int) ([]int, error
 // convert to anything (checked per value), anything converts to a string.
 func insertCast(src Expr, t arrow.DataType, column string, pos sql.Pos) (Expr, error) {
 	from := src.Type()
-	ok := arrow.TypeEqual(from, t) || from.ID() == arrow.NULL || isString(from) || isString(t) ||
-		IsNumeric(from) && IsNumeric(t) || isTemporal(from) && isTemporal(t)
-	if !ok {
+	if !assignable(from, t) {
 		return nil, kindErrorf(ErrType, pos, "cannot insert %s into column %s of type %s", TypeString(from), column, TypeString(t))
 	}
 	if arrow.TypeEqual(from, t) {
 		return src, nil
 	}
 	return &Cast{X: src, T: t}, nil
+}
+
+// assignable reports whether INSERT converts values of type from to to.
+func assignable(from, to arrow.DataType) bool {
+	return arrow.TypeEqual(from, to) || from.ID() == arrow.NULL || isString(from) && !storage.IsNested(to) || isString(to) ||
+		IsNumeric(from) && IsNumeric(to) || isTemporal(from) && isTemporal(to) || nestedAssignable(from, to)
 }
 
 // plainValues returns the VALUES list of a query that is nothing else.

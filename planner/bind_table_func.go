@@ -62,6 +62,9 @@ type tableFuncCall struct {
 
 // bindTableFunc binds name(paths, option => value, …) in FROM.
 func (b *binder) bindTableFunc(t *sql.TableFunc) (Plan, error) {
+	if generators[t.Name] {
+		return b.bindUnnest(&Values{Rows: [][]Expr{{}}}, t, false)
+	}
 	if _, ok := seriesFuncs[t.Name]; ok {
 		return b.bindSeries(t)
 	}

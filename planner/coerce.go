@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"github.com/lakesql/lakesql/storage"
 	"math"
 	"math/big"
 	"strconv"
@@ -91,6 +92,8 @@ func commonType(a, b arrow.DataType) arrow.DataType {
 		return a
 	case IsNumeric(a) && IsNumeric(b):
 		return commonNumeric(a, b)
+	case storage.IsNested(a) && storage.IsNested(b):
+		return commonNested(a, b)
 	case isTimestampNs(a) && (isTemporal(b) || isTimestampNs(b)) || isTimestampNs(b) && isTemporal(a):
 		// Nanosecond timestamps compare exactly against any date or
 		// timestamp brought to nanoseconds.

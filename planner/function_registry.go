@@ -239,6 +239,7 @@ func init() {
 		"current_time":      {"()", 0, 0, bindNow(TypeTime)},
 		"current_timestamp": {"()", 0, 0, bindNow(TypeTimestampTZ)},
 	}
+	maps.Copy(scalarFunctions, nestedFunctions())
 }
 
 // lookupFunction finds a scalar function by name or alias.
@@ -266,7 +267,8 @@ func IsAggregateFunction(name string) bool {
 // missingFunctions are functions users ask for that lakesql does not have
 // yet, with what to write instead.
 var missingFunctions = map[string]string{
-	"split": "split returns an array, which lakesql's types do not have yet; split_part(string, delimiter, n) gives one part",
+	"explode":    "explode in the select list is not supported yet; write FROM t LATERAL VIEW explode(a) e AS x, or FROM t, UNNEST(t.a) AS u(x)",
+	"posexplode": "posexplode in the select list is not supported yet; write FROM t LATERAL VIEW posexplode(a) e AS pos, x",
 }
 
 // unknownFunction reports a name no function has, suggesting the nearest.

@@ -211,7 +211,13 @@ func likeToIceberg(call *Call, cols []ScanColumn, exact bool) iceberg.BooleanExp
 	return nil
 }
 
+// columnOf names the column (or struct field: s.a is "s.a", which Iceberg
+// binds to the nested field) that e reads.
 func columnOf(e Expr, cols []ScanColumn) (iceberg.Reference, bool) {
+	if name, ok := fieldName(e); ok {
+		base, ok := columnOf(e.(*Call).Args[0], cols)
+		return base + iceberg.Reference("."+name), ok
+	}
 	ref, ok := e.(*ColumnRef)
 	if !ok || ref.Index >= len(cols) || IsMetadataColumn(cols[ref.Index].FieldID) {
 		return "", false

@@ -43,6 +43,8 @@ func IcebergType(t sql.TypeName) (iceberg.Type, error) {
 		return iceberg.PrimitiveTypes.Binary, nil
 	case "UUID":
 		return iceberg.PrimitiveTypes.UUID, nil
+	case "ARRAY", "MAP", "STRUCT":
+		return icebergNestedType(t)
 	}
 	return nil, errorf(t.Pos, "unknown type %s", t.Name)
 }
@@ -114,6 +116,9 @@ func ArrowTypeOf(t iceberg.Type) (arrow.DataType, error) {
 	case iceberg.UUIDType:
 		return extensions.NewUUIDType(), nil
 	}
+	if at, ok, err := arrowNestedOf(t); ok {
+		return at, err
+	}
 	return nil, fmt.Errorf("type %s is not supported yet", t)
 }
 
@@ -154,6 +159,9 @@ func IcebergTypeOf(t arrow.DataType) (iceberg.Type, error) {
 		return iceberg.FixedTypeOf(t.ByteWidth), nil
 	case *extensions.UUIDType:
 		return iceberg.PrimitiveTypes.UUID, nil
+	}
+	if it, ok, err := icebergNestedOf(t); ok {
+		return it, err
 	}
 	return nil, fmt.Errorf("type %s cannot be stored in a table", TypeString(t))
 }

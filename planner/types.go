@@ -67,6 +67,8 @@ func TypeString(t arrow.DataType) string {
 		return fmt.Sprintf("FIXED(%d)", t.ByteWidth)
 	case *UnreadableType:
 		return strings.ToUpper(t.Iceberg.String())
+	case *arrow.ListType, *arrow.MapType, *arrow.StructType:
+		return nestedTypeString(t)
 	case *arrow.MonthDayNanoIntervalType:
 		return "INTERVAL"
 	case *arrow.NullType:

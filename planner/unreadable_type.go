@@ -24,7 +24,12 @@ func scanTypeOf(t iceberg.Type) (arrow.DataType, error) {
 	case iceberg.UnknownType, iceberg.VariantType, iceberg.GeometryType, iceberg.GeographyType:
 		return &UnreadableType{Iceberg: t}, nil
 	}
-	return ArrowTypeOf(t)
+	at, err := ArrowTypeOf(t)
+	if _, nested := t.(iceberg.NestedType); nested && err != nil {
+		// A struct, list or map holding such a type: unreadable as a whole.
+		return &UnreadableType{Iceberg: t}, nil
+	}
+	return at, err
 }
 
 // UnreadableColumn is the error of a query that reads column name of type t,

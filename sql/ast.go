@@ -239,6 +239,13 @@ type TypeName struct {
 	Name   string
 	Params []int
 	Pos    Pos
+	// Args are the element type of ARRAY, the key and value types of MAP
+	// and the fields of STRUCT (see parse_type_nested.go).
+	Args []TypeName
+	// Field names a STRUCT field; NotNull marks a STRUCT field, ARRAY
+	// element or MAP value declared NOT NULL.
+	Field   string
+	NotNull bool
 }
 
 // ---- queries ----
@@ -332,6 +339,7 @@ type TableFunc struct {
 	Alias      string
 	ColAliases []string
 	Pos        Pos
+	Ordinality bool // UNNEST(…) WITH ORDINALITY
 }
 
 // SubqueryTable is (query) [AS] alias [(cols)] in FROM.

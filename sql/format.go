@@ -25,6 +25,9 @@ func FormatQuery(q *Query) string {
 // FormatType prints a type name such as DECIMAL(10, 2). A STRING with a length
 // prints as VARCHAR(n), which parses back to it.
 func FormatType(t TypeName) string {
+	if len(t.Args) > 0 {
+		return formatNestedType(t)
+	}
 	if len(t.Params) == 0 {
 		return t.Name
 	}
@@ -144,6 +147,10 @@ func (f *formatter) expr(e Expr) {
 		f.funcCall(e)
 	case *NamedArg:
 		f.write(quoteIdent(e.Name), " => ", e.Value)
+	case *SubscriptExpr:
+		f.write(e.X, "[", e.Index, "]")
+	case *FieldExpr:
+		f.write("(", e.X, ").", quoteIdent(e.Field))
 	}
 }
 

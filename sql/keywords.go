@@ -12,7 +12,7 @@ import (
 var reservedWords = []string{
 	"all", "and", "as", "between", "by", "case", "cross", "distinct", "else", "end",
 	"except", "exists", "false", "for", "from", "full", "group", "having", "ilike",
-	"in", "inner", "intersect", "is", "join", "left", "like", "limit", "natural",
+	"in", "inner", "intersect", "is", "join", "lateral", "left", "like", "limit", "natural",
 	"not", "null", "offset", "on", "or", "order", "outer", "right", "select", "then",
 	"true", "union", "using", "values", "when", "where", "with",
 }
@@ -36,7 +36,7 @@ var nonReservedWords = []string{
 	// queries and expressions
 	"asc", "both", "cast", "current", "current_date", "current_time", "current_timestamp",
 	"escape", "extract", "first", "following", "interval", "last", "leading", "nulls",
-	"of", "over", "preceding", "range", "row", "rows", "substring", "system_time",
+	"of", "ordinality", "over", "preceding", "range", "row", "rows", "substring", "system_time",
 	"system_version", "trailing", "trim", "try_cast", "unbounded", "version", "without",
 	"zone",
 	// types

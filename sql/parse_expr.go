@@ -162,9 +162,9 @@ func (p *parser) unary() Expr {
 	return p.postfix()
 }
 
-// postfix parses x::type, possibly repeated.
+// postfix parses x::type, x[index] and x.field, possibly repeated.
 func (p *parser) postfix() Expr {
-	x := p.primary()
+	x := p.nestedPostfix(p.primary())
 	for p.tok().isOp("::") {
 		t := p.advance()
 		x = &CastExpr{X: x, To: p.typeName(), Pos: t.pos}
@@ -259,6 +259,10 @@ func (p *parser) keywordExpr() Expr {
 		signed := (next.isOp("-") || next.isOp("+")) && p.peek(2).kind == tokNumber && isIntervalUnit(p.peek(3))
 		if next.kind == tokString || next.kind == tokNumber || signed {
 			return p.interval()
+		}
+	case "array":
+		if next.isOp("[") {
+			return p.arrayConstructor()
 		}
 	case "current_date", "current_time", "current_timestamp":
 		if !next.isOp("(") {
@@ -640,6 +644,8 @@ func (p *parser) typeName() TypeName {
 		tn.Name = "BINARY"
 	case "uuid":
 		tn.Name = "UUID"
+	case "array", "list", "map", "struct", "row":
+		p.nestedTypeArgs(&tn, t.text)
 	default:
 		panic(errorAt(t, "unknown type %s", strings.ToUpper(t.raw)))
 	}

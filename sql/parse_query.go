@@ -244,6 +244,10 @@ func (p *parser) joined() TableExpr {
 	x := p.tablePrimary()
 	for {
 		t := p.tok()
+		if t.isWord("lateral") && p.peek(1).isWord("view") {
+			x = p.lateralView(x)
+			continue
+		}
 		typ, ok := p.joinType()
 		if !ok {
 			return x
@@ -325,6 +329,7 @@ func (p *parser) tablePrimary() TableExpr {
 	name := p.objectName()
 	if p.tok().isOp("(") {
 		f := &TableFunc{Name: strings.ToLower(strings.Join(name.Parts, ".")), Args: p.callArgs(), Pos: t.pos}
+		f.Ordinality = p.withOrdinality()
 		f.Alias, f.ColAliases = p.tableAliasWithColumns()
 		return f
 	}

@@ -14,7 +14,8 @@ import (
 
 // JSONWriter writes record batches as newline-delimited JSON, an object per
 // row with a key per column in column order: numbers and booleans as JSON
-// numbers and booleans, NULL as null, NaN and infinities and every other
+// numbers and booleans, NULL as null, structs, maps and lists as objects and
+// arrays, NaN and infinities and every other
 // type as the string value.Format prints (dates, timestamps, decimals as
 // text would lose nothing, but numbers are what readers expect of them).
 type JSONWriter struct {
@@ -36,12 +37,9 @@ func NewJSONWriter(w io.Writer, names []string) *JSONWriter {
 // Write adds the rows of batch.
 func (j *JSONWriter) Write(batch arrow.RecordBatch) error {
 	n := int(batch.NumCols())
-	formats := make([]value.Formatter, n)
-	asNumber := make([]bool, n)
+	encoders := make([]jsonEncoder, n)
 	for c := range n {
-		col := batch.Column(c)
-		formats[c] = value.FormatterOf(col)
-		asNumber[c] = jsonNumberType(col.DataType())
+		encoders[c] = newJSONEncoder(batch.Column(c))
 	}
 	for i := range int(batch.NumRows()) {
 		j.buf = append(j.buf[:0], '{')
@@ -49,18 +47,7 @@ func (j *JSONWriter) Write(batch arrow.RecordBatch) error {
 			if c > 0 {
 				j.buf = append(j.buf, ',')
 			}
-			j.buf = append(j.buf, j.keys[c]...)
-			col := batch.Column(c)
-			if value.IsNull(col, i) {
-				j.buf = append(j.buf, "null"...)
-				continue
-			}
-			start := len(j.buf)
-			j.buf = formats[c](j.buf, i)
-			if !asNumber[c] || !finite(col, i) {
-				text := string(j.buf[start:])
-				j.buf = appendJSONString(j.buf[:start], text)
-			}
+			j.buf = encoders[c](append(j.buf, j.keys[c]...), i)
 		}
 		j.buf = append(j.buf, '}', '\n')
 		if _, err := j.w.Write(j.buf); err != nil {
@@ -68,6 +55,79 @@ func (j *JSONWriter) Write(batch arrow.RecordBatch) error {
 		}
 	}
 	return nil
+}
+
+// jsonEncoder appends value i of an array as JSON.
+type jsonEncoder func(dst []byte, i int) []byte
+
+// newJSONEncoder encodes col's values: NULL as null, structs and maps as
+// objects (map keys in their text form, as JSON keys are strings), lists as
+// arrays, numbers and booleans as literals.
+func newJSONEncoder(col arrow.Array) jsonEncoder {
+	var enc jsonEncoder
+	switch a := col.(type) {
+	case *array.Struct:
+		typ := a.DataType().(*arrow.StructType)
+		fields := make([]jsonEncoder, a.NumField())
+		for f := range fields {
+			fields[f] = newJSONEncoder(a.Field(f))
+		}
+		enc = func(dst []byte, i int) []byte {
+			dst = append(dst, '{')
+			for f, field := range fields {
+				if f > 0 {
+					dst = append(dst, ',')
+				}
+				dst = append(appendJSONString(dst, typ.Field(f).Name), ':')
+				dst = field(dst, i)
+			}
+			return append(dst, '}')
+		}
+	case *array.Map:
+		key, item := value.FormatterOf(a.Keys()), newJSONEncoder(a.Items())
+		enc = func(dst []byte, i int) []byte {
+			start, end := a.ValueOffsets(i)
+			dst = append(dst, '{')
+			for e := start; e < end; e++ {
+				if e > start {
+					dst = append(dst, ',')
+				}
+				dst = append(appendJSONString(dst, string(key(nil, int(e)))), ':')
+				dst = item(dst, int(e))
+			}
+			return append(dst, '}')
+		}
+	case array.ListLike:
+		elem := newJSONEncoder(a.ListValues())
+		enc = func(dst []byte, i int) []byte {
+			start, end := a.ValueOffsets(i)
+			dst = append(dst, '[')
+			for e := start; e < end; e++ {
+				if e > start {
+					dst = append(dst, ',')
+				}
+				dst = elem(dst, int(e))
+			}
+			return append(dst, ']')
+		}
+	default:
+		format, asNumber := value.FormatterOf(col), jsonNumberType(col.DataType())
+		enc = func(dst []byte, i int) []byte {
+			start := len(dst)
+			dst = format(dst, i)
+			if !asNumber || !finite(col, i) {
+				text := string(dst[start:])
+				dst = appendJSONString(dst[:start], text)
+			}
+			return dst
+		}
+	}
+	return func(dst []byte, i int) []byte {
+		if value.IsNull(col, i) {
+			return append(dst, "null"...)
+		}
+		return enc(dst, i)
+	}
 }
 
 // jsonNumberType reports whether values of t print as JSON literals: numbers

@@ -687,8 +687,15 @@ func (d *fixedBytesDecoder) release() { d.buf.Release() }
 // newColumnDecoder picks the decoder converting the file column c to want.
 func newColumnDecoder(c *parquet.Column, want arrow.DataType, numRows int, mem memory.Allocator) (columnDecoder, error) {
 	if c.MaxRepetitionLevel() > 0 {
-		return nil, fmt.Errorf("repeated column %s not supported yet", c.Name())
+		return nil, fmt.Errorf("repeated column %s is read by readNested, not as a flat column", c.Name())
 	}
+	return newLeafDecoder(c, want, numRows, mem)
+}
+
+// newLeafDecoder is newColumnDecoder for any leaf, also one under a list or
+// map: numSlots is then the chunk's number of level entries.
+func newLeafDecoder(c *parquet.Column, want arrow.DataType, numSlots int, mem memory.Allocator) (columnDecoder, error) {
+	numRows := numSlots
 	typ := c.Type()
 	kind := typ.Kind()
 	mismatch := fmt.Errorf("cannot read parquet %s column %s as %s", typeName(typ), c.Name(), want)

@@ -207,6 +207,11 @@ func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn
 	if kept == 0 {
 		return array.MakeArrayOfNull(mem, col.Type, 0), nil
 	}
+	if nestedColumn(c, col.Type) {
+		// Record assembly needs whole pages of levels: the chunk is read
+		// whole and the runs' rows taken from it.
+		return f.takeRuns(ctx, rg, col, runs, kept, mem)
+	}
 	dec, err := newColumnDecoder(c, col.Type, kept, mem)
 	if err != nil {
 		return nil, fmt.Errorf("read column %s of %s: %w", col.Name, f.path, err)
@@ -276,6 +281,26 @@ func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn
 	}
 	bitmap, nulls := valid.finish()
 	return dec.finish(bitmap, nulls), nil
+}
+
+// takeRuns reads a whole column chunk and keeps the rows of runs.
+func (f *ParquetFile) takeRuns(ctx context.Context, rg int, col ReadColumn, runs []RowRange, kept int, mem memory.Allocator) (arrow.Array, error) {
+	full, err := f.readColumnChunk(ctx, rg, col, int(f.RowGroupNumRows(rg)), mem)
+	if err != nil {
+		return nil, err
+	}
+	defer full.Release()
+	b := array.NewInt32Builder(mem)
+	defer b.Release()
+	b.Reserve(kept)
+	for _, r := range runs {
+		for i := r.Start; i < r.End; i++ {
+			b.UnsafeAppend(int32(i))
+		}
+	}
+	indices := b.NewArray()
+	defer indices.Release()
+	return compute.TakeArray(computeexec.WithAllocator(ctx, mem), full, indices)
 }
 
 // pageFirstRows returns the first row of each page of a chunk from its

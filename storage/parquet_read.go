@@ -181,10 +181,13 @@ func (f *ParquetFile) column(col ReadColumn) (*parquet.Column, error) {
 	} else {
 		c = f.byName[col.Name]
 	}
-	if c != nil && !c.Leaf() {
-		return nil, fmt.Errorf("read column %s of %s: nested column %s not supported yet", col.Name, f.path, c.Name())
-	}
 	return c, nil
+}
+
+// nestedColumn reports whether c (or the wanted type) needs record assembly
+// from repetition and definition levels rather than a flat decoder.
+func nestedColumn(c *parquet.Column, want arrow.DataType) bool {
+	return !c.Leaf() || c.MaxRepetitionLevel() > 0 || IsNested(want)
 }
 
 // ReadRowGroup decodes the requested columns of row group rg and returns them
@@ -240,6 +243,13 @@ func (f *ParquetFile) readColumnChunk(ctx context.Context, rg int, col ReadColum
 	}
 	if c == nil {
 		return missingColumn(col, numRows, mem)
+	}
+	if nestedColumn(c, col.Type) {
+		arr, err := f.readNested(ctx, rg, c, col.Type, numRows, mem)
+		if err != nil {
+			return nil, fmt.Errorf("read column %s of %s: %w", col.Name, f.path, err)
+		}
+		return arr, nil
 	}
 	dec, err := newColumnDecoder(c, col.Type, numRows, mem)
 	if err != nil {

@@ -18,16 +18,83 @@ import (
 func (f *ParquetFile) Columns() ([]ReadColumn, error) {
 	var cols []ReadColumn
 	for _, c := range f.file.Root().Columns() {
-		if !c.Leaf() || c.MaxRepetitionLevel() > 0 {
-			return nil, fmt.Errorf("read schema of %s: nested column %s not supported yet", f.path, c.Name())
-		}
-		t, err := arrowTypeOfColumn(c.Type())
+		t, err := arrowTypeOfNode(c, false)
 		if err != nil {
 			return nil, fmt.Errorf("read schema of %s: column %s: %w", f.path, c.Name(), err)
 		}
 		cols = append(cols, ReadColumn{FieldID: c.ID(), Name: c.Name(), Type: t})
 	}
 	return cols, nil
+}
+
+// arrowTypeOfNode maps a file column, leaf or group, to an Arrow type:
+// LIST and MAP groups (and bare repeated fields, the legacy list form) to
+// lists and maps, other groups to structs whose fields carry the file's
+// field ids. consumed says c's repetition already made the list above.
+func arrowTypeOfNode(c *parquet.Column, consumed bool) (arrow.DataType, error) {
+	if c.Repeated() && !consumed {
+		elem, err := arrowTypeOfNode(c, true)
+		if err != nil {
+			return nil, err
+		}
+		return arrow.ListOfField(arrow.Field{Name: "element", Type: elem, Nullable: false}), nil
+	}
+	if c.Leaf() {
+		return arrowTypeOfColumn(c.Type())
+	}
+	var lt format.LogicalTypeValue
+	if l := c.Type().LogicalType(); l != nil && !consumed {
+		lt = l.Value
+	}
+	switch lt.(type) {
+	case *format.ListType:
+		rep, elem, err := repeatedPart(c, false)
+		if err != nil {
+			return nil, err
+		}
+		t, err := arrowTypeOfNode(elem, elem == rep)
+		if err != nil {
+			return nil, err
+		}
+		return arrow.ListOfField(fileField(elem, "element", t)), nil
+	case *format.MapType:
+		rep, _, err := repeatedPart(c, false)
+		if err != nil {
+			return nil, err
+		}
+		kv := rep.Columns()
+		if rep.Leaf() || len(kv) != 2 {
+			return nil, fmt.Errorf("parquet column %s is not a map of keys and values", c.Name())
+		}
+		k, err := arrowTypeOfNode(kv[0], false)
+		if err != nil {
+			return nil, err
+		}
+		v, err := arrowTypeOfNode(kv[1], false)
+		if err != nil {
+			return nil, err
+		}
+		t := arrow.MapOfFields(fileField(kv[0], "key", k), fileField(kv[1], "value", v))
+		return t, nil
+	}
+	var fields []arrow.Field
+	for _, fc := range c.Columns() {
+		t, err := arrowTypeOfNode(fc, false)
+		if err != nil {
+			return nil, err
+		}
+		fields = append(fields, fileField(fc, fc.Name(), t))
+	}
+	return arrow.StructOf(fields...), nil
+}
+
+// fileField is the Arrow field of file column c, with its field id.
+func fileField(c *parquet.Column, name string, t arrow.DataType) arrow.Field {
+	f := arrow.Field{Name: name, Type: t, Nullable: !c.Required()}
+	if c.ID() != 0 {
+		f = WithFieldID(f, c.ID())
+	}
+	return f
 }
 
 // Timestamps and times are read at microsecond precision, the executor's unit

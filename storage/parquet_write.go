@@ -12,6 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/iceberg-go"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/encoding"
@@ -52,6 +54,9 @@ type WriteColumn struct {
 	Name     string
 	Type     arrow.DataType
 	Required bool
+	// Iceberg, for a nested column, names the field ids of its struct
+	// fields, list elements and map keys and values (nil: none written).
+	Iceberg iceberg.Type
 }
 
 // ParquetWriter writes Arrow record batches as an Iceberg data file and
@@ -66,7 +71,12 @@ type ParquetWriter struct {
 	codec     compress.Codec
 	out       *countingWriter
 	w         *parquet.Writer // created by the first Write, which picks the encodings
+	nodes     []parquet.Node  // each column's schema node
 	encoders  []columnEncoder
+	shredders []*shredder    // nested columns (nil for flat ones)
+	leafStats [][]structLeaf // nested columns: metrics of their struct-only leaves
+	leaf      []int          // each column's first leaf column index
+	leafIDs   []int          // the field id of each leaf column
 	metrics   []*columnMetrics
 	groupRows int   // rows in the current row group
 	groupBase int64 // w.Size() when the current row group started
@@ -91,8 +101,29 @@ func NewParquetWriter(w io.Writer, cols []WriteColumn, opts ParquetWriterOptions
 		out:    &countingWriter{w: w},
 		values: make([]parquet.Value, 0, valueChunk),
 	}
-	for i, c := range cols {
-		enc, err := newColumnEncoder(c.Type, i, !c.Required)
+	leaves := 0
+	for _, c := range cols {
+		pw.leaf = append(pw.leaf, leaves)
+		if IsNested(c.Type) {
+			node, root, err := nestedSchema(c.Type, c.Iceberg, &leaves, leaves, 0)
+			if err != nil {
+				return nil, fmt.Errorf("write column %s: %w", c.Name, err)
+			}
+			root.optional = !c.Required
+			sh := &shredder{root: root, base: pw.leaf[len(pw.leaf)-1], bufs: make([][]parquet.Value, root.end)}
+			pw.nodes = append(pw.nodes, node)
+			pw.shredders = append(pw.shredders, sh)
+			pw.encoders = append(pw.encoders, nil)
+			pw.metrics = append(pw.metrics, nil)
+			pw.leafStats = append(pw.leafStats, structLeaves(c.Type, c.Iceberg, nil))
+			pw.leafIDs = root.leafIDs(pw.leafIDs)
+			continue
+		}
+		node, err := parquetNode(c.Type)
+		if err != nil {
+			return nil, fmt.Errorf("write column %s: %w", c.Name, err)
+		}
+		enc, err := newColumnEncoder(c.Type, leaves, !c.Required)
 		if err != nil {
 			return nil, fmt.Errorf("write column %s: %w", c.Name, err)
 		}
@@ -100,11 +131,13 @@ func NewParquetWriter(w io.Writer, cols []WriteColumn, opts ParquetWriterOptions
 		if err != nil {
 			return nil, fmt.Errorf("write column %s: %w", c.Name, err)
 		}
+		leaves++
+		pw.nodes = append(pw.nodes, node)
+		pw.shredders = append(pw.shredders, nil)
 		pw.encoders = append(pw.encoders, enc)
 		pw.metrics = append(pw.metrics, m)
-	}
-	if _, err := parquetSchema(cols, nil); err != nil {
-		return nil, err
+		pw.leafStats = append(pw.leafStats, nil)
+		pw.leafIDs = append(pw.leafIDs, c.FieldID)
 	}
 	return pw, nil
 }
@@ -115,13 +148,10 @@ func (w *ParquetWriter) start(first arrow.RecordBatch) error {
 	dict := make([]bool, len(w.cols))
 	if first != nil {
 		for i := range w.cols {
-			dict[i] = dictionaryPays(first.Column(i), w.opts.DictBytes)
+			dict[i] = w.shredders[i] == nil && dictionaryPays(first.Column(i), w.opts.DictBytes)
 		}
 	}
-	schema, err := parquetSchema(w.cols, dict)
-	if err != nil {
-		return err
-	}
+	schema := parquetSchema(w.cols, w.nodes, dict)
 	w.w = parquet.NewWriter(w.out, schema,
 		parquet.Compression(w.codec),
 		parquet.PageBufferSize(w.opts.PageBytes),
@@ -212,11 +242,22 @@ func (w *ParquetWriter) writeRows(batch arrow.RecordBatch, from, to int) error {
 	writers := w.w.ColumnWriters()
 	for i, c := range w.cols {
 		arr := batch.Column(i)
+		if sh := w.shredders[i]; sh != nil {
+			for _, l := range w.leafStats[i] {
+				l.update(memory.DefaultAllocator, arr, from, to)
+			}
+			for lo := from; lo < to; lo += valueChunk {
+				if err := sh.write(writers, arr, lo, min(to, lo+valueChunk)); err != nil {
+					return fmt.Errorf("write column %s: %w", c.Name, err)
+				}
+			}
+			continue
+		}
 		w.metrics[i].update(arr, from, to)
 		for lo := from; lo < to; lo += valueChunk {
 			hi := min(to, lo+valueChunk)
 			w.values = w.encoders[i](w.values[:0], arr, lo, hi)
-			if _, err := writers[i].WriteRowValues(w.values); err != nil {
+			if _, err := writers[w.leaf[i]].WriteRowValues(w.values); err != nil {
 				return fmt.Errorf("write column %s: %w", c.Name, err)
 			}
 		}
@@ -254,10 +295,20 @@ func (w *ParquetWriter) Close() (FileMetrics, error) {
 	}
 	for _, rg := range w.w.File().Metadata().RowGroups {
 		for i, cc := range rg.Columns {
-			fm.ColumnSizes[w.cols[i].FieldID] += cc.MetaData.TotalCompressedSize
+			if id := w.leafIDs[i]; id != 0 {
+				fm.ColumnSizes[id] += cc.MetaData.TotalCompressedSize
+			}
 		}
 	}
 	for i, c := range w.cols {
+		for _, l := range w.leafStats[i] {
+			if err := l.metrics.fill(&fm, l.fieldID); err != nil {
+				return FileMetrics{}, fmt.Errorf("metrics of column %s: %w", c.Name, err)
+			}
+		}
+		if w.metrics[i] == nil {
+			continue // nested columns: their struct-only leaves' metrics above
+		}
 		if err := w.metrics[i].fill(&fm, c.FieldID); err != nil {
 			return FileMetrics{}, fmt.Errorf("metrics of column %s: %w", c.Name, err)
 		}
@@ -279,13 +330,10 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // parquetSchema builds the file schema, with the field ids, repetition and
 // logical types the Iceberg spec's Parquet appendix prescribes; columns with
 // dict[i] set are dictionary encoded.
-func parquetSchema(cols []WriteColumn, dict []bool) (*parquet.Schema, error) {
+func parquetSchema(cols []WriteColumn, nodes []parquet.Node, dict []bool) *parquet.Schema {
 	fields := make(orderedGroup, len(cols))
 	for i, c := range cols {
-		node, err := parquetNode(c.Type)
-		if err != nil {
-			return nil, fmt.Errorf("write column %s: %w", c.Name, err)
-		}
+		node := nodes[i]
 		if i < len(dict) && dict[i] {
 			node = parquet.Encoded(node, &parquet.RLEDictionary)
 		}
@@ -296,7 +344,7 @@ func parquetSchema(cols []WriteColumn, dict []bool) (*parquet.Schema, error) {
 		}
 		fields[i] = orderedField{Node: parquet.FieldID(node, c.FieldID), name: c.Name}
 	}
-	return parquet.NewSchema("table", fields), nil
+	return parquet.NewSchema("table", fields)
 }
 
 func parquetNode(t arrow.DataType) (parquet.Node, error) {
@@ -394,66 +442,76 @@ type orderedField struct {
 // the Arrow buffers: this allocates nothing per value and copies no bytes.
 type columnEncoder func(dst []parquet.Value, arr arrow.Array, lo, hi int) []parquet.Value
 
-func newColumnEncoder(t arrow.DataType, column int, optional bool) (columnEncoder, error) {
-	var def int
-	if optional {
-		def = 1
-	}
+// leafValuer returns value i of an array of a leaf type as a parquet value
+// (without levels).
+type leafValuer func(arr arrow.Array, i int) parquet.Value
+
+// typedValuer builds a leafValuer from a typed accessor.
+func typedValuer[A arrow.Array](value func(a A, i int) parquet.Value) leafValuer {
+	return func(arr arrow.Array, i int) parquet.Value { return value(arr.(A), i) }
+}
+
+func newLeafValuer(t arrow.DataType) (leafValuer, error) {
 	switch t := t.(type) {
 	case *arrow.BooleanType:
-		return encodeWith(column, def, func(a *array.Boolean, i int) parquet.Value { return parquet.BooleanValue(a.Value(i)) }), nil
+		return typedValuer(func(a *array.Boolean, i int) parquet.Value { return parquet.BooleanValue(a.Value(i)) }), nil
 	case *arrow.Int32Type:
-		return encodeWith(column, def, func(a *array.Int32, i int) parquet.Value { return parquet.Int32Value(a.Value(i)) }), nil
+		return typedValuer(func(a *array.Int32, i int) parquet.Value { return parquet.Int32Value(a.Value(i)) }), nil
 	case *arrow.Date32Type:
-		return encodeWith(column, def, func(a *array.Date32, i int) parquet.Value { return parquet.Int32Value(int32(a.Value(i))) }), nil
+		return typedValuer(func(a *array.Date32, i int) parquet.Value { return parquet.Int32Value(int32(a.Value(i))) }), nil
 	case *arrow.Int64Type:
-		return encodeWith(column, def, func(a *array.Int64, i int) parquet.Value { return parquet.Int64Value(a.Value(i)) }), nil
+		return typedValuer(func(a *array.Int64, i int) parquet.Value { return parquet.Int64Value(a.Value(i)) }), nil
 	case *arrow.Time64Type:
-		return encodeWith(column, def, func(a *array.Time64, i int) parquet.Value { return parquet.Int64Value(int64(a.Value(i))) }), nil
+		return typedValuer(func(a *array.Time64, i int) parquet.Value { return parquet.Int64Value(int64(a.Value(i))) }), nil
 	case *arrow.TimestampType:
-		return encodeWith(column, def, func(a *array.Timestamp, i int) parquet.Value { return parquet.Int64Value(int64(a.Value(i))) }), nil
+		return typedValuer(func(a *array.Timestamp, i int) parquet.Value { return parquet.Int64Value(int64(a.Value(i))) }), nil
 	case *arrow.Float32Type:
-		return encodeWith(column, def, func(a *array.Float32, i int) parquet.Value { return parquet.FloatValue(a.Value(i)) }), nil
+		return typedValuer(func(a *array.Float32, i int) parquet.Value { return parquet.FloatValue(a.Value(i)) }), nil
 	case *arrow.Float64Type:
-		return encodeWith(column, def, func(a *array.Float64, i int) parquet.Value { return parquet.DoubleValue(a.Value(i)) }), nil
+		return typedValuer(func(a *array.Float64, i int) parquet.Value { return parquet.DoubleValue(a.Value(i)) }), nil
 	case *arrow.StringType:
-		return encodeWith(column, def, func(a *array.String, i int) parquet.Value {
+		return typedValuer(func(a *array.String, i int) parquet.Value {
 			return parquet.ByteArrayValue(stringBytes(a, i))
 		}), nil
 	case *arrow.BinaryType:
-		return encodeWith(column, def, func(a *array.Binary, i int) parquet.Value { return parquet.ByteArrayValue(a.Value(i)) }), nil
+		return typedValuer(func(a *array.Binary, i int) parquet.Value { return parquet.ByteArrayValue(a.Value(i)) }), nil
 	case *arrow.FixedSizeBinaryType:
-		return encodeWith(column, def, func(a *array.FixedSizeBinary, i int) parquet.Value { return parquet.FixedLenByteArrayValue(a.Value(i)) }), nil
+		return typedValuer(func(a *array.FixedSizeBinary, i int) parquet.Value { return parquet.FixedLenByteArrayValue(a.Value(i)) }), nil
 	case *extensions.UUIDType:
-		return encodeWith(column, def, func(a *extensions.UUIDArray, i int) parquet.Value {
+		return typedValuer(func(a *extensions.UUIDArray, i int) parquet.Value {
 			return parquet.FixedLenByteArrayValue(a.Storage().(*array.FixedSizeBinary).Value(i))
 		}), nil
 	case *arrow.Decimal128Type:
-		return decimalEncoder(t, column, def), nil
+		return decimalValuer(t), nil
 	}
 	return nil, fmt.Errorf("arrow type %s not supported by the parquet writer", t)
 }
 
-// encodeWith builds an encoder from a typed accessor: the type assertion is
-// paid once per chunk, the loop itself is monomorphic.
-func encodeWith[A arrow.Array](column, def int, value func(a A, i int) parquet.Value) columnEncoder {
+func newColumnEncoder(t arrow.DataType, column int, optional bool) (columnEncoder, error) {
+	def := 0
+	if optional {
+		def = 1
+	}
+	value, err := newLeafValuer(t)
+	if err != nil {
+		return nil, err
+	}
 	return func(dst []parquet.Value, arr arrow.Array, lo, hi int) []parquet.Value {
-		a := arr.(A)
-		if a.NullN() == 0 {
+		if arr.NullN() == 0 {
 			for i := lo; i < hi; i++ {
-				dst = append(dst, value(a, i).Level(0, def, column))
+				dst = append(dst, value(arr, i).Level(0, def, column))
 			}
 			return dst
 		}
 		for i := lo; i < hi; i++ {
-			if a.IsNull(i) {
+			if arr.IsNull(i) {
 				dst = append(dst, parquet.NullValue().Level(0, 0, column))
 			} else {
-				dst = append(dst, value(a, i).Level(0, def, column))
+				dst = append(dst, value(arr, i).Level(0, def, column))
 			}
 		}
 		return dst
-	}
+	}, nil
 }
 
 // stringBytes returns the bytes of a string element without copying them.
@@ -462,17 +520,17 @@ func stringBytes(a *array.String, i int) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
-// decimalEncoder writes unscaled decimal values in the physical type chosen
+// decimalValuer writes unscaled decimal values in the physical type chosen
 // by decimalNode.
-func decimalEncoder(t *arrow.Decimal128Type, column, def int) columnEncoder {
+func decimalValuer(t *arrow.Decimal128Type) leafValuer {
 	switch p := int(t.Precision); {
 	case p <= 9:
-		return encodeWith(column, def, func(a *array.Decimal128, i int) parquet.Value { return parquet.Int32Value(int32(a.Value(i).LowBits())) })
+		return typedValuer(func(a *array.Decimal128, i int) parquet.Value { return parquet.Int32Value(int32(a.Value(i).LowBits())) })
 	case p <= 18:
-		return encodeWith(column, def, func(a *array.Decimal128, i int) parquet.Value { return parquet.Int64Value(int64(a.Value(i).LowBits())) })
+		return typedValuer(func(a *array.Decimal128, i int) parquet.Value { return parquet.Int64Value(int64(a.Value(i).LowBits())) })
 	default:
 		width := decimalBytes(p)
-		return encodeWith(column, def, func(a *array.Decimal128, i int) parquet.Value {
+		return typedValuer(func(a *array.Decimal128, i int) parquet.Value {
 			// The value's bytes are copied by the column buffer, so a fresh
 			// small slice per value is the only per-value allocation here.
 			return parquet.FixedLenByteArrayValue(decimalToBigEndian(a.Value(i), width))

@@ -105,7 +105,7 @@ func NewTableWriterForSpec(tbl *table.Table, fs icebergio.WriteFileIO, spec iceb
 		return nil, fmt.Errorf("write %s: %w", strings.Join(tbl.Identifier(), "."), err)
 	}
 	for i, f := range fields {
-		w.cols = append(w.cols, WriteColumn{FieldID: f.ID, Name: f.Name, Type: arrowTypes[i], Required: f.Required})
+		w.cols = append(w.cols, WriteColumn{FieldID: f.ID, Name: f.Name, Type: arrowTypes[i], Required: f.Required, Iceberg: f.Type})
 	}
 	mode := tbl.Properties().Get("write.distribution-mode", "hash")
 	switch mode {

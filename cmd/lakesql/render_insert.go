@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/value"
@@ -71,11 +72,41 @@ func sqlLiteral(arr arrow.Array, i int) string {
 	if value.IsNull(arr, i) {
 		return "NULL"
 	}
+	if nested, ok := nestedLiteral(arr, i); ok {
+		return nested
+	}
 	s := value.Format(arr, i)
 	if arr.DataType().ID() == arrow.BOOL || (isNumericType(arr.DataType()) && !isNonFinite(s)) {
 		return s
 	}
 	return quoteNested(s)
+}
+
+// nestedLiteral writes a struct, array or map value as the constructor call
+// that makes it again: named_struct('f', …), ARRAY[…], map(k, v, …).
+func nestedLiteral(arr arrow.Array, i int) (string, bool) {
+	var parts []string
+	switch a := arr.(type) {
+	case *array.Struct:
+		typ := a.DataType().(*arrow.StructType)
+		for f := range a.NumField() {
+			parts = append(parts, quoteNested(typ.Field(f).Name), sqlLiteral(a.Field(f), i))
+		}
+		return "named_struct(" + strings.Join(parts, ", ") + ")", true
+	case *array.Map:
+		start, end := a.ValueOffsets(i)
+		for j := start; j < end; j++ {
+			parts = append(parts, sqlLiteral(a.Keys(), int(j)), sqlLiteral(a.Items(), int(j)))
+		}
+		return "map(" + strings.Join(parts, ", ") + ")", true
+	case array.ListLike:
+		start, end := a.ValueOffsets(i)
+		for j := start; j < end; j++ {
+			parts = append(parts, sqlLiteral(a.ListValues(), int(j)))
+		}
+		return "ARRAY[" + strings.Join(parts, ", ") + "]", true
+	}
+	return "", false
 }
 
 func isNonFinite(s string) bool { return s == "NaN" || s == "Infinity" || s == "-Infinity" }

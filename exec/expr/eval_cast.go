@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/storage"
 	"github.com/lakesql/lakesql/value"
 )
 
@@ -38,6 +39,8 @@ func (ev *evaluator) castArray(src arrow.Array, to arrow.DataType, try bool) (ar
 		return src, nil
 	case from.ID() == arrow.NULL:
 		return ev.allNull(to), nil
+	case storage.IsNested(to):
+		return ev.castNested(src, to, try)
 	case to.ID() == arrow.STRING:
 		return ev.castToString(src), nil
 	case sameLayout(from, to):

@@ -66,7 +66,7 @@ func CreateTable(ctx context.Context, s *engine.Session, st *sql.CreateTable) (*
 }
 
 // icebergSchema builds a table schema from column definitions, numbering
-// fields from 1.
+// fields (nested ones too) from 1.
 func icebergSchema(cols []sql.ColumnDef) (*iceberg.Schema, error) {
 	if len(cols) == 0 {
 		return nil, fmt.Errorf("CREATE TABLE needs at least one column")
@@ -83,9 +83,9 @@ func icebergSchema(cols []sql.ColumnDef) (*iceberg.Schema, error) {
 		if err != nil {
 			return nil, err
 		}
-		fields[i] = iceberg.NestedField{ID: i + 1, Name: c.Name, Type: t, Required: c.NotNull, Doc: c.Comment}
+		fields[i] = iceberg.NestedField{Name: c.Name, Type: t, Required: c.NotNull, Doc: c.Comment}
 	}
-	return iceberg.NewSchema(0, fields...), nil
+	return planner.TableSchema(fields...)
 }
 
 // partitionSpec builds the partition spec of PARTITIONED BY.

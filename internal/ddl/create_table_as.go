@@ -121,9 +121,9 @@ func queryTableSchema(cols []planner.Column) (*iceberg.Schema, error) {
 		if err != nil {
 			return nil, fmt.Errorf("column %s: %w", c.Name, err)
 		}
-		fields[i] = iceberg.NestedField{ID: i + 1, Name: c.Name, Type: t}
+		fields[i] = iceberg.NestedField{Name: c.Name, Type: t}
 	}
-	return iceberg.NewSchema(0, fields...), nil
+	return planner.TableSchema(fields...)
 }
 
 // commitStaged writes the query's rows into data files of the staged table

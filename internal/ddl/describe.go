@@ -62,6 +62,23 @@ func sqlTypeName(t iceberg.Type) string {
 		return "TIMESTAMPTZ"
 	case iceberg.FixedType:
 		return fmt.Sprintf("FIXED(%d)", t.Len())
+	case *iceberg.ListType:
+		return "ARRAY<" + sqlTypeName(t.Element) + notNull(t.ElementRequired) + ">"
+	case *iceberg.MapType:
+		return "MAP<" + sqlTypeName(t.KeyType) + ", " + sqlTypeName(t.ValueType) + notNull(t.ValueRequired) + ">"
+	case *iceberg.StructType:
+		fields := make([]string, len(t.FieldList))
+		for i, f := range t.FieldList {
+			fields[i] = sql.QuoteIdent(f.Name) + ": " + sqlTypeName(f.Type) + notNull(f.Required)
+		}
+		return "STRUCT<" + strings.Join(fields, ", ") + ">"
 	}
 	return strings.ToUpper(t.String())
+}
+
+func notNull(required bool) string {
+	if required {
+		return " NOT NULL"
+	}
+	return ""
 }

@@ -1,0 +1,144 @@
+package sql
+
+import "strings"
+
+// Nested values: x[index], x.field and ARRAY[…] (see ast_nested.go), and
+// nested types, written as Spark and Hive write them:
+//
+//	ARRAY<t>   (also LIST<t>)
+//	MAP<k, v>
+//	STRUCT<name: t, name t NOT NULL, …>
+//
+// or as Trino writes them: ARRAY(t), MAP(k, v), ROW(name t, …). The element
+// of an ARRAY and the value of a MAP may be marked NOT NULL.
+
+// nestedTypeArgs parses the <…> after ARRAY, LIST, MAP or STRUCT into tn.
+func (p *parser) nestedTypeArgs(tn *TypeName, word string) {
+	closing := ">"
+	if p.acceptOp("(") {
+		closing = ")"
+	} else {
+		p.expectOp("<")
+	}
+	switch word {
+	case "array", "list":
+		tn.Name = "ARRAY"
+		tn.Args = []TypeName{p.nestedTypeArg()}
+	case "map":
+		tn.Name = "MAP"
+		key := p.typeName()
+		p.expectOp(",")
+		tn.Args = []TypeName{key, p.nestedTypeArg()}
+	case "struct", "row":
+		tn.Name = "STRUCT"
+		for {
+			name := p.ident()
+			p.acceptOp(":")
+			f := p.nestedTypeArg()
+			f.Field = name
+			tn.Args = append(tn.Args, f)
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	}
+	p.expectOp(closing)
+}
+
+// nestedTypeArg parses a type followed by an optional NOT NULL.
+func (p *parser) nestedTypeArg() TypeName {
+	t := p.typeName()
+	if p.tok().isWord("not") && p.peek(1).isWord("null") {
+		p.skip(2)
+		t.NotNull = true
+	}
+	return t
+}
+
+// formatNestedType prints a nested type so that it parses back to itself.
+func formatNestedType(t TypeName) string {
+	args := make([]string, len(t.Args))
+	for i, a := range t.Args {
+		s := FormatType(a)
+		if a.NotNull {
+			s += " NOT NULL"
+		}
+		if t.Name == "STRUCT" {
+			s = quoteIdent(a.Field) + ": " + s
+		}
+		args[i] = s
+	}
+	return t.Name + "<" + strings.Join(args, ", ") + ">"
+}
+
+// QuoteIdent quotes a name as the parser reads it back (see quoteIdent).
+func QuoteIdent(name string) string { return quoteIdent(name) }
+
+// nestedPostfix parses the [index] and .field suffixes after an operand.
+func (p *parser) nestedPostfix(x Expr) Expr {
+	for {
+		switch t := p.tok(); {
+		case t.isOp("["):
+			p.advance()
+			idx := p.expr()
+			p.expectOp("]")
+			x = &SubscriptExpr{X: x, Index: idx, Pos: t.pos}
+		case t.isOp(".") && p.peek(1).isName():
+			p.advance()
+			x = &FieldExpr{X: x, Field: p.ident(), Pos: t.pos}
+		default:
+			return x
+		}
+	}
+}
+
+// arrayConstructor parses ARRAY[a, b, …] (Trino, PostgreSQL) as array(a, b, …).
+func (p *parser) arrayConstructor() Expr {
+	t := p.advance()
+	p.expectOp("[")
+	call := &FuncCall{Name: "array", Pos: t.pos}
+	if !p.tok().isOp("]") {
+		call.Args = p.exprList()
+	}
+	p.expectOp("]")
+	return call
+}
+
+// lateralView parses LATERAL VIEW [OUTER] generator(args) alias [AS] col,
+// … (Spark) after the table x, as x CROSS JOIN generator(args), or for
+// OUTER x LEFT JOIN generator(args) ON TRUE. As in Spark, the column names
+// run on while commas follow.
+func (p *parser) lateralView(x TableExpr) TableExpr {
+	t := p.advance()
+	p.expectWord("view")
+	j := &Join{Type: JoinCross, L: x, Pos: t.pos}
+	if p.eatWord("outer") {
+		j.Type, j.On = JoinLeft, &Literal{Kind: LitBool, Value: "true", Pos: t.pos}
+	}
+	f := &TableFunc{Pos: p.tok().pos}
+	f.Name = strings.ToLower(p.ident())
+	f.Args = p.callArgs()
+	if !p.tok().isWord("as") {
+		f.Alias = p.ident()
+	}
+	if p.acceptWord("as") || p.tok().isName() {
+		for {
+			f.ColAliases = append(f.ColAliases, p.ident())
+			if !p.tok().isOp(",") || !p.peek(1).isName() {
+				break
+			}
+			p.advance()
+		}
+	}
+	j.R = f
+	return j
+}
+
+// withOrdinality parses WITH ORDINALITY after UNNEST(…).
+func (p *parser) withOrdinality() bool {
+	if p.tok().isWord("with") && p.peek(1).isWord("ordinality") {
+		p.skip(2)
+		return true
+	}
+	return false
+}

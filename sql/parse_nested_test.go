@@ -1,0 +1,50 @@
+package sql
+
+import "testing"
+
+func TestParseNestedTypes(t *testing.T) {
+	for text, want := range map[string]string{
+		"CAST(x AS ARRAY<INT>)":                                 "ARRAY<INT>",
+		"CAST(x AS list<array<bigint not null>>)":               "ARRAY<ARRAY<BIGINT NOT NULL>>",
+		"CAST(x AS MAP<STRING, ARRAY<DOUBLE>>)":                 "MAP<STRING, ARRAY<DOUBLE>>",
+		"CAST(x AS STRUCT<a: INT NOT NULL, \"B c\" STRING>)":    `STRUCT<a: INT NOT NULL, "B c": STRING>`,
+		"CAST(x AS ROW(a INTEGER, m MAP(VARCHAR, ARRAY(INT))))": "STRUCT<a: INT, m: MAP<STRING, ARRAY<INT>>>",
+	} {
+		sel := mustParseOne(t, "SELECT "+text).(*QueryStmt).Query.Body.(*Select)
+		cast := sel.Items[0].Expr.(*CastExpr)
+		if got := FormatType(cast.To); got != want {
+			t.Errorf("%s: type %s, want %s", text, got, want)
+		}
+		// The printed type parses back to itself.
+		again := mustParseOne(t, "SELECT CAST(x AS "+want+")").(*QueryStmt).Query.Body.(*Select)
+		if got := FormatType(again.Items[0].Expr.(*CastExpr).To); got != want {
+			t.Errorf("%s reparsed as %s", want, got)
+		}
+	}
+}
+
+func TestParseNestedAccess(t *testing.T) {
+	sel := mustParseOne(t, "SELECT a[0][i + 1].f, (s).g, ARRAY[1, 2] FROM t").(*QueryStmt).Query.Body.(*Select)
+	got := []string{Format(sel.Items[0].Expr), Format(sel.Items[1].Expr), Format(sel.Items[2].Expr)}
+	want := []string{"(a[0][(i + 1)]).f", "(s).g", "array(1, 2)"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("item %d: %s, want %s", i, got[i], want[i])
+		}
+	}
+	// LATERAL VIEW is a cross join (LEFT JOIN … ON TRUE with OUTER) with
+	// the generator; the column names run on while commas follow.
+	q := mustParseOne(t, "SELECT * FROM t LATERAL VIEW OUTER posexplode(t.a) e AS p, x LATERAL VIEW explode(m) f k, v").(*QueryStmt).Query.Body.(*Select)
+	outer := q.From.(*Join)
+	inner := outer.L.(*Join)
+	if f := outer.R.(*TableFunc); outer.Type != JoinCross || f.Name != "explode" || f.Alias != "f" || len(f.ColAliases) != 2 {
+		t.Errorf("second view: %+v %+v", outer, f)
+	}
+	if f := inner.R.(*TableFunc); inner.Type != JoinLeft || f.Name != "posexplode" || f.Alias != "e" || len(f.ColAliases) != 2 {
+		t.Errorf("first view: %+v %+v", inner, f)
+	}
+	u := mustParseOne(t, "SELECT * FROM UNNEST(x) WITH ORDINALITY AS u(v, n)").(*QueryStmt).Query.Body.(*Select).From.(*TableFunc)
+	if !u.Ordinality || u.Alias != "u" || len(u.ColAliases) != 2 {
+		t.Errorf("UNNEST WITH ORDINALITY: %+v", u)
+	}
+}
