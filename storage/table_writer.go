@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -537,8 +538,11 @@ func CommitAppend(ctx context.Context, tbl *table.Table, files []iceberg.DataFil
 		if err == nil {
 			return nil
 		}
-		if attempt == appendAttempts || !lostRace(ctx, tbl, base, err) {
+		if !lostRace(ctx, tbl, base, err) {
 			return fmt.Errorf("commit to %s: %w", name, err)
+		}
+		if attempt == appendAttempts {
+			return fmt.Errorf("commit to %s lost to concurrent writers after %d attempts; nothing was written", name, appendAttempts)
 		}
 		if err := CommitBackoff(ctx, attempt); err != nil {
 			return err
@@ -549,12 +553,15 @@ func CommitAppend(ctx context.Context, tbl *table.Table, files []iceberg.DataFil
 // CommitBackoff waits before retry number attempt of a commit that lost a
 // race. The filesystem catalog refuses a version another writer has
 // claimed but not yet written, so retrying at once can find the claim
-// still there; the wait grows with each attempt.
+// still there; the wait grows with each attempt, with random jitter so
+// that writers that lost together do not retry together.
 func CommitBackoff(ctx context.Context, attempt int) error {
+	wait := time.Duration(attempt) * 20 * time.Millisecond
+	wait += rand.N(wait)
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-time.After(time.Duration(attempt) * 20 * time.Millisecond):
+	case <-time.After(wait):
 		return nil
 	}
 }
