@@ -46,10 +46,7 @@ func count(t *testing.T, rows []string) int64 {
 //   - the group counts of GROUP BY e add up to count(*);
 //   - SELECT * WHERE p reads the same rows with pruning on and off.
 func FuzzExecute(f *testing.F) {
-	for _, seed := range []string{"", "\x01\x02\x03\x04", "\x02\x03\x05\x01\x07\x02\x09\x03\x04",
-		"\x03\x01\x00\x05\x02\x08\x06\x01\x03\x09", "\x05\x02\x04\x04\x04\x04\x01\x03\x02\x01\x00\x07"} {
-		f.Add([]byte(seed))
-	}
+	// Seeds: testdata/fuzz/FuzzExecute.
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ch := testutil.NewChoices(data)
 		// Not t.TempDir: a seed's folder has a '#' in its name.
