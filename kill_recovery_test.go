@@ -204,11 +204,20 @@ func TestKilledWriterLeavesLastCommittedState(t *testing.T) {
 		"CREATE TABLE db.t (id BIGINT, p INT, v BIGINT) PARTITIONED BY (p)",
 		"INSERT INTO db.t SELECT id, CAST(id % 4 AS INT), id % 1000 FROM range(0, 20000)")
 	s.Close()
+	took := map[string]time.Duration{}
 	state := killState{}.with(0, 20000, func(int64) bool { return true })
 	fresh := int64(20000)
 
-	// took estimates each kind's run time, so that kills land anywhere in it.
-	took := map[string]time.Duration{}
+	// took estimates each kind's run time, so that kills land anywhere in
+	// it; until a kind has run to its end, an INSERT run unkilled here
+	// stands for it.
+	first := nextStep("insert", state, &fresh, rng)
+	if run := runAndKill(t, bin, dir, first.sql, time.Minute); run.code != 0 {
+		t.Fatalf("%s: %s", first.sql, run.stderr)
+	} else {
+		state = first.after
+		took["default"] = run.took
+	}
 	kills := map[string]int{}
 	totalKills, committedKills := 0, 0
 	for step := 0; step < maxSteps && totalKills < wantKills; step++ {
@@ -217,7 +226,7 @@ func TestKilledWriterLeavesLastCommittedState(t *testing.T) {
 			kind = killKinds[rng.IntN(len(killKinds))]
 		}
 		next := nextStep(kind, state, &fresh, rng)
-		estimate := orDefault(took[kind], 400*time.Millisecond)
+		estimate := orDefault(took[kind], took["default"])
 		delay := time.Duration(rng.Int64N(int64(estimate) * 11 / 10))
 		run := runAndKill(t, bin, dir, next.sql, delay)
 
