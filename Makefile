@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/lakesql
 WAREHOUSE ?= warehouse
 
-.PHONY: build test vet unit golden golden-rewrite demo bench tpch clean
+.PHONY: build test vet unit golden golden-rewrite stress demo bench tpch clean
 
 # CGO_ENABLED=0: a static binary skips the dynamic loader, ~10 ms of every start-up.
 build:
@@ -28,6 +28,19 @@ golden-rewrite:
 	$(GO) test -count=1 -run 'TestGolden' . -rewrite
 	$(GO) test -count=1 ./cmd/lakesql -rewrite
 	$(GO) test -count=1 -run TestMariadbClientGolden ./internal/mysqlserver -rewrite
+
+# stress runs, outside make test, what make test keeps small: the kill test
+# at 100 SIGKILLs, 8 writers × 20 INSERTs with rewrite and expire loops
+# (LAKESQL_STRESS=1 makes them full size), and each fuzz target (parser,
+# binder, executor) for FUZZTIME (default 2m). Fuzz seeds are in each
+# package's testdata/fuzz/; a failing input is saved there too.
+FUZZTIME ?= 2m
+stress:
+	LAKESQL_STRESS=1 $(GO) test -count=1 -timeout 60m -v \
+		-run 'TestKilledWriterLeavesLastCommittedState|TestConcurrentWritersWithRewriteAndExpire|TestRewriteAndInsertFromTwoProcesses|TestStaleMetadataClaimIsTakenOver' .
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./sql
+	$(GO) test -run '^$$' -fuzz '^FuzzBind$$' -fuzztime $(FUZZTIME) ./planner
+	$(GO) test -run '^$$' -fuzz '^FuzzExecute$$' -fuzztime $(FUZZTIME) .
 
 # demo builds lakesql, creates the demo warehouse once and opens the REPL on it.
 demo: build

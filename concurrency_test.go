@@ -104,21 +104,8 @@ func TestRewriteAndInsertFromTwoProcessesThroughRESTServer(t *testing.T) {
 // twoProcessWrites runs the two writers on a warehouse in a temporary
 // folder, with the catalog catalogURI(folder) ("": the folder's).
 func twoProcessWrites(t *testing.T, catalogURI func(tmp string) string) {
-	if testing.Short() {
-		t.Skip("builds the lakesql binary")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go is not on PATH")
-	}
+	bin := buildLakesql(t)
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "lakesql")
-	buildStart := time.Now()
-	build := exec.Command(goTool, "build", "-o", bin, "./cmd/lakesql")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/lakesql: %v\n%s", err, out)
-	}
-	t.Logf("built lakesql in %s", time.Since(buildStart).Round(time.Millisecond))
 
 	// A table of many small files: one INSERT each.
 	dir := filepath.Join(tmp, "warehouse")

@@ -12,5 +12,7 @@ import (
 // instead of passing by luck.
 func TestMain(m *testing.M) {
 	exec.PoisonReleasedBuffers()
-	os.Exit(m.Run())
+	code := m.Run()
+	removeLakesqlBuild()
+	os.Exit(code)
 }

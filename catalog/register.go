@@ -88,6 +88,10 @@ func (w *Warehouse) checkRegistration(metadataFile string) (registration, error)
 	if filepath.Base(filepath.Dir(local)) != "metadata" {
 		return registration{}, fmt.Errorf("%s is not in the metadata folder of a table (want <table folder>/metadata/<file>.metadata.json)", metadataFile)
 	}
+	// A device or pipe (/dev/zero) would be read without end.
+	if info, err := os.Stat(local); err == nil && !info.Mode().IsRegular() {
+		return registration{}, fmt.Errorf("%s is not a regular file (a %s), so not a metadata file", metadataFile, storage.FileKind(info.Mode()))
+	}
 	data, err := os.ReadFile(local)
 	if err != nil {
 		return registration{}, fmt.Errorf("read metadata file: %w", err)

@@ -53,6 +53,12 @@ func Open(dir string, extra []storage.Remap) (*Warehouse, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open warehouse %s: %w", dir, err)
 	}
+	// iceberg-go reads the warehouse path as a URL: a '#' or '?' in it would
+	// cut the path short, and every table would be written in the shorter
+	// folder, outside the warehouse asked for.
+	if strings.ContainsAny(abs, "#?") {
+		return nil, fmt.Errorf("open warehouse %s: a warehouse path cannot contain '#' or '?' (Iceberg locations are URLs); choose another folder", abs)
+	}
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return nil, fmt.Errorf("open warehouse %s: %w", abs, err)
 	}

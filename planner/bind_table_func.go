@@ -19,6 +19,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/storage"
 	"github.com/lakesql/lakesql/value"
 )
 
@@ -242,6 +243,10 @@ func (c *tableFuncCall) fileSize(path string) (int64, error) {
 	}
 	if info.IsDir() {
 		return 0, fmt.Errorf("%s: %s is a folder (use a glob such as %s)", c.name, path, filepath.Join(path, "*"))
+	}
+	// A device or pipe (/dev/zero) would be read without end.
+	if !info.Mode().IsRegular() {
+		return 0, fmt.Errorf("%s: %s is not a regular file (a %s)", c.name, path, storage.FileKind(info.Mode()))
 	}
 	return info.Size(), nil
 }

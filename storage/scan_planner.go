@@ -78,7 +78,7 @@ func PlanScan(ctx context.Context, fsys icebergio.IO, req ScanRequest) (*ScanPla
 	}
 	manifests, err := req.Snapshot.Manifests(fsys)
 	if err != nil {
-		return nil, fmt.Errorf("read manifest list %s: %w", req.Snapshot.ManifestList, err)
+		return nil, snapshotFileError("manifest list", req.Snapshot.ManifestList, err)
 	}
 	if req.Snapshot.Summary != nil {
 		plan.BytesTotal, _ = strconv.ParseInt(req.Snapshot.Summary.Properties["total-files-size"], 10, 64)
@@ -183,7 +183,7 @@ func readManifests(ctx context.Context, fsys icebergio.IO, manifests []iceberg.M
 			}
 			entries[i], errs[i] = m.FetchEntries(fsys, true)
 			if errs[i] != nil {
-				errs[i] = fmt.Errorf("read manifest %s: %w", m.FilePath(), errs[i])
+				errs[i] = snapshotFileError("manifest", m.FilePath(), errs[i])
 				return
 			}
 			cache.put(m.FilePath(), entries[i])

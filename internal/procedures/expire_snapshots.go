@@ -49,16 +49,35 @@ func expireSnapshots(ctx context.Context, s *engine.Session, args map[string]*pl
 	if _, err := ownFiles(s, tbl, name); err != nil {
 		return nil, err
 	}
-	exp, err := planExpiry(tbl, name, opts, ids)
-	if err != nil {
-		return nil, err
+	// An expiry that loses a race with another writer is planned again on
+	// the table as it is now: the other commit may have added snapshots.
+	for attempt := 1; ; attempt++ {
+		exp, err := planExpiry(tbl, name, opts, ids)
+		if err != nil {
+			return nil, err
+		}
+		files, err := exp.apply(ctx, s, workers)
+		if !errors.Is(err, errExpiryLost) {
+			if err != nil {
+				return nil, err
+			}
+			return expiryCounts(files), nil
+		}
+		if attempt == commitAttempts {
+			return nil, errLostRaces("expire snapshots", name)
+		}
+		if err := storage.CommitBackoff(ctx, attempt); err != nil {
+			return nil, err
+		}
+		if tbl, name, err = procedureTable(ctx, s, args); err != nil {
+			return nil, err
+		}
 	}
-	files, err := exp.apply(ctx, s, workers)
-	if err != nil {
-		return nil, err
-	}
-	return expiryCounts(files), nil
 }
+
+// errExpiryLost is apply's error for a commit that another writer's
+// commit beat; expire_snapshots plans again, VACUUM says so.
+var errExpiryLost = errors.New("another writer committed to the table meanwhile; nothing was changed, run it again")
 
 // expireOptions reads older_than and retain_last.
 func expireOptions(ctx context.Context, args map[string]*planner.Literal) ([]table.ExpireSnapshotsOpt, error) {
@@ -187,6 +206,9 @@ func (e *expiry) apply(ctx context.Context, s *engine.Session, workers int) ([]e
 	}
 	after, _, err := s.Warehouse().CommitTable(ctx, e.tbl.Identifier(), e.commit.Requirements, e.commit.Updates)
 	if err != nil {
+		if lostRace(ctx, s, e.tbl, err) {
+			return nil, fmt.Errorf("expire snapshots of %s: %w", e.name, errExpiryLost)
+		}
 		return nil, fmt.Errorf("expire snapshots of %s: %w", e.name, err)
 	}
 	// The committed metadata, not the planned one, decides what is still

@@ -15,10 +15,6 @@ import (
 	"github.com/lakesql/lakesql/storage"
 )
 
-// rewriteCommitAttempts bounds how often a rewrite commit is retried on top
-// of concurrent commits.
-const rewriteCommitAttempts = 5
-
 // BeforeRewriteCommit, when set (by tests only), runs before each commit attempt
 // of a rewrite, to commit concurrently at the worst moment.
 var BeforeRewriteCommit func()
@@ -45,7 +41,7 @@ func newRewriteCommit(s *engine.Session, target *planner.TableRef) *rewriteCommi
 // files they added stay, as the rewrite only removes the files it read.
 func (c *rewriteCommit) commit(ctx context.Context, old, added []iceberg.DataFile) error {
 	var err error
-	for attempt := range rewriteCommitAttempts {
+	for attempt := range commitAttempts {
 		if BeforeRewriteCommit != nil {
 			BeforeRewriteCommit()
 		}
@@ -64,7 +60,7 @@ func (c *rewriteCommit) commit(ctx context.Context, old, added []iceberg.DataFil
 		if !moved {
 			// Another writer holds the version's claim but has not written
 			// it yet: wait for its commit, then validate against it.
-			if attempt == rewriteCommitAttempts-1 {
+			if attempt == commitAttempts-1 {
 				break
 			}
 			if berr := storage.CommitBackoff(ctx, attempt+1); berr != nil {
@@ -76,7 +72,7 @@ func (c *rewriteCommit) commit(ctx context.Context, old, added []iceberg.DataFil
 			return verr
 		}
 	}
-	return fmt.Errorf("rewrite of %s: %w (gave up after %d attempts)", c.target.QualifiedName(), err, rewriteCommitAttempts)
+	return errLostRaces("rewrite", c.target.QualifiedName())
 }
 
 // attempt stages and commits the replacement on c.tbl.

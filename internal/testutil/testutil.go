@@ -261,3 +261,11 @@ func WriteFile(t testing.TB, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// Try runs a statement and returns its rows sorted, or its error, for
+// tests (such as fuzz targets) where a statement may fail.
+func Try(s *lakesql.Session, statement string) ([]string, error) {
+	rows, err := run(s, statement)
+	slices.Sort(rows)
+	return rows, err
+}
