@@ -2,12 +2,14 @@ package lakesql_test
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apache/iceberg-go"
 
+	"github.com/lakesql/lakesql"
 	"github.com/lakesql/lakesql/internal/testutil"
 )
 
@@ -201,4 +203,25 @@ func TestClusterByIsTheSortOrder(t *testing.T) {
 	}
 	testutil.WantError(t, s, "CREATE TABLE db.x (a INT) CLUSTER BY (zz)", "column zz does not exist (columns: a)")
 	testutil.WantError(t, s, "CREATE TABLE db.x (a INT) CLUSTER BY a", `expected "("`)
+}
+
+// TestRenameTableInSQLCatalog renames tables in a catalog that keeps names
+// apart from files (SQLite): the rows and the history move with the name,
+// an unqualified new name stays in the namespace, and a taken name is an
+// error that changes nothing.
+func TestRenameTableInSQLCatalog(t *testing.T) {
+	dir := t.TempDir()
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: filepath.Join(dir, "warehouse"), CatalogURI: "sqlite:" + filepath.Join(dir, "catalog.db")},
+		"CREATE NAMESPACE db", "CREATE NAMESPACE other",
+		"CREATE TABLE db.t (id BIGINT)", "INSERT INTO db.t VALUES (1), (2)", "INSERT INTO db.t VALUES (3)",
+		"CREATE TABLE db.taken (id BIGINT)")
+	testutil.Exec(t, s, "ALTER TABLE db.t RENAME TO u")
+	testutil.WantRows(t, s, "SELECT sum(id), count(*) FROM db.u", "6|3")
+	testutil.WantRows(t, s, "SELECT count(*) FROM db.u.snapshots", "2")
+	testutil.WantError(t, s, "SELECT * FROM db.t", "db.t")
+	testutil.Exec(t, s, "ALTER TABLE db.u RENAME TO other.v", "INSERT INTO other.v VALUES (4)")
+	testutil.WantRows(t, s, "SELECT sum(id) FROM other.v", "10")
+	testutil.WantError(t, s, "ALTER TABLE other.v RENAME TO db.taken", "table db.taken already exists")
+	testutil.WantError(t, s, "ALTER TABLE other.v RENAME TO nowhere.v", "nowhere")
+	testutil.WantRows(t, s, "SELECT sum(id) FROM other.v", "10")
 }

@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql/catalog"
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
@@ -27,13 +29,7 @@ func AlterTable(ctx context.Context, s *engine.Session, st *sql.AlterTable) (*en
 		return nil, err
 	}
 	if r, ok := st.Action.(*sql.RenameTable); ok {
-		// The filesystem catalog finds a table by its folder, and the table's
-		// metadata and manifests record absolute paths under that folder: a
-		// rename would rewrite every manifest of every snapshot and move
-		// every file (iceberg-go's Hadoop catalog, like Iceberg's Java one,
-		// refuses RenameTable). A copy is the honest alternative.
-		to := strings.Join(r.To.Parts, ".")
-		return nil, fmt.Errorf("ALTER TABLE %s RENAME TO is not supported: the warehouse catalog names a table by its folder; CREATE TABLE %s AS SELECT * FROM %s, then DROP TABLE %s, copies it (without its history)", name, to, name, name)
+		return renameTable(ctx, s, st.Name, r.To, name)
 	}
 	a := &alteration{tbl: tbl, tx: tbl.NewTransaction()}
 	if err := a.stage(st.Action); err != nil {
@@ -41,6 +37,30 @@ func AlterTable(ctx context.Context, s *engine.Session, st *sql.AlterTable) (*en
 	}
 	if _, err := a.tx.Commit(ctx); err != nil {
 		return nil, fmt.Errorf("alter table %s: %w", name, err)
+	}
+	return engine.Message("OK"), nil
+}
+
+// renameTable runs ALTER TABLE from RENAME TO to; an unqualified new name
+// stays in the table's namespace.
+func renameTable(ctx context.Context, s *engine.Session, from, to sql.ObjectName, name string) (*engine.Result, error) {
+	ns, table, err := s.TableName(from)
+	if err != nil {
+		return nil, err
+	}
+	toNS, toName := ns, to.Parts[len(to.Parts)-1]
+	if len(to.Parts) > 1 {
+		if toNS, toName, err = s.TableName(to); err != nil {
+			return nil, err
+		}
+	}
+	err = s.Warehouse().RenameTable(ctx, ns, table, toNS, toName)
+	if errors.Is(err, catalog.ErrRenameUnsupported) {
+		target := toNS + "." + toName
+		return nil, fmt.Errorf("ALTER TABLE %s RENAME TO is not supported by the warehouse folder's catalog, which names a table by its folder (an SQL or REST catalog, --catalog-uri, renames); CREATE TABLE %s AS SELECT * FROM %s, then DROP TABLE %s, copies it (without its history)", name, target, name, name)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return engine.Message("OK"), nil
 }
