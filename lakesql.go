@@ -13,6 +13,7 @@ package lakesql
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
@@ -54,6 +55,10 @@ type Options struct {
 	// StatementTimeout stops a statement that runs longer (SET
 	// statement_timeout changes it); 0 for no limit.
 	StatementTimeout time.Duration
+	// ReadOnly refuses every statement that writes a table or a file
+	// (INSERT, CREATE, CALL, COPY … TO, …): for servers and shared
+	// warehouses.
+	ReadOnly bool
 	// Dialect is the SQL dialect of Exec: DialectLakesql (the default) or
 	// DialectMySQL (SET sql_dialect changes it).
 	Dialect string
@@ -88,6 +93,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		CatalogProps: opts.CatalogProps,
 		Remaps:       opts.Remaps,
 		Progress:     opts.Progress,
+		ReadOnly:     opts.ReadOnly,
 	})
 	if err != nil {
 		return nil, err
@@ -133,9 +139,25 @@ func (s *Session) ExecArgs(ctx context.Context, statement string, args []any) (*
 	return res, nil
 }
 
+// readsOnly reports whether a statement changes neither tables nor files,
+// so that a read-only session runs it.
+func readsOnly(stmt sql.Statement) bool {
+	switch st := stmt.(type) {
+	case *sql.Explain:
+		return !st.Analyze || readsOnly(st.Stmt)
+	case *sql.QueryStmt, *sql.Set, *sql.Reset, *sql.Use, *sql.ShowViews, *sql.ShowNamespaces,
+		*sql.ShowTables, *sql.Describe, *sql.DescribeQuery, *sql.Summarize, *sql.ShowPartitions, *sql.ShowCreateTable:
+		return true
+	}
+	return false
+}
+
 // execStatement sends a parsed statement to the package that runs it.
 func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Result, error) {
 	e := s.engine
+	if e.ReadOnly() && !readsOnly(stmt) {
+		return nil, fmt.Errorf("%s: %w (--read-only)", engine.StatementName(stmt), engine.ErrReadOnly)
+	}
 	switch st := stmt.(type) {
 	case *sql.QueryStmt:
 		return e.Query(ctx, st.Query)

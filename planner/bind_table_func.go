@@ -194,6 +194,9 @@ func (c *tableFuncCall) boolArg(name string, def bool) (bool, error) {
 func (c *tableFuncCall) expand(pattern string) error {
 	paths := []string{pattern}
 	root := filepath.Dir(pattern)
+	if err := CheckFileAccess(c.ctx, globRoot(pattern), false); err != nil {
+		return fmt.Errorf("%s: %w", c.name, err)
+	}
 	if hasMeta(pattern) {
 		var err error
 		// doublestar adds ** (any depth of folders) to filepath.Glob.
@@ -207,6 +210,10 @@ func (c *tableFuncCall) expand(pattern string) error {
 		root = globRoot(pattern)
 	}
 	for _, p := range paths {
+		// Each file too: a symlink below an allowed folder may lead out.
+		if err := CheckFileAccess(c.ctx, p, false); err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
 		size, err := c.fileSize(p)
 		if err != nil {
 			return err

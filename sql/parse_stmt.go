@@ -264,9 +264,21 @@ func (p *parser) set() Statement {
 }
 
 // setValue parses the value of SET: a string (stored unquoted), a possibly signed
-// number, or a word such as on, off, true or UTC (stored as written).
+// number, a word such as on, off, true or UTC (stored as written), or a
+// list of those in brackets, as DuckDB's allowed_directories takes (stored
+// comma-separated).
 func (p *parser) setValue() string {
 	t := p.tok()
+	if p.acceptOp("[") {
+		var items []string
+		for !p.acceptOp("]") {
+			if len(items) > 0 {
+				p.expectOp(",")
+			}
+			items = append(items, p.setValue())
+		}
+		return strings.Join(items, ",")
+	}
 	sign := ""
 	if t.isOp("-") || t.isOp("+") {
 		sign = t.text

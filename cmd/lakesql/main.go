@@ -54,6 +54,7 @@ Flags:
   -f FILE             run the SQL script in FILE; may be repeated
   --timeout DURATION  stop any statement that runs longer (e.g. 30s; SET
                       statement_timeout changes it; default no limit)
+  --read-only         refuse statements that write tables or files
   --version           print the version and exit
   --help              print this help and exit
 
@@ -75,6 +76,7 @@ Serve flags (--mysql, --rest or both):
   --catalog-uri URI, --catalog-property KEY=VALUE
                       the catalog, as above
   --timeout DURATION  statement timeout of every connection (default none)
+  --read-only         connections may not write tables or files
   --user NAME         the one user clients log in as (default root)
   --password PW       that user's password (default none)
   --users FILE        users and passwords, one name:password per line
@@ -104,6 +106,7 @@ type cliConfig struct {
 	sources   []sqlSource // -e and -f in command-line order
 	version   bool
 	timeout   time.Duration // --timeout: the session's statement_timeout
+	readOnly  bool          // --read-only
 	catalogFlags
 }
 
@@ -172,6 +175,7 @@ func parseFlags(args []string) (cliConfig, []string, error) {
 	fs.Var(sourceFlag{list: &cfg.sources, isFile: true}, "f", "")
 	fs.BoolVar(&cfg.version, "version", false, "")
 	fs.DurationVar(&cfg.timeout, "timeout", 0, "")
+	fs.BoolVar(&cfg.readOnly, "read-only", false, "")
 	addCatalogFlags(fs, &cfg.catalogFlags)
 	if err := fs.Parse(args); err != nil {
 		return cfg, nil, err
@@ -201,7 +205,7 @@ func usageError(stderr io.Writer, err error) int {
 func runSQL(cfg cliConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	opts := lakesql.Options{Warehouse: cfg.warehouse, Catalog: cfg.catalog, StatementTimeout: cfg.timeout,
-		CatalogURI: cfg.catalogFlags.uri, CatalogProps: cfg.catalogFlags.props}
+		CatalogURI: cfg.catalogFlags.uri, CatalogProps: cfg.catalogFlags.props, ReadOnly: cfg.readOnly}
 	if f, ok := stderr.(*os.File); ok && readline.IsTerminal(int(f.Fd())) {
 		opts.Progress = stderr // progress lines of long statements
 	}

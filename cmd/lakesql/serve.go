@@ -37,6 +37,7 @@ func parseServeFlags(args []string, warehouse string) (serveConfig, error) {
 	fs.StringVar(&cfg.server.Session.Warehouse, "warehouse", warehouse, "")
 	fs.StringVar(&cfg.server.Session.Catalog, "catalog", "lakesql", "")
 	fs.DurationVar(&cfg.server.Session.StatementTimeout, "timeout", 0, "")
+	fs.BoolVar(&cfg.server.Session.ReadOnly, "read-only", false, "")
 	fs.StringVar(&cfg.user, "user", "", "")
 	fs.StringVar(&cfg.password, "password", "", "")
 	fs.StringVar(&cfg.usersFile, "users", "", "")
@@ -54,6 +55,8 @@ func parseServeFlags(args []string, warehouse string) (serveConfig, error) {
 	switch {
 	case fs.NArg() > 0:
 		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case cfg.rest != "" && cfg.server.Session.ReadOnly:
+		return cfg, errors.New("--read-only applies to MySQL connections only; the REST catalog server commits what its clients send (require --token instead)")
 	case cfg.server.Addr == "" && cfg.rest == "":
 		return cfg, errors.New("--mysql ADDRESS or --rest ADDRESS is required (e.g. --mysql 127.0.0.1:3306, --rest 127.0.0.1:8181)")
 	case cfg.usersFile != "" && cfg.user != "":

@@ -48,6 +48,9 @@ func Copy(ctx context.Context, s *engine.Session, st *sql.Copy) (*engine.Result,
 	if err != nil {
 		return nil, err
 	}
+	if err := planner.CheckFileAccess(ctx, st.Path, true); err != nil {
+		return nil, fmt.Errorf("COPY: %w", err)
+	}
 	res, err := s.Query(ctx, st.Query)
 	if err != nil {
 		return nil, err

@@ -37,6 +37,8 @@ type Options struct {
 	// Progress, when set, receives progress lines of long statements
 	// (rewrite_data_files, OPTIMIZE).
 	Progress io.Writer
+	// ReadOnly refuses every statement that writes a table or a file.
+	ReadOnly bool
 }
 
 // Session runs statements against one warehouse. A session is not safe for
@@ -76,14 +78,20 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	return &Session{opts: opts, wh: wh, manifests: storage.NewManifestCache(manifestCacheEntries)}, nil
 }
 
-// Context returns ctx with what planning needs from the session (its time
-// zone).
+// Context returns ctx with what planning needs from the session: its time
+// zone and its file access policy (file_access.go).
 func (s *Session) Context(ctx context.Context) context.Context {
 	if s.settings.loc != nil {
-		return planner.WithTimeZone(ctx, s.settings.loc)
+		ctx = planner.WithTimeZone(ctx, s.settings.loc)
+	}
+	if s.settings.noExternalAccess || s.opts.ReadOnly {
+		ctx = planner.WithFileAccess(ctx, s.checkFileAccess)
 	}
 	return ctx
 }
+
+// ReadOnly reports whether the session refuses writes (Options.ReadOnly).
+func (s *Session) ReadOnly() bool { return s.opts.ReadOnly }
 
 // StatementName names a statement kind for messages ("CREATE TABLE").
 func StatementName(stmt sql.Statement) string {

@@ -37,6 +37,11 @@ type settings struct {
 	// than the partitions its rows fall in (Spark's
 	// spark.sql.sources.partitionOverwriteMode = static).
 	staticOverwrite bool
+	// noExternalAccess confines file reads and writes to allowedDirs (SET
+	// enable_external_access = false, DuckDB's setting); like DuckDB, a
+	// session cannot turn it back on, nor then change allowedDirs.
+	noExternalAccess bool
+	allowedDirs      []string
 }
 
 // setting is one name SET and RESET know, with the text SET shows.
@@ -54,9 +59,41 @@ type setting struct {
 // sessionSettings are the settings in the order SET lists them.
 var sessionSettings = []setting{
 	{
+		name: "allowed_directories", description: "folders files may be read from and written to when enable_external_access is off, such as ['/data', '/exports']",
+		show: func(s *settings) string { return strings.Join(s.allowedDirs, ", ") },
+		set: func(s *settings, v string) error {
+			if s.noExternalAccess {
+				return fmt.Errorf("SET allowed_directories: cannot change it once enable_external_access is off")
+			}
+			s.allowedDirs = parseDirectories(v)
+			return nil
+		},
+		reset: func(s *settings) {
+			if !s.noExternalAccess {
+				s.allowedDirs = nil
+			}
+		},
+	},
+	{
 		name: "disabled_optimizers", description: "optimizer rules turned off, comma-separated (DuckDB's setting)",
 		show: func(s *settings) string { return strings.Join(slices.Sorted(maps.Keys(s.disabledRules)), ", ") },
 		set:  setDisabledRules, reset: func(s *settings) { s.disabledRules = nil },
+	},
+	{
+		name: "enable_external_access", description: "read and write files outside the warehouse's tables (off: only in allowed_directories; cannot be turned back on)",
+		show: func(s *settings) string { return onOff(!s.noExternalAccess) },
+		set: func(s *settings, v string) error {
+			on, err := parseBool("enable_external_access", v)
+			switch {
+			case err != nil:
+				return err
+			case on && s.noExternalAccess:
+				return fmt.Errorf("SET enable_external_access: it cannot be turned back on in this session")
+			}
+			s.noExternalAccess = !on
+			return nil
+		},
+		reset: func(*settings) {}, // on by default, and never turned back on
 	},
 	{
 		name: "memory_limit", description: "memory the process may use, such as '4GB' (shared by every session; ORDER BY and GROUP BY spill to temp_directory as they near it; 0: no limit)",
@@ -248,7 +285,9 @@ func (s *Session) Set(st *sql.Set) (*Result, error) {
 func (s *Session) Reset(st *sql.Reset) (*Result, error) {
 	name := strings.ToLower(st.Name)
 	if name == "" {
-		s.settings = settings{}
+		for _, def := range sessionSettings {
+			def.reset(&s.settings)
+		}
 		return Message("OK"), nil
 	}
 	def, ok := lookupSetting(name)

@@ -3,6 +3,7 @@ package procedures
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/lakesql/lakesql/internal/engine"
@@ -23,6 +24,10 @@ func registerTable(ctx context.Context, s *engine.Session, args map[string]*plan
 	ns, t, err := s.TableName(sql.ObjectName{Parts: strings.Split(name, ".")})
 	if err != nil {
 		return nil, err
+	}
+	// The table's folder, above metadata/, holds what the table reads.
+	if err := planner.CheckFileAccess(ctx, filepath.Dir(filepath.Dir(metadataFile)), false); err != nil {
+		return nil, fmt.Errorf("register_table: %w", err)
 	}
 	tbl, err := s.Warehouse().RegisterTable(ctx, ns, t, metadataFile)
 	if err != nil {
