@@ -90,7 +90,8 @@ Statements and dot commands (.help lists them) run in order and stop at the
 first error, which is printed as "Error: <message>" on standard error with a
 non-zero exit status; from files and standard input the offending line follows
 with a caret under the error. A warehouse folder that does not exist is an
-error unless a CREATE statement creates it.
+error unless a CREATE statement creates it; queries, COPY, DESCRIBE and
+SUMMARIZE of files run without one.
 `
 
 func main() {

@@ -162,12 +162,21 @@ func TestWarehouseAndCatalog(t *testing.T) {
 func TestMissingWarehouseIsAnErrorUnlessAStatementCreates(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "typo")
 	sess := &fakeSession{}
-	r := runCLI(t, sess, "", "--warehouse", dir, "-e", "SELECT 1")
+	r := runCLI(t, sess, "", "--warehouse", dir, "-e", "INSERT INTO n.t VALUES (1)")
 	if r.code != exitError || r.stderr != "Error: warehouse folder "+dir+" does not exist (check --warehouse or $LAKESQL_WAREHOUSE; a CREATE statement creates it)\n" {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	if len(sess.executed) > 0 || r.opts.Warehouse != "" {
 		t.Errorf("opened %+v and ran %q for a missing warehouse", r.opts, sess.executed)
+	}
+	// A query may read files only: it runs on an empty scratch warehouse,
+	// and the missing folder stays missing.
+	r = runCLI(t, sess, "", "--warehouse", dir, "-e", "/* files */ SELECT * FROM 'x.csv'")
+	if r.code != exitOK || r.opts.Warehouse == dir || !strings.Contains(r.opts.Warehouse, "lakesql-scratch-") {
+		t.Errorf("query without a warehouse: exit %d, stderr %q, opened %+v", r.code, r.stderr, r.opts)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("a query created the missing warehouse %s", dir)
 	}
 	r = runCLI(t, sess, "", "--warehouse", dir, "-e", "-- new\nCREATE NAMESPACE n; SELECT 1")
 	if r.code != exitOK || r.stderr != "Created warehouse folder "+dir+"\n" || r.opts.Warehouse != dir {

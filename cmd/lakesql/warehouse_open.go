@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lakesql/lakesql"
+	"github.com/lakesql/lakesql/catalog"
 	"github.com/lakesql/lakesql/storage"
 )
 
@@ -21,6 +22,19 @@ type lazySession struct {
 	notify io.Writer // told when the folder is created
 	sess   session
 	err    error // the open error, reported by every statement
+	// scratch runs, while the folder is missing, statements that may read
+	// files only (SELECT * FROM 'x.csv', COPY … TO): a session over an
+	// empty warehouse in a temporary folder, removed by Close.
+	scratch    session
+	scratchDir string
+}
+
+// noWarehouseError is the error of a statement that needs the warehouse
+// folder, which does not exist.
+type noWarehouseError struct{ dir string }
+
+func (e *noWarehouseError) Error() string {
+	return fmt.Sprintf("warehouse folder %s does not exist (check --warehouse or $LAKESQL_WAREHOUSE; a CREATE statement creates it)", e.dir)
 }
 
 // open opens the engine for stmt ("" for a catalog lookup, which never
@@ -34,7 +48,7 @@ func (l *lazySession) open(ctx context.Context, stmt string) (session, error) {
 	missing := errors.Is(statErr, fs.ErrNotExist) && !storage.IsObjectLocation(l.opts.Warehouse)
 	if missing && !createsSomething(stmt) {
 		// Not remembered: a later CREATE may still create the folder.
-		return nil, fmt.Errorf("warehouse folder %s does not exist (check --warehouse or $LAKESQL_WAREHOUSE; a CREATE statement creates it)", l.opts.Warehouse)
+		return nil, l.missing()
 	}
 	l.sess, l.err = openSession(ctx, l.opts)
 	if l.err != nil {
@@ -47,12 +61,53 @@ func (l *lazySession) open(ctx context.Context, stmt string) (session, error) {
 	return l.sess, nil
 }
 
+// missing is the error of a statement that needs the missing folder.
+func (l *lazySession) missing() error { return &noWarehouseError{dir: l.opts.Warehouse} }
+
 func (l *lazySession) Exec(ctx context.Context, stmt string) (result, error) {
 	s, err := l.open(ctx, stmt)
+	var noWarehouse *noWarehouseError
+	if errors.As(err, &noWarehouse) && mayReadFilesOnly(stmt) {
+		return l.execScratch(ctx, stmt)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return s.Exec(ctx, stmt)
+}
+
+// execScratch runs stmt without the missing warehouse folder: a statement
+// that turns out to need a table gets the missing folder's error.
+func (l *lazySession) execScratch(ctx context.Context, stmt string) (result, error) {
+	if l.scratch == nil {
+		dir, err := os.MkdirTemp("", "lakesql-scratch-")
+		if err != nil {
+			return nil, l.missing()
+		}
+		opts := l.opts
+		opts.Warehouse, opts.CatalogURI, opts.CatalogProps = dir, "", nil
+		if l.scratch, err = openSession(ctx, opts); err != nil {
+			os.RemoveAll(dir)
+			return nil, l.missing()
+		}
+		l.scratchDir = dir
+	}
+	res, err := l.scratch.Exec(ctx, stmt)
+	if errors.Is(err, catalog.ErrNoSuchNamespace) || errors.Is(err, catalog.ErrNoSuchTable) {
+		return nil, l.missing()
+	}
+	return res, err
+}
+
+// mayReadFilesOnly reports whether a statement's first word starts one
+// that can run on files alone: a query, COPY, DESCRIBE, SUMMARIZE or
+// EXPLAIN.
+func mayReadFilesOnly(stmt string) bool {
+	switch strings.ToLower(firstWord(stmt)) {
+	case "select", "with", "from", "values", "copy", "describe", "summarize", "explain":
+		return true
+	}
+	return strings.HasPrefix(firstWord(stmt), "(")
 }
 
 func (l *lazySession) TableNames(ctx context.Context) []string {
@@ -70,6 +125,10 @@ func (l *lazySession) ColumnNames(ctx context.Context) []string {
 }
 
 func (l *lazySession) Close() error {
+	if l.scratch != nil {
+		l.scratch.Close()
+		os.RemoveAll(l.scratchDir) // made by execScratch, holds nothing else
+	}
 	if l.sess == nil {
 		return nil
 	}
@@ -79,6 +138,11 @@ func (l *lazySession) Close() error {
 // createsSomething reports whether a statement's first word, after
 // comments, is CREATE.
 func createsSomething(stmt string) bool {
+	return strings.EqualFold(firstWord(stmt), "CREATE")
+}
+
+// firstWord is a statement's first word, after comments.
+func firstWord(stmt string) string {
 	s := stmt
 	for {
 		s = strings.TrimSpace(s)
@@ -88,16 +152,16 @@ func createsSomething(stmt string) bool {
 				s = s[i+1:]
 				continue
 			}
-			return false
+			return ""
 		case strings.HasPrefix(s, "/*"):
 			if i := strings.Index(s, "*/"); i >= 0 {
 				s = s[i+2:]
 				continue
 			}
-			return false
+			return ""
 		}
 		word, _, _ := strings.Cut(s, " ")
 		word, _, _ = strings.Cut(word, "\n")
-		return strings.EqualFold(word, "CREATE")
+		return word
 	}
 }

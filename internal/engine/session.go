@@ -134,7 +134,7 @@ func (s *Session) TableName(name sql.ObjectName) (string, string, error) {
 	switch len(parts) {
 	case 1:
 		if s.namespace == "" {
-			return "", "", fmt.Errorf("table %s has no namespace: write namespace.%s or USE a namespace first", parts[0], parts[0])
+			return "", "", catalog.Errorf(catalog.ErrNoSuchNamespace, "table %s has no namespace: write namespace.%s or USE a namespace first", parts[0], parts[0])
 		}
 		return s.namespace, parts[0], nil
 	case 2:
