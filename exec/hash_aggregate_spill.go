@@ -260,7 +260,11 @@ func (h *hashAggregate) startSpilled(ctx context.Context, states []*aggState, me
 	for i, st := range states {
 		if i > 0 {
 			if err := s.main.merge(ctx, st, mem); err != nil {
-				s.close()
+				for _, st := range states {
+					if st.spill != nil {
+						st.spill.close()
+					}
+				}
 				return nil, err
 			}
 		}
@@ -320,11 +324,23 @@ func (s *spilled) aggregatePartition(ctx context.Context, w spillWork, mem memor
 		return nil, err
 	}
 	st.level = w.level
+	if err := s.fold(ctx, st, w, mem); err != nil {
+		if st.spill != nil {
+			st.spill.close()
+		}
+		return nil, err
+	}
+	return st, nil
+}
+
+// fold adds the rows of w's files to st, after the absorber took those of
+// its groups.
+func (s *spilled) fold(ctx context.Context, st *aggState, w spillWork, mem memory.Allocator) error {
 	schema := s.h.spillSchema()
 	for _, f := range w.files {
 		r, err := f.reader(mem)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for r.Next() {
 			batch := r.RecordBatch()
@@ -332,14 +348,14 @@ func (s *spilled) aggregatePartition(ctx context.Context, w spillWork, mem memor
 				missing, _, err := w.absorber.place(ctx, batch.Columns(), mem)
 				if err != nil {
 					r.Release()
-					return nil, err
+					return err
 				}
 				if len(missing) == 0 {
 					continue
 				}
 				if batch, err = takeBatch(ctx, schema, batch.Columns(), missing, mem); err != nil {
 					r.Release()
-					return nil, err
+					return err
 				}
 			} else {
 				batch.Retain()
@@ -348,16 +364,16 @@ func (s *spilled) aggregatePartition(ctx context.Context, w spillWork, mem memor
 			batch.Release()
 			if err != nil {
 				r.Release()
-				return nil, err
+				return err
 			}
 		}
 		err = r.Err()
 		r.Release()
 		if err != nil {
-			return nil, fmt.Errorf("GROUP BY: reading back spilled rows: %w", err)
+			return fmt.Errorf("GROUP BY: reading back spilled rows: %w", err)
 		}
 	}
-	return st, nil
+	return nil
 }
 
 func (s *spilled) close() {
