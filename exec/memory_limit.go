@@ -37,10 +37,14 @@ const spillShare = 0.3
 // when that is set; 0 when unknown.
 func DefaultMemoryLimit() int64 {
 	if os.Getenv("GOMEMLIMIT") != "" {
-		return debug.SetMemoryLimit(-1)
+		return envMemoryLimit
 	}
 	return usableMemory() / 4 * 3
 }
+
+// envMemoryLimit is the collector's limit as the process started, which
+// GOMEMLIMIT set: read before any SET memory_limit changes it.
+var envMemoryLimit = debug.SetMemoryLimit(-1)
 
 // MemoryLimit is the current memory limit in bytes, 0 for none; until
 // SetMemoryLimit is called, the default (which leaves the collector's soft
