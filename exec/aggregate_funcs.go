@@ -54,6 +54,8 @@ func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
 		return &varianceAcc{fn: call.Fn}, nil
 	case planner.AggPercentileCont:
 		return &percentileContAcc{fraction: call.Fraction}, nil
+	case planner.AggStringAgg:
+		return &stringAggAcc{sep: call.Separator}, nil
 	case planner.AggPercentileDisc:
 		ops, err := opsOf(call.Arg.Type())
 		if err != nil {

@@ -20,6 +20,7 @@ var aggregateFns = map[string]string{
 	"median": AggPercentileCont, "percentile_cont": AggPercentileCont, "quantile_cont": AggPercentileCont,
 	"percentile_disc": AggPercentileDisc, "quantile_disc": AggPercentileDisc,
 	"percentile_approx": AggPercentileDisc, "approx_percentile": AggPercentileDisc,
+	"string_agg": AggStringAgg, "listagg": AggStringAgg, "group_concat": AggStringAgg,
 }
 
 // IsAggregate reports whether a function call is an aggregate (and not a
@@ -101,7 +102,7 @@ func (b *binder) bindAggregate(e *sql.FuncCall, s *scope) (Expr, error) {
 func (a *aggregator) add(call *AggCall) *aggOutput {
 	key := call.Fn
 	if call.Arg != nil {
-		key = fmt.Sprintf("%s/%v/%g/%s", call.Fn, call.Distinct, call.Fraction, exprKey(call.Arg))
+		key = fmt.Sprintf("%s/%v/%g/%q/%s", call.Fn, call.Distinct, call.Fraction, call.Separator, exprKey(call.Arg))
 	}
 	i, ok := a.callKeys[key]
 	if !ok {
@@ -123,6 +124,9 @@ func (b *binder) bindAggCall(e *sql.FuncCall, s *scope) (*AggCall, error) {
 	}
 	if fn == AggPercentileCont || fn == AggPercentileDisc {
 		return b.bindPercentile(e, fn, s)
+	}
+	if fn == AggStringAgg {
+		return b.bindStringAgg(e, s)
 	}
 	if len(e.Args) != 1 {
 		return nil, errorf(e.Pos, "%s needs 1 argument, got %d", e.Name, len(e.Args))

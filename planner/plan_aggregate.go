@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/value"
 )
 
 // Aggregate function names used in AggCall.Fn. The binder maps the SQL
@@ -30,6 +32,9 @@ const (
 	// f, of x's own type (percentile_approx answers it exactly).
 	AggPercentileCont = "percentile_cont"
 	AggPercentileDisc = "percentile_disc"
+	// string_agg(x STRING, sep): the non-NULL values joined by the constant
+	// sep, in no set order (also listagg, group_concat, as in DuckDB).
+	AggStringAgg = "string_agg"
 )
 
 // AggCall is one aggregate function over the rows of a group. Arg is an
@@ -41,6 +46,8 @@ type AggCall struct {
 	Distinct bool
 	// Fraction is the constant fraction of the percentile functions.
 	Fraction float64
+	// Separator is string_agg's constant separator.
+	Separator string
 	T        arrow.DataType
 }
 
@@ -48,6 +55,8 @@ func (a *AggCall) String() string {
 	switch {
 	case a.Fn == AggPercentileCont || a.Fn == AggPercentileDisc:
 		return fmt.Sprintf("%s(%s, %g)", a.Fn, a.Arg, a.Fraction)
+	case a.Fn == AggStringAgg:
+		return fmt.Sprintf("%s(%s%s, %s)", a.Fn, map[bool]string{true: "DISTINCT "}[a.Distinct], a.Arg, value.Quote(a.Separator))
 	case a.Arg == nil:
 		return a.Fn + "(*)"
 	case a.Distinct:

@@ -257,16 +257,36 @@ func (t *translator) strToDate(x *ast.FuncCallExpr, args []sql.Expr) (sql.Expr, 
 	return &sql.CastExpr{X: args[0], To: sql.TypeName{Name: strToDateFormats[lit.Value], Pos: pos}, Try: true, Pos: pos}, nil
 }
 
+// groupConcat translates GROUP_CONCAT([DISTINCT] a[, b …] [SEPARATOR s])
+// to string_agg. TiDB's parser gives the separator (',' by default) as the
+// last argument; several values are concatenated with ||, which is NULL
+// when one is, so such rows are skipped as MySQL skips them.
+func (t *translator) groupConcat(x *ast.AggregateFuncExpr) (sql.Expr, error) {
+	args, err := t.exprs(x.Args)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) < 2 {
+		return nil, t.unsupported(x, "GROUP_CONCAT with these arguments")
+	}
+	pos := t.pos(x)
+	value := args[0]
+	for _, a := range args[1 : len(args)-1] {
+		value = &sql.BinaryExpr{Op: "||", L: value, R: a, Pos: pos}
+	}
+	return &sql.FuncCall{Name: "string_agg", Args: []sql.Expr{value, args[len(args)-1]}, Distinct: x.Distinct, Pos: pos}, nil
+}
+
 // aggregate translates count, sum, avg, min, max and the other aggregates.
 // TiDB parses COUNT(*) as COUNT(1); both count rows, as does COUNT of any
 // non-NULL constant, so they all become COUNT(*).
 func (t *translator) aggregate(x *ast.AggregateFuncExpr) (sql.Expr, error) {
 	name := strings.ToLower(x.F)
-	if name == "group_concat" {
-		return nil, t.unsupported(x, "GROUP_CONCAT")
-	}
 	if x.Order != nil {
 		return nil, t.unsupported(x, "ORDER BY inside an aggregate")
+	}
+	if name == "group_concat" {
+		return t.groupConcat(x)
 	}
 	pos := t.pos(x)
 	if name == "count" && !x.Distinct && countsRows(x.Args) {
