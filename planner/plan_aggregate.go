@@ -48,7 +48,7 @@ type AggCall struct {
 	Fraction float64
 	// Separator is string_agg's constant separator.
 	Separator string
-	T        arrow.DataType
+	T         arrow.DataType
 }
 
 func (a *AggCall) String() string {

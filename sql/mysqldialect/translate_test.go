@@ -89,7 +89,7 @@ func TestTranslateSetRecordsVariables(t *testing.T) {
 func TestTranslateErrors(t *testing.T) {
 	cases := []struct{ mysql, want string }{
 		{"SELECT @x", "line 1, column 8: user variable @x is not supported in the MySQL dialect"},
-		{"SELECT GROUP_CONCAT(a) FROM t", "line 1, column 8: GROUP_CONCAT is not supported"},
+		{"SELECT GROUP_CONCAT(a ORDER BY a) FROM t", "line 1, column 8: ORDER BY inside an aggregate is not supported"},
 		{"SELECT\n DATE_FORMAT(ts, '%D')", "line 2, column 18: DATE_FORMAT conversion %D is not supported"},
 		{"SELECT @@nope", "line 1, column 8: unknown system variable 'nope'"},
 	}
