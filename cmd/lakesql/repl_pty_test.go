@@ -125,6 +125,9 @@ func TestREPLOnATerminal(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("the shell did not quit; screen:\n%s", screen.String())
 	}
+	// The shell has quit, but the reader may not have drained the
+	// terminal yet: the error of the last statement comes last.
+	waitFor("LINE 1: SELEC 1")
 
 	out := strings.ReplaceAll(ansiEscape.ReplaceAllString(screen.String(), ""), "\r", "")
 	for _, line := range strings.Split(out, "\n") {
