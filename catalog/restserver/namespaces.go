@@ -69,14 +69,20 @@ func (s *Server) namespaceExists(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	exists, err := s.wh.NamespaceExists(r.Context(), ns)
-	if err != nil {
+	return writeExists(w, exists, err)
+}
+
+// writeExists answers a HEAD request: 204 when the object exists, 404 when
+// it does not.
+func writeExists(w http.ResponseWriter, exists bool, err error) error {
+	switch {
+	case err != nil:
 		return err
-	}
-	if !exists {
+	case exists:
+		w.WriteHeader(http.StatusNoContent)
+	default:
 		w.WriteHeader(http.StatusNotFound)
-		return nil
 	}
-	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 

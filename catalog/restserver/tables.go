@@ -98,15 +98,7 @@ func (s *Server) tableExists(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	exists, err := s.wh.TableExists(r.Context(), ns, r.PathValue("table"))
-	if err != nil {
-		return err
-	}
-	if !exists {
-		w.WriteHeader(http.StatusNotFound)
-		return nil
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return writeExists(w, exists, err)
 }
 
 // commitTable applies a CommitTableRequest: its requirements are checked
