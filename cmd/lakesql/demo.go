@@ -21,12 +21,8 @@ const demoDateLayout = "2006-01-02"
 // runDemo implements "lakesql demo [flags]".
 func runDemo(args []string, warehouse string, stdout, stderr io.Writer) int {
 	opts, err := parseDemoFlags(args, warehouse)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprint(stdout, usageText)
-		return exitOK
-	case err != nil:
-		return usageError(stderr, fmt.Errorf("demo: %w", err))
+	if code, done := flagOutcome("demo", err, stdout, stderr); done {
+		return code
 	}
 	opts.Progress = stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -68,4 +64,18 @@ func parseDemoFlags(args []string, warehouse string) (demo.Options, error) {
 	}
 	opts.Start = t
 	return opts, nil
+}
+
+// flagOutcome ends a subcommand whose flags did not parse: --help prints
+// the usage, any other error is a usage error named after the subcommand.
+// done is false when the flags parsed and the subcommand goes on.
+func flagOutcome(name string, err error, stdout, stderr io.Writer) (code int, done bool) {
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usageText)
+		return exitOK, true
+	case err != nil:
+		return usageError(stderr, fmt.Errorf("%s: %w", name, err)), true
+	}
+	return 0, false
 }

@@ -74,12 +74,8 @@ func parseServeFlags(args []string, warehouse string) (serveConfig, error) {
 // (Ctrl-C, SIGTERM).
 func runServe(args []string, warehouse string, stdout, stderr io.Writer) int {
 	cfg, err := parseServeFlags(args, warehouse)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprint(stdout, usageText)
-		return exitOK
-	case err != nil:
-		return usageError(stderr, fmt.Errorf("serve: %w", err))
+	if code, done := flagOutcome("serve", err, stdout, stderr); done {
+		return code
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
