@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/dustin/go-humanize"
 )
 
 // The memory limit is the process's, as DuckDB's memory_limit is its
@@ -102,7 +101,7 @@ func liveHeap() int64 {
 }
 
 // formatLimit is the memory limit as SET shows it.
-func formatLimit() string { return humanize.IBytes(uint64(max(MemoryLimit(), 0))) }
+func formatLimit() string { return FormatBytes(max(MemoryLimit(), 0)) }
 
 // usableMemory is the machine's memory, or the container's limit (cgroup
 // v2 memory.max, cgroup v1 memory.limit_in_bytes) when that is lower; 0

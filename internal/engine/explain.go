@@ -140,11 +140,11 @@ func (s *Session) explainScan(ctx context.Context, scan *planner.Scan, parent pl
 	out = append(out, fmt.Sprintf("manifests %d/%d; data files %d/%d (pruned by partition %d, by stats %d); bytes %s/%s",
 		plan.ManifestsKept, plan.ManifestsTotal, plan.FilesAfterStats, plan.FilesTotal,
 		plan.FilesTotal-plan.FilesAfterPartition, plan.FilesAfterPartition-plan.FilesAfterStats,
-		FormatBytes(plan.BytesKept), FormatBytes(plan.BytesTotal)))
+		exec.FormatBytes(plan.BytesKept), exec.FormatBytes(plan.BytesTotal)))
 	if st := env.ScanStats[scan]; st != nil {
 		line := fmt.Sprintf("read: files %d, row groups %d/%d, bytes %s, rows %d",
 			st.FilesOpened.Load(), st.RowGroupsRead.Load(), st.RowGroupsTotal.Load(),
-			FormatBytes(st.BytesRead.Load()), st.RowsProduced.Load())
+			exec.FormatBytes(st.BytesRead.Load()), st.RowsProduced.Load())
 		if n := st.FilesPrunedAtRunTime.Load(); n > 0 {
 			line += fmt.Sprintf("; files pruned at run time %d", n)
 		}
@@ -188,18 +188,4 @@ func pruningNotes(scan *planner.Scan, filter planner.Expr) []string {
 		}
 	}
 	return notes
-}
-
-// FormatBytes prints a byte count as 1.2 GiB.
-func FormatBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

@@ -346,5 +346,5 @@ func formatBytes(n int64) string {
 	if n <= 0 {
 		return "0 (no limit)"
 	}
-	return humanize.IBytes(uint64(n))
+	return exec.FormatBytes(n)
 }

@@ -318,7 +318,7 @@ func (p *rewriteProgress) groupDone(g storage.RewriteGroup) {
 
 func (p *rewriteProgress) print() {
 	if p.w != nil {
-		fmt.Fprintf(p.w, "\rrewrite_data_files: %d/%d groups, %s of %s", p.done, p.groups, engine.FormatBytes(p.bytesDone), engine.FormatBytes(p.bytesTotal))
+		fmt.Fprintf(p.w, "\rrewrite_data_files: %d/%d groups, %s of %s", p.done, p.groups, exec.FormatBytes(p.bytesDone), exec.FormatBytes(p.bytesTotal))
 	}
 }
 
