@@ -45,8 +45,9 @@ func memoryPressure() bool {
 // aggSpill is where a closed state writes the rows of groups it does not
 // hold.
 type aggSpill struct {
-	level int // which bits of the key hash pick the partition
-	parts [spillPartitions]*spillFile
+	level  int           // which bits of the key hash pick the partition
+	schema *arrow.Schema // the spilled rows' (spillSchema)
+	parts  [spillPartitions]*spillFile
 }
 
 // spillSchema is the layout of spilled rows: the group keys, then the
@@ -85,7 +86,7 @@ func (h *hashAggregate) spillShape() *hashAggregate {
 
 // write appends the rows of cols (spill schema columns) to the partitions
 // their hashes pick.
-func (sp *aggSpill) write(ctx context.Context, schema *arrow.Schema, cols []arrow.Array, rows []int32, hashes []uint64, mem memory.Allocator) error {
+func (sp *aggSpill) write(ctx context.Context, cols []arrow.Array, rows []int32, hashes []uint64, mem memory.Allocator) error {
 	var byPart [spillPartitions][]int32
 	shift := 60 - 4*sp.level
 	for _, r := range rows {
@@ -97,13 +98,13 @@ func (sp *aggSpill) write(ctx context.Context, schema *arrow.Schema, cols []arro
 			continue
 		}
 		if sp.parts[p] == nil {
-			f, err := newSpillFile(schema, mem, "GROUP BY")
+			f, err := newSpillFile(sp.schema, mem, "GROUP BY")
 			if err != nil {
 				return err
 			}
 			sp.parts[p] = f
 		}
-		batch, err := takeBatch(ctx, schema, cols, rs, mem)
+		batch, err := takeBatch(ctx, sp.schema, cols, rs, mem)
 		if err != nil {
 			return err
 		}
@@ -150,7 +151,7 @@ func (st *aggState) closeIfFull() error {
 	if st.level >= spillLevels {
 		return fmt.Errorf("GROUP BY needs more memory than memory_limit (%s) allows, even spilling", formatLimit())
 	}
-	st.spill = &aggSpill{level: st.level}
+	st.spill = &aggSpill{level: st.level, schema: st.h.spillSchema()}
 	return nil
 }
 
@@ -166,7 +167,7 @@ func (st *aggState) addClosed(ctx context.Context, batch arrow.RecordBatch, mem 
 	if err != nil || len(missing) == 0 {
 		return err
 	}
-	return st.spill.write(ctx, st.h.spillSchema(), cols, missing, hashes, mem)
+	return st.spill.write(ctx, cols, missing, hashes, mem)
 }
 
 // spillColumns evaluates a batch's group keys and aggregate arguments.
