@@ -56,7 +56,6 @@ func (s *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // sort reads the whole input and computes the sorted permutation, or
 // writes it in sorted runs and starts merging them.
 func (s *sortOp) sort(ctx context.Context) error {
-	mem := allocator(ctx)
 	var batches []arrow.RecordBatch
 	defer func() { releaseBatches(batches) }()
 	var runs []*spillFile
@@ -68,6 +67,17 @@ func (s *sortOp) sort(ctx context.Context) error {
 		}
 	}()
 	threshold, held := spillThreshold(), int64(0)
+	// spill writes the batches held as one more sorted run.
+	spill := func() error {
+		run, err := s.spillRun(ctx, batches)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, run)
+		releaseBatches(batches)
+		batches, held = nil, 0
+		return nil
+	}
 	for {
 		b, err := s.input.Next(ctx)
 		if err != nil {
@@ -78,48 +88,49 @@ func (s *sortOp) sort(ctx context.Context) error {
 		}
 		batches = append(batches, b)
 		if held += batchBytes(b); threshold > 0 && held > threshold {
-			run, err := s.spillRun(ctx, batches)
-			if err != nil {
+			if err := spill(); err != nil {
 				return err
 			}
-			runs = append(runs, run)
-			releaseBatches(batches)
-			batches, held = nil, 0
 		}
 	}
 	if len(runs) > 0 {
 		if len(batches) > 0 {
-			run, err := s.spillRun(ctx, batches)
-			if err != nil {
+			if err := spill(); err != nil {
 				return err
 			}
-			runs = append(runs, run)
 		}
 		m, err := newRunMerge(ctx, s.keys, runs)
 		s.merge = m
 		return err
 	}
+	var err error
+	s.all, s.perm, err = s.sorted(ctx, batches)
+	return err
+}
+
+// sorted concatenates batches and sorts a permutation of the rows.
+func (s *sortOp) sorted(ctx context.Context, batches []arrow.RecordBatch) (arrow.RecordBatch, []int32, error) {
+	mem := allocator(ctx)
 	all, err := concatBatches(mem, s.input.Schema(), batches)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	s.all = all
-	s.perm, err = sortedRows(ctx, s.keys, all, mem)
-	return err
+	perm, err := sortedRows(ctx, s.keys, all, mem)
+	if err != nil {
+		all.Release()
+		return nil, nil, err
+	}
+	return all, perm, nil
 }
 
 // spillRun sorts batches and writes them to a spill file.
 func (s *sortOp) spillRun(ctx context.Context, batches []arrow.RecordBatch) (*spillFile, error) {
 	mem := allocator(ctx)
-	all, err := concatBatches(mem, s.input.Schema(), batches)
+	all, perm, err := s.sorted(ctx, batches)
 	if err != nil {
 		return nil, err
 	}
 	defer all.Release()
-	perm, err := sortedRows(ctx, s.keys, all, mem)
-	if err != nil {
-		return nil, err
-	}
 	f, err := newSpillFile(all.Schema(), mem, "ORDER BY")
 	if err != nil {
 		return nil, err
