@@ -114,9 +114,10 @@ func (c *partitionedCopy) Write(batch arrow.RecordBatch) error {
 		}
 		i, ok := part[string(b)]
 		if !ok {
+			folder := string(b)
 			i = len(folders)
-			part[string(b)] = i
-			folders, rows = append(folders, string(b)), append(rows, nil)
+			part[folder] = i
+			folders, rows = append(folders, folder), append(rows, nil)
 		}
 		rows[i] = append(rows[i], int32(r))
 	}

@@ -43,7 +43,7 @@ func realPath(path string) string {
 	}
 	var rest []string
 	for dir := path; ; dir = filepath.Dir(dir) {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
+		if real, err := storage.RealDir(dir); err == nil {
 			return filepath.Join(append([]string{real}, rest...)...)
 		} else if !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir) {
 			return path
