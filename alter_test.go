@@ -2,6 +2,8 @@ package lakesql_test
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -224,4 +226,52 @@ func TestRenameTableInSQLCatalog(t *testing.T) {
 	testutil.WantError(t, s, "ALTER TABLE other.v RENAME TO db.taken", "table db.taken already exists")
 	testutil.WantError(t, s, "ALTER TABLE other.v RENAME TO nowhere.v", "nowhere")
 	testutil.WantRows(t, s, "SELECT sum(id) FROM other.v", "10")
+}
+
+// TestRenameTableInFolderCatalog renames tables of the filesystem catalog:
+// the folder moves, the rows and history move with the name and stay
+// writable, the old folder is gone and stays gone after writes, the old
+// name cannot be reused while the renamed table records its files under
+// it, renaming back removes the remap, and a taken name or a leftover
+// folder is an error that changes nothing.
+func TestRenameTableInFolderCatalog(t *testing.T) {
+	wh := filepath.Join(t.TempDir(), "warehouse")
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: wh},
+		"CREATE NAMESPACE db", "CREATE NAMESPACE other",
+		"CREATE TABLE db.t (id BIGINT, day DATE) PARTITIONED BY (day)",
+		"INSERT INTO db.t VALUES (1, DATE '2026-01-01'), (2, DATE '2026-01-02')", "INSERT INTO db.t VALUES (3, NULL)",
+		"CREATE TABLE db.taken (id BIGINT)")
+	testutil.Exec(t, s, "ALTER TABLE db.t RENAME TO u")
+	testutil.WantRows(t, s, "SELECT sum(id), count(*) FROM db.u", "6|3")
+	testutil.WantRows(t, s, "SELECT count(*) FROM db.u.snapshots", "2")
+	testutil.WantError(t, s, "SELECT * FROM db.t", "db.t")
+	testutil.Exec(t, s, "INSERT INTO db.u VALUES (4, DATE '2026-01-01')", "DELETE FROM db.u WHERE id = 2")
+	testutil.WantRows(t, s, "SELECT sum(id), count(*) FROM db.u", "8|3")
+	if _, err := os.Stat(filepath.Join(wh, "db", "t")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the old folder came back after writes to the renamed table: %v", err)
+	}
+	testutil.WantError(t, s, "CREATE TABLE db.t (x INT)", "table db.t cannot be created: table db.u, renamed from it, still records its files under")
+
+	// A second session (a new process) sees the rename.
+	s2 := testutil.OpenWith(t, lakesql.Options{Warehouse: wh})
+	testutil.Exec(t, s2, "ALTER TABLE db.u RENAME TO other.v")
+	testutil.WantRows(t, s2, "SELECT sum(id) FROM other.v", "8")
+	testutil.WantError(t, s2, "ALTER TABLE other.v RENAME TO db.taken", "table db.taken already exists")
+	testutil.WantError(t, s2, "ALTER TABLE other.v RENAME TO nowhere.v", "nowhere")
+	if err := os.MkdirAll(filepath.Join(wh, "db", "left"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	testutil.WantError(t, s2, "ALTER TABLE other.v RENAME TO db.left", "already exists (left by a table dropped without PURGE?)")
+	testutil.WantRows(t, s2, "SELECT sum(id) FROM other.v", "8")
+
+	// Home again: no remap is left, and the table reads as it did.
+	testutil.Exec(t, s2, "ALTER TABLE other.v RENAME TO db.t")
+	if _, err := os.Stat(filepath.Join(wh, "db", "t", "location-remap.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a table renamed back to its own location keeps a remap: %v", err)
+	}
+	testutil.WantRows(t, testutil.OpenWith(t, lakesql.Options{Warehouse: wh}), "SELECT sum(id), count(*) FROM db.t WHERE day = DATE '2026-01-01'", "5|2")
+	testutil.Exec(t, s2, "CREATE TABLE db.u (x INT)", "DROP TABLE db.t PURGE")
+	if _, err := os.Stat(filepath.Join(wh, "db", "t")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("PURGE of a renamed table left its folder: %v", err)
+	}
 }

@@ -303,8 +303,18 @@ func (w *Warehouse) noSuchTable(ctx context.Context, ns, name string) error {
 	return Errorf(ErrNoSuchTable, "table %s.%s does not exist (tables in %s: %s)", ns, name, ns, strings.Join(known, ", "))
 }
 
-// checkNewTable checks that ns exists and has no table name.
+// checkNewTable checks that a table ns.name may be created: ns exists,
+// has no table or view name, and no table renamed away from that name
+// still records its files in the folder the new table would have.
 func (w *Warehouse) checkNewTable(ctx context.Context, ns, name string) error {
+	if err := w.checkNewName(ctx, ns, name); err != nil {
+		return err
+	}
+	return w.checkFolderFree(ns, name, "")
+}
+
+// checkNewName checks that ns exists and has no table or view name.
+func (w *Warehouse) checkNewName(ctx context.Context, ns, name string) error {
 	if exists, err := w.NamespaceExists(ctx, ns); err != nil {
 		return err
 	} else if !exists {

@@ -57,7 +57,7 @@ func renameTable(ctx context.Context, s *engine.Session, from, to sql.ObjectName
 	err = s.Warehouse().RenameTable(ctx, ns, table, toNS, toName)
 	if errors.Is(err, catalog.ErrRenameUnsupported) {
 		target := toNS + "." + toName
-		return nil, fmt.Errorf("ALTER TABLE %s RENAME TO is not supported by the warehouse folder's catalog, which names a table by its folder (an SQL or REST catalog, --catalog-uri, renames); CREATE TABLE %s AS SELECT * FROM %s, then DROP TABLE %s, copies it (without its history)", name, target, name, name)
+		return nil, fmt.Errorf("ALTER TABLE %s RENAME TO is not supported in a warehouse on object storage without a catalog, which names a table by its folder and cannot move one at once (an SQL or REST catalog, --catalog-uri, renames); CREATE TABLE %s AS SELECT * FROM %s, then DROP TABLE %s, copies it (without its history)", name, target, name, name)
 	}
 	if err != nil {
 		return nil, err
