@@ -138,6 +138,12 @@ func lateLiteral(l iceberg.Literal, t arrow.DataType) (int64, bool) {
 	case iceberg.TimestampLiteral:
 		ts, ok := t.(*arrow.TimestampType)
 		return int64(l), ok && ts.Unit == arrow.Microsecond
+	case iceberg.DecimalLiteral:
+		// The unscaled value, at the column's scale (binding converts
+		// literals to it) and within int64 (FilterableType's 18 digits).
+		d, ok := t.(*arrow.Decimal128Type)
+		v := l.Val
+		return int64(v.LowBits()), ok && int(d.Scale) == l.Scale && v.FitsInPrecision(d.Precision)
 	}
 	return 0, false
 }

@@ -179,7 +179,20 @@ type valueSource[T any] struct {
 // valuesInto is values for a page without nulls whose n values go to out
 // (len(out) == n): converting sources write there directly.
 func (s *valueSource[T]) valuesInto(p parquet.Page, n int, out []T) error {
-	if s.identity || p.Dictionary() != nil {
+	if p.Dictionary() != nil {
+		indexes, err := s.dictIndexes(p)
+		if err != nil {
+			return err
+		}
+		if len(indexes) != n {
+			return fmt.Errorf("page has %d values for %d non-null rows", len(indexes), n)
+		}
+		for i, j := range indexes {
+			out[i] = s.dictVals[j]
+		}
+		return nil
+	}
+	if s.identity {
 		vals, err := s.values(p, n)
 		if err != nil {
 			return err
@@ -202,8 +215,7 @@ func (s *valueSource[T]) valuesInto(p parquet.Page, n int, out []T) error {
 }
 
 func (s *valueSource[T]) values(p parquet.Page, n int) ([]T, error) {
-	dict := p.Dictionary()
-	if dict == nil {
+	if p.Dictionary() == nil {
 		data := p.Data()
 		vals, err := s.decode(&data, n, s.scratch[:0])
 		if err == nil && !s.identity {
@@ -211,8 +223,23 @@ func (s *valueSource[T]) values(p parquet.Page, n int) ([]T, error) {
 		}
 		return vals, err
 	}
-	if dict != s.dict {
-		// The dictionary is converted once per chunk, then gathered by index.
+	indexes, err := s.dictIndexes(p)
+	if err != nil {
+		return nil, err
+	}
+	out := slices.Grow(s.scratch[:0], len(indexes))[:len(indexes)]
+	for i, j := range indexes {
+		out[i] = s.dictVals[j]
+	}
+	s.scratch = out
+	return out, nil
+}
+
+// dictIndexes returns the dictionary indexes of a dictionary-encoded page,
+// checked against its dictionary, which is converted once per chunk into
+// s.dictVals.
+func (s *valueSource[T]) dictIndexes(p parquet.Page) ([]int32, error) {
+	if dict := p.Dictionary(); dict != s.dict {
 		dictData := dict.Page().Data()
 		vals, err := s.decode(&dictData, dict.Len(), nil)
 		if err != nil {
@@ -225,12 +252,7 @@ func (s *valueSource[T]) values(p parquet.Page, n int) ([]T, error) {
 	if err := checkIndexes(indexes, len(s.dictVals)); err != nil {
 		return nil, err
 	}
-	out := s.scratch[:0]
-	for _, i := range indexes {
-		out = append(out, s.dictVals[i])
-	}
-	s.scratch = out
-	return out, nil
+	return indexes, nil
 }
 
 func checkIndexes(indexes []int32, dictLen int) error {

@@ -28,7 +28,8 @@ const (
 )
 
 // ColumnPredicate is a necessary condition on one integer-backed column
-// (INT, LONG, DATE, TIMESTAMP as micro- or nanoseconds): a row can only be
+// (INT, LONG, DATE, TIMESTAMP as micro- or nanoseconds, DECIMAL of at most
+// 18 digits as its unscaled value): a row can only be
 // wanted when its value compares to Values[0] (for OpEq: equals one of
 // Values). Rows whose value is NULL never match.
 type ColumnPredicate struct {
@@ -42,9 +43,15 @@ func FilterableType(t arrow.DataType) bool {
 	switch t.ID() {
 	case arrow.INT32, arrow.INT64, arrow.DATE32, arrow.TIMESTAMP:
 		return true
+	case arrow.DECIMAL128:
+		return t.(*arrow.Decimal128Type).Precision <= maxInt64Digits
 	}
 	return false
 }
+
+// maxInt64Digits is the most decimal digits an unscaled value stored in an
+// int64 can have.
+const maxInt64Digits = 18
 
 // sparseFraction: late materialization only pays when at most 1/sparseFraction
 // of a row group's rows survive the predicates; above, every column is
@@ -114,7 +121,15 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 		applyPredicate(arrays[p.Col], p, keep)
 	}
 	// runs are the kept rows of the row group; kept positions index scope.
-	var runs []RowRange
+	// A run starts at a kept row after a dropped one: counting those
+	// sizes runs at once.
+	starts := 0
+	for i, k := range keep {
+		if k && (i == 0 || !keep[i-1]) {
+			starts++
+		}
+	}
+	runs := make([]RowRange, 0, starts+len(scope))
 	kept, pos := 0, 0
 	for _, r := range scope {
 		for i := r.Start; i < r.End; {
@@ -326,41 +341,60 @@ func pageFirstRows(chunk parquet.ColumnChunk) []int {
 
 // applyPredicate clears keep[i] for the rows of arr that fail p.
 func applyPredicate(arr arrow.Array, p ColumnPredicate, keep []bool) {
+	if len(p.Values) == 0 {
+		return
+	}
+	var in *intSet
+	if p.Op == OpEq && len(p.Values) > 8 {
+		// A long IN list (a join's build keys, see exec's dynamic
+		// filters) is looked up, not scanned.
+		s := newIntSet(p.Values)
+		in = &s
+	}
 	switch a := arr.(type) {
 	case *array.Int64:
-		applyCompare(a.Int64Values(), arr, p, keep)
+		applyCompare(a.Int64Values(), 0, arr, p, in, keep)
 	case *array.Int32:
-		applyCompare(a.Int32Values(), arr, p, keep)
+		applyCompare(a.Int32Values(), 0, arr, p, in, keep)
 	case *array.Date32:
-		applyCompare(a.Date32Values(), arr, p, keep)
+		applyCompare(a.Date32Values(), 0, arr, p, in, keep)
 	case *array.Timestamp:
-		applyCompare(a.TimestampValues(), arr, p, keep)
+		applyCompare(a.TimestampValues(), 0, arr, p, in, keep)
+	case *array.Decimal128:
+		// At most 18 digits (FilterableType): the low word is the
+		// value. It is compared a cache-sized block at a time.
+		nums := a.Values()
+		var block [1024]int64
+		for base := 0; base < len(nums); base += len(block) {
+			unscaled := block[:min(len(block), len(nums)-base)]
+			for i := range unscaled {
+				unscaled[i] = int64(nums[base+i].LowBits())
+			}
+			applyCompare(unscaled, base, arr, p, in, keep)
+		}
 	}
 	// Other types are not filtered (FilterableType keeps them out).
 }
 
-func applyCompare[T ~int32 | ~int64](vals []T, arr arrow.Array, p ColumnPredicate, keep []bool) {
-	if len(p.Values) == 0 {
-		return
-	}
+// applyCompare clears keep[base+i] where vals[i], row base+i of arr, fails
+// p (looked up in in, when p has a long IN list).
+func applyCompare[T ~int32 | ~int64](vals []T, base int, arr arrow.Array, p ColumnPredicate, in *intSet, keep []bool) {
 	nulls := arr.NullN() > 0
-	v0 := p.Values[0]
-	if p.Op == OpEq && len(p.Values) > 8 {
-		// A long IN list (a join's build keys, see exec's dynamic
-		// filters) is looked up, not scanned.
-		in := newIntSet(p.Values)
+	keep = keep[base : base+len(vals)]
+	if in != nil {
 		for i, x := range vals {
 			if keep[i] {
-				keep[i] = in.has(int64(x)) && !(nulls && arr.IsNull(i))
+				keep[i] = in.has(int64(x)) && !(nulls && arr.IsNull(base+i))
 			}
 		}
 		return
 	}
+	v0 := p.Values[0]
 	for i, x := range vals {
 		if !keep[i] {
 			continue
 		}
-		if nulls && arr.IsNull(i) {
+		if nulls && arr.IsNull(base+i) {
 			keep[i] = false
 			continue
 		}
