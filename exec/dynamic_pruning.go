@@ -4,14 +4,17 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/iceberg-go"
 
 	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // Dynamic partition pruning (Spark's DPP, Trino's dynamic filtering): a hash
@@ -25,13 +28,16 @@ import (
 
 // dynamicFilter carries the build side's keys of one join to its probe scan.
 type dynamicFilter struct {
-	scan      *planner.Scan        // the probe side's scan the filter applies to
-	buildKeys []planner.Expr       // over the build side's rows
-	probeCols []*planner.ColumnRef // the probe scan's columns they equal
-	pred      planner.Expr         // implied for every probe row that can match; nil: none
-	// rowPred, when set, is a longer IN list than pred's, also implied,
-	// that only rows are tested against (valueSummary.rowPredicate).
-	rowPred planner.Expr
+	scan        *planner.Scan        // the probe side's scan the filter applies to
+	buildKeys   []planner.Expr       // over the build side's rows
+	probeCols   []*planner.ColumnRef // the probe scan's columns they equal
+	probeFields []int                // their field ids
+	pred        planner.Expr         // implied for every probe row that can match; nil: none
+	// rowKeys are, for integer-backed keys with more values than pred
+	// lists, all of them: storage tests each row against them (a bitmap
+	// lookup), so that the probe scan decodes its other columns only at
+	// rows that can join.
+	rowKeys []storage.ColumnPredicate // Col is the probe column's field id until prune
 }
 
 // planDynamicFilter returns the dynamic filter of a hash join whose probe
@@ -61,6 +67,7 @@ func planDynamicFilter(p *planner.Join, env *Env) *dynamicFilter {
 		scan = s
 		df.buildKeys = append(df.buildKeys, buildKeys[i])
 		df.probeCols = append(df.probeCols, col)
+		df.probeFields = append(df.probeFields, s.Columns[col.Index].FieldID)
 	}
 	if len(df.buildKeys) == 0 {
 		return nil
@@ -139,7 +146,8 @@ func scanColumnUnder(p planner.Plan, i int) (*planner.Scan, *planner.ColumnRef) 
 // setBuild derives the probe predicate from the materialized build side.
 // It prunes only: when a key cannot be summarized it is left out.
 func (df *dynamicFilter) setBuild(ctx context.Context, build arrow.RecordBatch) error {
-	var parts, rowParts []planner.Expr
+	var parts []planner.Expr
+	df.rowKeys = nil
 	for i, k := range df.buildKeys {
 		arr, err := expr.Eval(ctx, k, build, allocator(ctx))
 		if err != nil {
@@ -147,17 +155,42 @@ func (df *dynamicFilter) setBuild(ctx context.Context, build arrow.RecordBatch) 
 		}
 		s := newValueSummary(k.Type())
 		s.add(arr)
-		arr.Release()
 		if pred, ok := s.predicate(df.probeCols[i]); ok {
 			parts = append(parts, pred)
 		}
-		if pred, ok := s.rowPredicate(df.probeCols[i]); ok {
-			rowParts = append(rowParts, pred)
+		if keys, ok := integerKeys(arr); ok && len(keys) > maxPruningValues {
+			df.rowKeys = append(df.rowKeys, storage.NewInPredicate(df.probeFields[i], keys))
 		}
+		arr.Release()
 	}
 	df.pred = planner.Conjunction(parts)
-	df.rowPred = planner.Conjunction(rowParts)
 	return nil
+}
+
+// integerKeys returns the distinct non-NULL values of an integer-backed
+// array (those storage.ColumnPredicate tests), sorted.
+func integerKeys(arr arrow.Array) ([]int64, bool) {
+	if !storage.FilterableType(arr.DataType()) || arr.DataType().ID() == arrow.DECIMAL128 {
+		return nil, false
+	}
+	keys := make([]int64, 0, arr.Len()-arr.NullN())
+	for i := range arr.Len() {
+		if arr.IsNull(i) {
+			continue
+		}
+		switch a := arr.(type) {
+		case *array.Int64:
+			keys = append(keys, a.Value(i))
+		case *array.Int32:
+			keys = append(keys, int64(a.Value(i)))
+		case *array.Date32:
+			keys = append(keys, int64(a.Value(i)))
+		case *array.Timestamp:
+			keys = append(keys, int64(a.Value(i)))
+		}
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys), true
 }
 
 // dynamicScan is a table scan that waits for its join's build side: it
@@ -222,12 +255,14 @@ func (s *dynamicScan) prune(ctx context.Context) error {
 	s.rowFilter = plan.RowFilter
 	s.late = latePredicates(s.rowFilter, s.readCols)
 	s.filterCols = filterColumns(s.rowFilter, s.cols)
-	if s.filter.rowPred != nil {
-		rows, err := boundFilter(s.filter.rowPred, s.p)
-		if err != nil {
-			return err
+	for _, keys := range s.filter.rowKeys {
+		for i, c := range s.readCols {
+			if c.FieldID == keys.Col && storage.FilterableType(c.Type) {
+				keys.Col = i
+				s.late = append(s.late, keys)
+				break
+			}
 		}
-		s.late = append(s.late, latePredicates(rows, s.readCols)...)
 	}
 	s.workers = max(1, min(runtime.GOMAXPROCS(0), len(files)))
 	return nil

@@ -17,8 +17,8 @@ const maxSummaryValues = 10000
 // maxPruningValues bounds the values of a pruning predicate: manifests,
 // files, row groups and pages are tested against every value of an IN list
 // (iceberg-go copies the set for each), and past a thousand values the
-// range prunes about as well. Rows are tested against all the values listed
-// (rowPredicate), each by a binary search.
+// range prunes about as well. Rows are tested against every key
+// (dynamicFilter.rowKeys).
 const maxPruningValues = 1000
 
 // valueSummary collects what is known of one column's non-NULL values — the
@@ -94,16 +94,6 @@ func (s *valueSummary) predicate(x planner.Expr) (planner.Expr, bool) {
 		return &planner.Call{Fn: planner.FnAnd, Args: []planner.Expr{
 			s.compare(planner.FnGe, x, s.min), s.compare(planner.FnLe, x, s.max),
 		}, T: planner.TypeBoolean}, true
-	}
-	return s.in(x), true
-}
-
-// rowPredicate is x IN (values) for testing rows, when there are more
-// values than predicate lists and at most maxSummaryValues; ok is false
-// otherwise.
-func (s *valueSummary) rowPredicate(x planner.Expr) (planner.Expr, bool) {
-	if s.unusable || s.min == nil || s.overflow || len(s.values) <= maxPruningValues {
-		return nil, false
 	}
 	return s.in(x), true
 }

@@ -127,12 +127,15 @@ func reorderJoinTree(root *planner.Join, above []planner.Expr) planner.Plan {
 		parts[i] = &joinPart{leaves: 1 << i, plan: plan, rows: l.rows, cols: cols}
 	}
 	ndv := keyDistinctValues(multi, leaves, leafOf, width)
-	used := make([]bool, len(multi))
-	for len(parts) > 1 {
-		a, b := pickJoin(parts, multi, used, maskOf, ndv)
-		parts = mergeParts(parts, a, b, multi, used, maskOf, ndv)
+	top := exactJoinOrder(parts, multi, maskOf, leafOf, ndv)
+	if top == nil {
+		used := make([]bool, len(multi))
+		for len(parts) > 1 {
+			a, b := pickJoin(parts, multi, used, maskOf, ndv)
+			parts = mergeParts(parts, a, b, multi, used, maskOf, ndv)
+		}
+		top = parts[0]
 	}
-	top := parts[0]
 	local := make([]int, width)
 	for i, g := range top.cols {
 		local[g] = i

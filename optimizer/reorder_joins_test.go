@@ -124,3 +124,54 @@ func TestFactorOr(t *testing.T) {
 		}
 	}
 }
+
+// TestExactJoinOrder orders TPC-H Q5's join graph, where joining the
+// smallest pair first leads astray: supplier-nation-region (2,000 rows)
+// joins nothing small next, so greedy ordering joined customer, orders and
+// lineitem into 910,000 rows. The exact order follows the chain from the
+// filtered region to lineitem, joining customer to nation through the
+// equality the query only implies (c_nationkey = s_nationkey = n_nationkey),
+// and joins supplier last on both of its keys.
+func TestExactJoinOrder(t *testing.T) {
+	// customer(c_custkey, c_nationkey) 0-1, orders(o_orderkey, o_custkey) 2-3,
+	// lineitem(l_orderkey, l_suppkey) 4-5, supplier(s_suppkey, s_nationkey) 6-7,
+	// nation(n_nationkey, n_regionkey) 8-9, region(r_regionkey, r_name) 10-11.
+	tables := []*planner.Scan{
+		testScan("customer", 150000, "c_custkey", "c_nationkey"),
+		testScan("orders", 1500000, "o_orderkey", "o_custkey"),
+		testScan("lineitem", 6000000, "l_orderkey", "l_suppkey"),
+		testScan("supplier", 10000, "s_suppkey", "s_nationkey"),
+		testScan("nation", 25, "n_nationkey", "n_regionkey"),
+		testScan("region", 5, "r_regionkey", "r_name"),
+	}
+	var from planner.Plan = tables[0]
+	for _, s := range tables[1:] {
+		from = cross(from, s)
+	}
+	where := planner.Conjunction([]planner.Expr{
+		eq(col(0, "c_custkey"), col(3, "o_custkey")),
+		eq(col(4, "l_orderkey"), col(2, "o_orderkey")),
+		eq(col(5, "l_suppkey"), col(6, "s_suppkey")),
+		eq(col(1, "c_nationkey"), col(7, "s_nationkey")),
+		eq(col(7, "s_nationkey"), col(8, "n_nationkey")),
+		eq(col(9, "n_regionkey"), col(10, "r_regionkey")),
+		eq(col(11, "r_name"), int64Lit(2)),
+	})
+	got := planLines(reorderJoins(pushDownFilters(&planner.Filter{Input: from, Cond: where})))
+	want := `Project c_custkey, c_nationkey, o_orderkey, o_custkey, l_orderkey, l_suppkey, s_suppkey, s_nationkey, n_nationkey, n_regionkey, r_regionkey, r_name
+  HashJoin INNER on [customer.c_nationkey = supplier.s_nationkey, lineitem.l_suppkey = supplier.s_suppkey] build=right
+    HashJoin INNER on [lineitem.l_orderkey = orders.o_orderkey] build=right
+      Scan db.lineitem columns=[l_orderkey, l_suppkey]
+      HashJoin INNER on [orders.o_custkey = customer.c_custkey] build=right
+        Scan db.orders columns=[o_orderkey, o_custkey]
+        HashJoin INNER on [customer.c_nationkey = nation.n_nationkey] build=right
+          Scan db.customer columns=[c_custkey, c_nationkey]
+          HashJoin INNER on [nation.n_regionkey = region.r_regionkey] build=right
+            Scan db.nation columns=[n_nationkey, n_regionkey]
+            Filter (r_name = 2)
+              Scan db.region columns=[r_regionkey, r_name]
+    Scan db.supplier columns=[s_suppkey, s_nationkey]`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

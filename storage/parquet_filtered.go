@@ -36,6 +36,20 @@ type ColumnPredicate struct {
 	Col    int // position in the cols of ReadRowGroupFiltered
 	Op     CompareOp
 	Values []int64
+	// in is the set of Values when NewInPredicate made p: built once,
+	// not per row group.
+	in *intSet
+}
+
+// NewInPredicate is col IN (values) for long lists of values (a join's
+// build keys), looked up in a set built once.
+func NewInPredicate(col int, values []int64) ColumnPredicate {
+	p := ColumnPredicate{Col: col, Op: OpEq, Values: values}
+	if len(values) > 0 {
+		in := newIntSet(values)
+		p.in = &in
+	}
+	return p
 }
 
 // FilterableType reports whether ColumnPredicate can test columns of t.
@@ -344,8 +358,8 @@ func applyPredicate(arr arrow.Array, p ColumnPredicate, keep []bool) {
 	if len(p.Values) == 0 {
 		return
 	}
-	var in *intSet
-	if p.Op == OpEq && len(p.Values) > 8 {
+	in := p.in
+	if in == nil && p.Op == OpEq && len(p.Values) > 8 {
 		// A long IN list (a join's build keys, see exec's dynamic
 		// filters) is looked up, not scanned.
 		s := newIntSet(p.Values)
@@ -427,8 +441,9 @@ type intSet struct {
 	sorted []int64
 }
 
-// maxBitmapRange bounds the bitmap of an intSet to 512 KiB.
-const maxBitmapRange = 1 << 22
+// maxBitmapRange bounds the bitmap of an intSet to 8 MiB: the keys of a
+// join's build side over a table of up to 64 million rows.
+const maxBitmapRange = 1 << 26
 
 func newIntSet(values []int64) intSet {
 	s := intSet{sorted: slices.Sorted(slices.Values(values))}
