@@ -33,7 +33,8 @@ import (
 //     or hash repartitioning instead";
 //   - never a unique ID (every value distinct): bucket it instead;
 //   - skew, the largest partition over the average, above maxSkew (5, Spark
-//     AQE's skewedPartitionFactor) defeats pruning;
+//     AQE's skewedPartitionFactor) defeats pruning (checked before size: a
+//     skewed layout stays skewed as the table grows);
 //   - among the layouts that pass, a time column's finest passing grain
 //     first (queries on event data filter by time), then the identity column
 //     with the least skew; columns restricts the candidates to the columns
@@ -336,12 +337,12 @@ func (a *advisor) judge(l *layout) {
 	case l.partitions > maxPartitions:
 		l.verdict = "too many partitions"
 		l.reason = fmt.Sprintf("%d partitions, over %d: the small files problem; use a coarser transform or a bucket", l.partitions, maxPartitions)
-	case avg < a.minPartition:
-		l.verdict = "too small"
-		l.reason = fmt.Sprintf("%s per partition on average, under the %s a partition should hold: small files", exec.FormatBytes(avg), exec.FormatBytes(a.minPartition))
 	case skew(l, a.rows) > maxSkew:
 		l.verdict = "skewed"
 		l.reason = fmt.Sprintf("the largest partition holds %.1f× the average: one partition would hold most of the data", skew(l, a.rows))
+	case avg < a.minPartition:
+		l.verdict = "too small"
+		l.reason = fmt.Sprintf("%s per partition on average, under the %s a partition should hold: small files", exec.FormatBytes(avg), exec.FormatBytes(a.minPartition))
 	default:
 		l.verdict = "good"
 		l.reason = fmt.Sprintf("%d partitions of %s on average", l.partitions, exec.FormatBytes(avg))
