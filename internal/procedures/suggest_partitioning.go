@@ -32,6 +32,7 @@ import (
 //   - at most maxPartitions (10,000) partitions: beyond that, "use bucketing
 //     or hash repartitioning instead";
 //   - never a unique ID (every value distinct): bucket it instead;
+//   - not one or two values (a boolean): they prune little or nothing;
 //   - skew, the largest partition over the average, above maxSkew (5, Spark
 //     AQE's skewedPartitionFactor) defeats pruning (checked before size: a
 //     skewed layout stays skewed as the table grows);
@@ -327,13 +328,20 @@ func (a *advisor) filesFor(rows int64, bytesPerRow float64) int64 {
 // judge sets a layout's verdict and the reason for it.
 func (a *advisor) judge(l *layout) {
 	avg := a.bytes / max(l.partitions, 1)
+	values := l.partitions // partition values other than NULL
+	if l.nullRows > 0 {
+		values--
+	}
 	switch {
 	case !l.timeColumn && !l.estimated && l.cardinality == a.rows-l.nullRows && l.cardinality > 1:
 		l.verdict = "unique id"
 		l.reason = fmt.Sprintf("every value of %s is distinct (a unique ID): never partition on it; bucket it if queries look up single values", l.column)
-	case l.partitions <= 1:
+	case values <= 1:
 		l.verdict = "one value"
-		l.reason = "a single partition: it would prune nothing"
+		l.reason = "a single partition value: it would prune nothing"
+	case values == 2:
+		l.verdict = "too few"
+		l.reason = "two partition values, like a boolean: most queries would read both"
 	case l.partitions > maxPartitions:
 		l.verdict = "too many partitions"
 		l.reason = fmt.Sprintf("%d partitions, over %d: the small files problem; use a coarser transform or a bucket", l.partitions, maxPartitions)
@@ -420,8 +428,8 @@ func (a *advisor) result(layouts []layout) *engine.Result {
 		layouts = []layout{unpartitioned}
 	case best < 0:
 		unpartitioned.verdict = "recommended"
-		unpartitioned.reason = fmt.Sprintf("no layout gives partitions of at least %s without skew (%s of data): leave %s unpartitioned and sort or z-order its files (OPTIMIZE … ZORDER BY) so file statistics prune",
-			exec.FormatBytes(a.minPartition), exec.FormatBytes(a.bytes), a.name)
+		unpartitioned.reason = fmt.Sprintf("no layout passes (%s of data, %s per partition at least): leave %s unpartitioned and sort or z-order its files (OPTIMIZE … ZORDER BY) so file statistics prune",
+			exec.FormatBytes(a.bytes), exec.FormatBytes(a.minPartition), a.name)
 		layouts = append([]layout{unpartitioned}, layouts...)
 	default:
 		rec := layouts[best]
