@@ -348,6 +348,9 @@ func (a *advisor) judge(l *layout) {
 	case skew(l, a.rows) > maxSkew:
 		l.verdict = "skewed"
 		l.reason = fmt.Sprintf("the largest partition holds %.1f× the average: one partition would hold most of the data", skew(l, a.rows))
+		if l.nullRows > 0 && l.nullRows == l.largest {
+			l.reason = fmt.Sprintf("the NULL partition (%d rows) holds %.1f× the average: fill or filter the NULLs before partitioning on it", l.nullRows, skew(l, a.rows))
+		}
 	case avg < a.minPartition:
 		l.verdict = "too small"
 		l.reason = fmt.Sprintf("%s per partition on average, under the %s a partition should hold: small files", exec.FormatBytes(avg), exec.FormatBytes(a.minPartition))
