@@ -37,7 +37,7 @@ func TestMetadataTablesDescribeTheSnapshots(t *testing.T) {
 		"SELECT count(*) FROM db.t.history WHERE is_current_ancestor":      {"3"},
 		"SELECT count(*), sum(record_count) FROM db.t.files":               {"3|3"},
 		"SELECT DISTINCT file_format, spec_id, content FROM db.t.files":    {"PARQUET|0|0"},
-		"SELECT partition, record_count, file_count FROM db.t.partitions":  {"{ts_day=2026-01-15}|1|1", "{ts_day=2026-01-16}|2|2"},
+		"SELECT partition, record_count, file_count FROM db.t.partitions":  {"{'ts_day': 2026-01-15}|1|1", "{'ts_day': 2026-01-16}|2|2"},
 		"SELECT count(*), sum(added_data_files_count) FROM db.t.manifests": {"3|3"},
 		"SELECT name, type, snapshot_id FROM db.t.refs":                    {"main|BRANCH|" + current},
 		// A metadata table is a relation like any other: aliases, joins.
@@ -71,7 +71,7 @@ func TestShowPartitions(t *testing.T) {
 	for _, f := range res.Schema.Fields() {
 		names = append(names, f.Name)
 	}
-	if want := []string{"ts_day", "spec_id", "record_count", "file_count"}; !slices.Equal(names, want) {
+	if want := []string{"ts_day", "spec_id", "record_count", "file_count", "avg_file_size_in_bytes", "small_files"}; !slices.Equal(names, want) {
 		t.Errorf("SHOW PARTITIONS columns = %v, want %v", names, want)
 	}
 }
@@ -101,7 +101,9 @@ func TestDescribeHistoryAndDetail(t *testing.T) {
 		t.Fatalf("DESCRIBE DETAIL has %d rows, want 1", len(detail))
 	}
 	cells := strings.Split(detail[0], "|")
-	wantCells := map[int]string{0: "iceberg", 2: "lakesql.db.t", 5: "[ts_day]", 6: "3", 7: "3", 10: "2", 11: fmt.Sprint(snaps[2].SnapshotID)}
+	wantCells := map[int]string{0: "iceberg", 2: "lakesql.db.t", 5: "[ts_day]", 6: "3", 7: "3", 10: "2", 11: fmt.Sprint(snaps[2].SnapshotID),
+		// Two partitions; the two tiny files of 2026-01-16 are small files.
+		12: "2", 14: "1"}
 	for i, w := range wantCells {
 		if cells[i] != w {
 			t.Errorf("DESCRIBE DETAIL column %d = %q, want %q (row %s)", i, cells[i], w, detail[0])

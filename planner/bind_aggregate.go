@@ -38,15 +38,16 @@ type aggregator struct {
 
 	groups    []Expr
 	groupKeys map[string]int
+	structs   map[string]Expr // grouped structs, grouped by their parts (group_struct_keys.go)
 	calls     []*AggCall
 	callKeys  map[string]int
 	names     []string // output name per call
 }
 
 func newAggregator(groups []Expr) *aggregator {
-	a := &aggregator{groups: groups, groupKeys: map[string]int{}, callKeys: map[string]int{}}
-	for i, g := range groups {
-		a.groupKeys[exprKey(g)] = i
+	a := &aggregator{groupKeys: map[string]int{}, callKeys: map[string]int{}}
+	for _, g := range groups {
+		a.addGroup(g)
 	}
 	return a
 }
@@ -213,8 +214,8 @@ func isOrderable(t arrow.DataType) bool {
 // grouped nor aggregated, which is an error located in src.
 func (a *aggregator) finish(e Expr, src sql.Expr) (Expr, error) {
 	grouped := Rewrite(e, func(x Expr) Expr {
-		if i, ok := a.groupKeys[exprKey(x)]; ok {
-			return &aggOutput{Index: i, Name: a.groups[i].String(), T: x.Type()}
+		if out, ok := a.groupOutput(x); ok {
+			return out
 		}
 		return x
 	})

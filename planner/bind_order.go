@@ -141,11 +141,8 @@ func sortPlan(plan Plan, visible int, keys []orderKey) Plan {
 	sort := &Sort{Input: plan}
 	for _, k := range keys {
 		c := cols[k.index]
-		var key Expr = &ColumnRef{Index: k.index, Name: c.Name, T: c.T}
-		if isInterval(c.T) {
-			key = intervalKeys([]Expr{key})[0] // intervals sort by their length
-		}
-		sort.Keys = append(sort.Keys, SortKey{Expr: key, Desc: k.desc, NullsFirst: k.nullsFirst})
+		key := SortKey{Expr: &ColumnRef{Index: k.index, Name: c.Name, T: c.T}, Desc: k.desc, NullsFirst: k.nullsFirst}
+		sort.Keys = append(sort.Keys, sortKeysOf(key)...)
 	}
 	if visible == len(cols) {
 		return sort

@@ -24,42 +24,47 @@ import (
 // Databricks find what they expect.
 
 // ShowPartitions is SHOW PARTITIONS t: one row per partition of the current
-// snapshot, its values as columns named after the partition fields, then
-// spec_id, record_count and file_count.
+// snapshot, sorted by value, its values as columns named after the
+// partition fields (readable: engine.PartitionRows), then spec_id,
+// record_count, file_count, the average data file size and the small files
+// flag (engine.SmallFiles).
 func ShowPartitions(ctx context.Context, s *engine.Session, st *sql.ShowPartitions) (*engine.Result, error) {
 	tbl, qualified, err := s.LoadTable(ctx, st.Name)
 	if err != nil {
 		return nil, err
 	}
-	rr, err := tbl.Inspect().Partitions(ctx)
+	in, batches, err := engine.PartitionsTable(ctx, tbl)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW PARTITIONS %s: %w", qualified, err)
 	}
-	defer rr.Release()
-	// iceberg-go's partitions table holds the values in one struct column,
-	// absent for an unpartitioned table.
-	in := rr.Schema()
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	// The partitions table holds the values in one struct column, absent
+	// for an unpartitioned table.
 	part := in.FieldIndices("partition")
 	if len(part) == 0 {
 		return nil, fmt.Errorf("table %s is not partitioned", qualified)
 	}
-	counts := []string{"spec_id", "record_count", "file_count"}
+	counts := []string{"spec_id", "record_count", "file_count", "avg_file_size_in_bytes", "small_files"}
 	fields := slices.Clone(in.Field(part[0]).Type.(*arrow.StructType).Fields())
 	for _, name := range counts {
 		fields = append(fields, in.Field(in.FieldIndices(name)[0]))
 	}
 	for i := range fields {
 		fields[i].Nullable = true
+		fields[i].Metadata = arrow.Metadata{}
 	}
 	schema := arrow.NewSchema(fields, nil)
-	var batches []arrow.RecordBatch
+	out := make([]arrow.RecordBatch, 0, len(batches))
 	defer func() {
-		for _, b := range batches {
+		for _, b := range out {
 			b.Release()
 		}
 	}()
-	for rr.Next() {
-		batch := rr.RecordBatch()
+	for _, batch := range batches {
 		values := batch.Column(part[0]).(*array.Struct)
 		var cols []arrow.Array
 		for j := range values.NumField() {
@@ -68,12 +73,9 @@ func ShowPartitions(ctx context.Context, s *engine.Session, st *sql.ShowPartitio
 		for _, name := range counts {
 			cols = append(cols, batch.Column(in.FieldIndices(name)[0]))
 		}
-		batches = append(batches, array.NewRecordBatch(schema, cols, batch.NumRows()))
+		out = append(out, array.NewRecordBatch(schema, cols, batch.NumRows()))
 	}
-	if err := rr.Err(); err != nil {
-		return nil, fmt.Errorf("SHOW PARTITIONS %s: %w", qualified, err)
-	}
-	return engine.BatchResult(schema, batches...), nil
+	return engine.BatchResult(schema, out...), nil
 }
 
 // describeHistory is DESCRIBE HISTORY t: every snapshot that was ever the
@@ -130,6 +132,9 @@ func describeDetail(ctx context.Context, s *engine.Session, st *sql.Describe) (*
 		planner.Column{Name: "properties", T: planner.TypeVarchar},
 		planner.Column{Name: "formatVersion", T: planner.TypeInt},
 		planner.Column{Name: "currentSnapshotId", T: planner.TypeBigint},
+		planner.Column{Name: "numPartitions", T: planner.TypeBigint},
+		planner.Column{Name: "avgFileSizeInBytes", T: planner.TypeBigint},
+		planner.Column{Name: "smallFilePartitions", T: planner.TypeBigint},
 	))
 	defer b.Release()
 	var partitionColumns []string
@@ -151,7 +156,48 @@ func describeDetail(ctx context.Context, s *engine.Session, st *sql.Describe) (*
 	b.Field(9).(*array.StringBuilder).Append(mapText(md.Properties()))
 	b.Field(10).(*array.Int32Builder).Append(int32(md.Version()))
 	appendOptional(b.Field(11).(*array.Int64Builder), snap != nil, func() int64 { return snap.SnapshotID })
+	parts, err := partitionFileSizes(ctx, tbl)
+	if err != nil {
+		return nil, fmt.Errorf("DESCRIBE DETAIL %s: %w", qualified, err)
+	}
+	b.Field(12).(*array.Int64Builder).Append(parts.partitions)
+	b.Field(13).(*array.Int64Builder).Append(engine.AvgFileSize(parts.files, parts.bytes))
+	b.Field(14).(*array.Int64Builder).Append(parts.small)
 	return batchResult(b), nil
+}
+
+// fileSizes totals the data files of a table's partitions.
+type fileSizes struct {
+	partitions, files, bytes int64
+	small                    int64 // partitions engine.SmallFiles flags
+}
+
+// partitionFileSizes reads the table's partitions (an unpartitioned table
+// with data has one) from its manifests.
+func partitionFileSizes(ctx context.Context, tbl *table.Table) (fileSizes, error) {
+	schema, batches, err := engine.PartitionsTable(ctx, tbl)
+	if err != nil {
+		return fileSizes{}, err
+	}
+	var t fileSizes
+	files, bytes, small := schema.FieldIndices("file_count")[0], schema.FieldIndices("total_data_file_size_in_bytes")[0], schema.FieldIndices("small_files")[0]
+	for _, batch := range batches {
+		flags := batch.Column(small).(*array.Boolean)
+		for i := range int(batch.NumRows()) {
+			n := int64(batch.Column(files).(*array.Int32).Value(i))
+			if n == 0 {
+				continue // a partition left with delete files only
+			}
+			t.partitions++
+			t.files += n
+			t.bytes += batch.Column(bytes).(*array.Int64).Value(i)
+			if flags.Value(i) {
+				t.small++
+			}
+		}
+		batch.Release()
+	}
+	return t, nil
 }
 
 // snapshotTotal reads a total of a snapshot summary; a table without

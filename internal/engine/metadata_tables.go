@@ -105,28 +105,32 @@ func (s *Session) metadataTableName(ctx context.Context, name sql.ObjectName) (n
 }
 
 // readMetadataTable reads a metadata table of the table's current snapshot
-// into memory, its nested columns (maps, structs, lists) rendered as text
-// since lakesql's SQL types are flat.
+// into memory. The partition column of .files and .partitions is a STRUCT
+// of readable values (PartitionRows), so partition.event_date works as in
+// Spark; the other nested columns (maps, lists) are rendered as text.
 func readMetadataTable(ctx context.Context, tbl *table.Table, meta *metadataTable) (*planner.Rows, error) {
-	rr, err := meta.read(tbl.Inspect(), ctx)
+	inSchema, batches, err := metadataRows(ctx, tbl, meta)
 	if err != nil {
 		return nil, err
 	}
-	defer rr.Release()
-	cols := make([]planner.Column, rr.Schema().NumFields())
-	for i, f := range rr.Schema().Fields() {
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	cols := make([]planner.Column, inSchema.NumFields())
+	for i, f := range inSchema.Fields() {
 		cols[i] = planner.Column{Name: f.Name, T: f.Type}
-		if _, nested := f.Type.(arrow.NestedType); nested {
+		if _, nested := f.Type.(arrow.NestedType); nested && f.Name != "partition" {
 			cols[i].T = planner.TypeVarchar
 		}
 	}
 	schema := exec.ArrowSchema(cols)
 	text := valueText{fieldType: fieldTypeByID(tbl.Metadata())}
 	rows := &planner.Rows{Columns: cols}
-	for rr.Next() {
-		in := rr.RecordBatch()
+	for _, in := range batches {
 		out := make([]arrow.Array, len(cols))
-		for i, f := range rr.Schema().Fields() {
+		for i, f := range inSchema.Fields() {
 			if arrow.TypeEqual(f.Type, cols[i].T) {
 				out[i] = in.Column(i)
 				out[i].Retain()
@@ -139,10 +143,29 @@ func readMetadataTable(ctx context.Context, tbl *table.Table, meta *metadataTabl
 			a.Release()
 		}
 	}
-	if err := rr.Err(); err != nil {
-		return nil, err
-	}
 	return rows, nil
+}
+
+// metadataRows reads a metadata table's rows as iceberg-go computes them,
+// with readable, sorted partitions (PartitionRows) and, for .partitions, the
+// average file size and small files flag of each partition.
+func metadataRows(ctx context.Context, tbl *table.Table, meta *metadataTable) (*arrow.Schema, []arrow.RecordBatch, error) {
+	rr, err := meta.read(tbl.Inspect(), ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rr.Release()
+	schema, batches, err := PartitionRows(ctx, tbl.Metadata(), rr)
+	if err != nil || meta.name != "partitions" {
+		return schema, batches, err
+	}
+	schema, batches = withFileSizeColumns(schema, batches, TargetFileSize(tbl))
+	return schema, batches, nil
+}
+
+// PartitionsTable is the rows of the table's .partitions metadata table.
+func PartitionsTable(ctx context.Context, tbl *table.Table) (*arrow.Schema, []arrow.RecordBatch, error) {
+	return metadataRows(ctx, tbl, findMetadataTable("partitions"))
 }
 
 // fieldTypeByID finds a column's type by field id in any of the table's schemas,

@@ -34,6 +34,7 @@ var procedures = map[string]procedure{
 	"rollback_to_snapshot":  {params: []string{"table", "snapshot_id"}, run: rollbackToSnapshot},
 	"rollback_to_timestamp": {params: []string{"table", "timestamp"}, run: rollbackToTimestamp},
 	"set_current_snapshot":  {params: []string{"table", "snapshot_id", "ref"}, run: setCurrentSnapshot},
+	"suggest_partitioning":  {params: []string{"table", "columns", "target_file_size_bytes", "min_partition_size_bytes"}, run: suggestPartitioning},
 }
 
 // Call runs CALL [catalog.]system.name(args): positional or named
