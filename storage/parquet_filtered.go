@@ -391,44 +391,47 @@ func applyPredicate(arr arrow.Array, p ColumnPredicate, keep []bool) {
 }
 
 // applyCompare clears keep[base+i] where vals[i], row base+i of arr, fails
-// p (looked up in in, when p has a long IN list).
+// p (looked up in in, when p has a long IN list). Each comparison is one
+// loop without branches on the operator; NULL rows are cleared after.
 func applyCompare[T ~int32 | ~int64](vals []T, base int, arr arrow.Array, p ColumnPredicate, in *intSet, keep []bool) {
-	nulls := arr.NullN() > 0
 	keep = keep[base : base+len(vals)]
-	if in != nil {
+	v0 := p.Values[0]
+	switch {
+	case in != nil:
 		for i, x := range vals {
 			if keep[i] {
-				keep[i] = in.has(int64(x)) && !(nulls && arr.IsNull(base+i))
+				keep[i] = in.has(int64(x))
 			}
 		}
-		return
+	case p.Op == OpEq:
+		for i, x := range vals {
+			if keep[i] {
+				keep[i] = slices.Contains(p.Values, int64(x))
+			}
+		}
+	case p.Op == OpLt:
+		for i, x := range vals {
+			keep[i] = keep[i] && int64(x) < v0
+		}
+	case p.Op == OpLe:
+		for i, x := range vals {
+			keep[i] = keep[i] && int64(x) <= v0
+		}
+	case p.Op == OpGt:
+		for i, x := range vals {
+			keep[i] = keep[i] && int64(x) > v0
+		}
+	case p.Op == OpGe:
+		for i, x := range vals {
+			keep[i] = keep[i] && int64(x) >= v0
+		}
 	}
-	v0 := p.Values[0]
-	for i, x := range vals {
-		if !keep[i] {
-			continue
+	if arr.NullN() > 0 {
+		for i := range keep {
+			if arr.IsNull(base + i) {
+				keep[i] = false
+			}
 		}
-		if nulls && arr.IsNull(base+i) {
-			keep[i] = false
-			continue
-		}
-		y := int64(x)
-		var ok bool
-		switch p.Op {
-		case OpEq:
-			ok = slices.Contains(p.Values, y)
-		case OpLt:
-			ok = y < v0
-		case OpLe:
-			ok = y <= v0
-		case OpGt:
-			ok = y > v0
-		case OpGe:
-			ok = y >= v0
-		default:
-			ok = true
-		}
-		keep[i] = ok
 	}
 }
 
