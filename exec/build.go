@@ -33,6 +33,9 @@ type Env struct {
 	// dynamicFilters maps a join's probe scan to the filter its build side
 	// fills (dynamic_pruning.go).
 	dynamicFilters sync.Map
+	// shared holds the rows of the statement's materialized WITH queries
+	// (materialize.go).
+	shared sync.Map
 }
 
 // Build turns a logical plan into a tree of operators. With env.Metrics set,
@@ -74,6 +77,8 @@ func buildNode(ctx context.Context, p planner.Plan, env *Env) (Operator, error) 
 	case *planner.SubqueryAlias:
 		// Renaming is the plan's business; the rows are the input's.
 		return Build(ctx, p.Input, env)
+	case *planner.Materialize:
+		return buildMaterialize(p, env), nil
 	case *planner.Limit:
 		input, err := Build(ctx, p.Input, env)
 		if err != nil {

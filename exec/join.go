@@ -173,7 +173,7 @@ func (j *join) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // is never read.
 func (j *join) buildSide(ctx context.Context) error {
 	buildOp, _ := j.sides()
-	build, err := materialize(ctx, buildOp)
+	build, err := materialize(ctx, buildOp, "the build side of a hash join")
 	if err != nil {
 		return err
 	}
@@ -375,22 +375,23 @@ func takeRows(ctx context.Context, schema *arrow.Schema, batch arrow.RecordBatch
 }
 
 // materializeInParallel reads the rest of op with runParallel.
-func materializeInParallel(ctx context.Context, op Operator) ([]arrow.RecordBatch, error) {
+func materializeInParallel(ctx context.Context, op Operator, what string) ([]arrow.RecordBatch, error) {
 	workers := runtime.GOMAXPROCS(0)
 	parts := make([][]arrow.RecordBatch, workers)
 	err := runParallel(ctx, op, workers, func(_ context.Context, w int, b arrow.RecordBatch) error {
 		b.Retain()
 		parts[w] = append(parts[w], b)
-		return checkMemory("the build side of a hash join")
+		return checkMemory(what)
 	})
 	return slices.Concat(parts...), err
 }
 
-// materialize reads all of op into one batch of its schema. Past the first
+// materialize reads all of op (what it is, for an error past the memory
+// limit) into one batch of its schema. Past the first
 // rows, the filters, projections and joins above op's scans run on every
 // core (TPC-H Q12's filtered lineitem, the build side of its join); the
 // rows then come in no set order, as from a parallel scan.
-func materialize(ctx context.Context, op Operator) (arrow.RecordBatch, error) {
+func materialize(ctx context.Context, op Operator, what string) (arrow.RecordBatch, error) {
 	var batches []arrow.RecordBatch
 	defer func() {
 		for _, b := range batches {
@@ -401,7 +402,7 @@ func materialize(ctx context.Context, op Operator) (arrow.RecordBatch, error) {
 	parallelNow := parallelFromStart(op)
 	for {
 		if (parallelNow || rows >= parallelAfterRows) && runtime.GOMAXPROCS(0) > 1 && hasRowStages(op) && atBatchBoundary(op) {
-			rest, err := materializeInParallel(ctx, op)
+			rest, err := materializeInParallel(ctx, op, what)
 			batches = append(batches, rest...)
 			if err != nil {
 				return nil, err
@@ -420,7 +421,7 @@ func materialize(ctx context.Context, op Operator) (arrow.RecordBatch, error) {
 		}
 		batches = append(batches, b)
 		rows += b.NumRows()
-		if err := checkMemory("the build side of a hash join"); err != nil {
+		if err := checkMemory(what); err != nil {
 			return nil, err
 		}
 	}

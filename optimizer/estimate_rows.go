@@ -38,7 +38,7 @@ func estimateRows(p planner.Plan) float64 {
 		return max(1, estimateRows(p.Input)/10)
 	case *planner.Distinct:
 		return max(1, estimateRows(p.Input)/10)
-	case *planner.Project, *planner.SubqueryAlias, *planner.Sort:
+	case *planner.Project, *planner.SubqueryAlias, *planner.Sort, *planner.Materialize:
 		return estimateRows(p.Children()[0])
 	case *planner.Join:
 		l, r := estimateRows(p.Left), estimateRows(p.Right)
@@ -61,7 +61,7 @@ func baseRows(p planner.Plan) float64 {
 	switch p := p.(type) {
 	case *planner.Filter:
 		return baseRows(p.Input)
-	case *planner.Project, *planner.SubqueryAlias, *planner.Sort:
+	case *planner.Project, *planner.SubqueryAlias, *planner.Sort, *planner.Materialize:
 		return baseRows(p.Children()[0])
 	}
 	return estimateRows(p)

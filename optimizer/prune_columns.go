@@ -75,6 +75,12 @@ func narrow(p planner.Plan, needed []bool) (planner.Plan, []int) {
 	case *planner.TopN:
 		input, mapping := narrow(p.Input, neededWithKeys(needed, p.Keys))
 		return &planner.TopN{Input: input, Keys: remapSortKeys(p.Keys, mapping), Limit: p.Limit, Offset: p.Offset}, mapping
+	case *planner.Materialize:
+		// Every reference reads the same rows, so none narrows them; the
+		// scans below still drop what the shared query does not use.
+		out := *p
+		out.Input = pruneColumns(p.Input)
+		return &out, identity(len(p.Schema()))
 	case *planner.Distinct:
 		// Distinctness depends on every column; the scans below still drop
 		// what the input's own projection does not use.

@@ -61,9 +61,25 @@ func (b *binder) bindCTERef(f *cteFrame, t *sql.TableName) (Plan, error) {
 	if alias == "" {
 		alias = f.def.Name
 	}
+	if b.shareCTEs && b.cteUses[f.def] > 1 {
+		plan = &Materialize{Name: f.def.Name, CTE: f.def, Input: plan}
+	} else if !b.shareCTEs && b.cteUses != nil {
+		b.cteUses[f.def]++
+	}
 	out, err := NewSubqueryAlias(plan, alias, f.def.Columns)
 	if err != nil {
 		return nil, errorf(f.def.Pos, "WITH query %v", err)
 	}
 	return out, nil
+}
+
+// sharesCTE reports whether the statement bound references a WITH
+// definition more than once.
+func (b *binder) sharesCTE() bool {
+	for _, n := range b.cteUses {
+		if n > 1 {
+			return true
+		}
+	}
+	return false
 }

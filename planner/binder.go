@@ -27,6 +27,11 @@ type binder struct {
 	res Resolver
 	// ctes are the WITH definitions visible where the binder is (bind_cte.go).
 	ctes *cteFrame
+	// cteUses counts the references bound to each WITH definition; a
+	// statement that references one more than once is bound again with
+	// the counts known, sharing it (bind_cte.go).
+	cteUses   map[*sql.CTE]int
+	shareCTEs bool
 	// outer are the scopes of the queries enclosing a subquery being bound,
 	// innermost last, to recognize correlated references (bind_subquery.go).
 	outer []*scope
@@ -45,8 +50,13 @@ type binder struct {
 
 // BindQuery binds a query into a logical plan.
 func BindQuery(ctx context.Context, res Resolver, q *sql.Query) (Plan, error) {
-	b := &binder{ctx: ctx, res: res, loc: timeZoneOf(ctx)}
-	return b.bindQuery(q)
+	b := &binder{ctx: ctx, res: res, loc: timeZoneOf(ctx), cteUses: map[*sql.CTE]int{}}
+	plan, err := b.bindQuery(q)
+	if err != nil || !b.sharesCTE() {
+		return plan, err
+	}
+	again := &binder{ctx: ctx, res: res, now: b.now, loc: b.loc, cteUses: b.cteUses, shareCTEs: true}
+	return again.bindQuery(q)
 }
 
 // BindExpr binds an expression over a known set of columns (for example the
