@@ -128,3 +128,7 @@ require (
 )
 
 replace github.com/apache/iceberg-go v0.7.0 => ./third_party/iceberg-go
+
+replace github.com/cockroachdb/apd/v3 v3.2.1 => ./third_party/apd
+
+replace github.com/jinzhu/inflection v1.0.0 => ./third_party/inflection

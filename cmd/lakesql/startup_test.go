@@ -9,13 +9,15 @@ import (
 )
 
 // initBudget bounds what the package initialisers of the lakesql binary may
-// allocate. Every `lakesql -e` pays for them before any work; upstream
-// iceberg-go alone allocated 33 MB there (see third_party/iceberg-go). It
-// was 4 MiB until the servers and catalogs came (2.5 MB measured then):
-// the TiDB parser adds about 0.7 MB, iceberg-go's SQL catalog (bun, whose
-// inflection tables are 0.56 MB) and the AWS SDK's endpoint tables about
-// 1 MB, for 4.7 MB in all.
-const initBudget = 5 << 20
+// allocate. Every `lakesql -e` pays for them before any work, and past 4 MB
+// the first garbage collection starts before main does. Upstream iceberg-go
+// alone allocated 33 MB there; third_party/ holds it, cockroachdb/apd (ln 10
+// at every precision, 0.56 MB) and jinzhu/inflection (bun's plural rules,
+// 0.56 MB) patched to do that work on first use. What is left is 3.4 MB:
+// arrow/compute's function registry (0.56 MB), the TiDB parser (0.7 MB),
+// iceberg-go's Avro schemas, protobuf descriptors of Substrait, Flight and
+// vitess, and the AWS SDK's endpoint tables.
+const initBudget = 3<<20 + 512<<10
 
 // TestPackageInitialisersStayCheap runs this test binary, which links the
 // same packages as lakesql, with GODEBUG=inittrace=1 and sums the bytes the
