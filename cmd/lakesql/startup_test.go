@@ -22,16 +22,26 @@ const initBudget = 3<<20 + 512<<10
 // TestPackageInitialisersStayCheap runs this test binary, which links the
 // same packages as lakesql, with GODEBUG=inittrace=1 and sums the bytes the
 // initialisers allocate. Allocation, unlike time, does not depend on the
-// machine's load.
+// machine's load. With gctrace=1 it also checks that they start no garbage
+// collection: internal/gcpercent/atinit, imported by main.go, must keep setting
+// GOGC before the big initialisers run.
 func TestPackageInitialisersStayCheap(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "GODEBUG=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "GODEBUG=inittrace=1,gctrace=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
 	total, worst, worstBytes := 0, "", 0
 	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "gc ") {
+			t.Errorf("a garbage collection ran during package initialisation: %s", line)
+		}
 		// init github.com/x/y @12 ms, 1.5 ms clock, 1234 bytes, 5 allocs
 		f := strings.Fields(line)
 		if len(f) < 10 || f[0] != "init" || f[8] != "bytes," {
