@@ -13,7 +13,7 @@ import (
 // the first garbage collection starts before main does. Upstream iceberg-go
 // alone allocated 33 MB there; third_party/ holds it, cockroachdb/apd (ln 10
 // at every precision, 0.56 MB) and jinzhu/inflection (bun's plural rules,
-// 0.56 MB) patched to do that work on first use. What is left is 3.4 MB:
+// 0.56 MB) patched to do that work on first use. What is left is 3.3 MB:
 // arrow/compute's function registry (0.56 MB), the TiDB parser (0.7 MB),
 // iceberg-go's Avro schemas, protobuf descriptors of Substrait, Flight and
 // vitess, and the AWS SDK's endpoint tables.
