@@ -2,9 +2,9 @@ package lakesql
 
 import (
 	"os"
-	"runtime/debug"
 
 	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/internal/gcpercent"
 )
 
 // TuneGC sets the Go garbage collector for query work, as the lakesql
@@ -18,9 +18,7 @@ import (
 // large heap (a hash join's build side) could grow to three times its live
 // size. GOGC and GOMEMLIMIT in the environment win.
 func TuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
-	}
+	gcpercent.Set()
 	if os.Getenv("GOMEMLIMIT") == "" {
 		exec.SetMemoryLimit(exec.DefaultMemoryLimit())
 	}

@@ -212,6 +212,10 @@ func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Resul
 		return ddl.Summarize(ctx, e, st)
 	case *sql.Copy:
 		return dml.Copy(ctx, e, st)
+	case *sql.ExportDatabase:
+		return ddl.ExportDatabase(ctx, e, st)
+	case *sql.ImportDatabase:
+		return ddl.ImportDatabase(ctx, e, st, s.execStatement)
 	case *sql.ShowPartitions:
 		return ddl.ShowPartitions(ctx, e, st)
 	case *sql.ShowCreateTable:

@@ -52,6 +52,9 @@ func writeResults(path, chart string, env environment, results []queryResult) er
 	sb.WriteString(resultsTable(results))
 	sb.WriteString(resultsNotes)
 	fmt.Fprintf(&sb, "\n![lakesql / DuckDB median time ratios](%s)\n", chart)
+	if section := keepProcessSection(path); section != "" {
+		sb.WriteString("\n" + section)
+	}
 	return os.WriteFile(path, []byte(sb.String()), 0o644)
 }
 

@@ -11,9 +11,11 @@ import (
 )
 
 // Whole-process benchmarks: what a user scripting `lakesql -e` waits for,
-// start-up included, against DuckDB's CLI when one is on PATH (or named by
-// $DUCKDB_CLI). Each reports wall time per run (ns/op) and the CPU time the
-// process used (cpu-ms/op), which a loaded machine disturbs far less.
+// start-up included, against a DuckDB process (cmd/duckdb-query, which
+// links DuckDB and runs one statement; no duckdb CLI is assumed). Each
+// reports wall time per run (ns/op) and the CPU time the process used
+// (cpu-ms/op), which a loaded machine disturbs far less. TestProcessHarness
+// (harness_process_test.go) puts the same two measurements in RESULTS.md.
 
 // tutorialOneDayQuery is the tutorial's one-day query (README.md).
 const tutorialOneDayQuery = `SELECT event_type, COUNT(*) AS event_count
@@ -35,6 +37,7 @@ var processFixture struct {
 	once    sync.Once
 	dir     string
 	lakesql string // binary, built as `make build` does
+	duckdb  string // cmd/duckdb-query
 	demo    string // demo warehouse: 7 days, 10,000 events a day
 	empty   string // empty warehouse
 	err     error
@@ -49,8 +52,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// processSetup builds lakesql and the demo warehouse once per run.
-func processSetup(b *testing.B) (lakesql, demo, empty string) {
+// lakesqlBuildFlags are the Makefile's build flags (make build).
+var lakesqlBuildFlags = []string{"-ldflags=-s -w"}
+
+// processSetup builds lakesql, the DuckDB process and the demo warehouse
+// once per run.
+func processSetup(tb testing.TB) (lakesql, duckdb, demo, empty string) {
 	f := &processFixture
 	f.once.Do(func() {
 		f.dir, f.err = os.MkdirTemp("", "lakesql-process-bench")
@@ -58,11 +65,16 @@ func processSetup(b *testing.B) (lakesql, demo, empty string) {
 			return
 		}
 		f.lakesql = filepath.Join(f.dir, "lakesql")
-		build := exec.Command("go", "build", "-o", f.lakesql, "./cmd/lakesql")
+		build := exec.Command("go", append(append([]string{"build"}, lakesqlBuildFlags...), "-o", f.lakesql, "./cmd/lakesql")...)
 		build.Dir = ".."
 		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
-			f.err = &exec.ExitError{Stderr: out}
+			f.err = fmt.Errorf("building lakesql: %v: %s", err, out)
+			return
+		}
+		f.duckdb = filepath.Join(f.dir, "duckdb-query")
+		if out, err := exec.Command("go", "build", "-o", f.duckdb, "./cmd/duckdb-query").CombinedOutput(); err != nil {
+			f.err = fmt.Errorf("building cmd/duckdb-query: %v: %s", err, out)
 			return
 		}
 		f.demo, f.empty = filepath.Join(f.dir, "demo"), filepath.Join(f.dir, "empty")
@@ -70,13 +82,13 @@ func processSetup(b *testing.B) (lakesql, demo, empty string) {
 			return
 		}
 		if out, err := exec.Command(f.lakesql, "demo", "--warehouse", f.demo).CombinedOutput(); err != nil {
-			f.err = &exec.ExitError{Stderr: out}
+			f.err = fmt.Errorf("lakesql demo: %v: %s", err, out)
 		}
 	})
 	if f.err != nil {
-		b.Fatalf("setting up: %v", f.err)
+		tb.Fatalf("setting up: %v", f.err)
 	}
-	return f.lakesql, f.demo, f.empty
+	return f.lakesql, f.duckdb, f.demo, f.empty
 }
 
 // benchProcess runs the command b.N times and reports its CPU time.
@@ -94,33 +106,27 @@ func benchProcess(b *testing.B, name string, args ...string) {
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 }
 
-func duckdbCLI(b *testing.B) string {
-	if p := os.Getenv("DUCKDB_CLI"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("duckdb")
-	if err != nil {
-		b.Skip("no DuckDB CLI on PATH (set $DUCKDB_CLI)")
-	}
-	return p
+// select1Args and oneDayArgs are the command lines of the two whole-process
+// runs, lakesql's and DuckDB's.
+func select1Args(lakesql, duckdb, empty string) (lake, duck []string) {
+	return []string{lakesql, "--warehouse", empty, "-e", "SELECT 1"}, []string{duckdb, "SELECT 1"}
+}
+
+func oneDayArgs(lakesql, duckdb, demo string) (lake, duck []string) {
+	return []string{lakesql, "--warehouse", demo, "--catalog", "oleander", "--format", "csv", "-e", tutorialOneDayQuery},
+		[]string{duckdb, fmt.Sprintf(duckdbOneDayQuery, demo)}
 }
 
 func BenchmarkProcessSelect1(b *testing.B) {
-	lakesql, _, empty := processSetup(b)
-	b.Run("lakesql", func(b *testing.B) {
-		benchProcess(b, lakesql, "--warehouse", empty, "-e", "SELECT 1")
-	})
-	b.Run("duckdb", func(b *testing.B) {
-		benchProcess(b, duckdbCLI(b), "-c", "SELECT 1")
-	})
+	lakesql, duckdb, _, empty := processSetup(b)
+	lake, duck := select1Args(lakesql, duckdb, empty)
+	b.Run("lakesql", func(b *testing.B) { benchProcess(b, lake[0], lake[1:]...) })
+	b.Run("duckdb", func(b *testing.B) { benchProcess(b, duck[0], duck[1:]...) })
 }
 
 func BenchmarkProcessOneDay(b *testing.B) {
-	lakesql, demo, _ := processSetup(b)
-	b.Run("lakesql", func(b *testing.B) {
-		benchProcess(b, lakesql, "--warehouse", demo, "--catalog", "oleander", "-e", tutorialOneDayQuery)
-	})
-	b.Run("duckdb", func(b *testing.B) {
-		benchProcess(b, duckdbCLI(b), "-c", fmt.Sprintf(duckdbOneDayQuery, demo))
-	})
+	lakesql, duckdb, demo, _ := processSetup(b)
+	lake, duck := oneDayArgs(lakesql, duckdb, demo)
+	b.Run("lakesql", func(b *testing.B) { benchProcess(b, lake[0], lake[1:]...) })
+	b.Run("duckdb", func(b *testing.B) { benchProcess(b, duck[0], duck[1:]...) })
 }

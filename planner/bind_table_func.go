@@ -42,7 +42,7 @@ type tableFunc struct {
 
 var tableFuncs = map[string]tableFunc{
 	"read_parquet": {named: []string{"hive_partitioning"}, bind: bindReadParquet},
-	"read_csv":     {named: []string{"header", "delim", "hive_partitioning"}, bind: bindReadCSV},
+	"read_csv":     {named: []string{"header", "delim", "all_varchar", "hive_partitioning"}, bind: bindReadCSV},
 	// JSON records, one per line or in a top-level array: read_json tells
 	// the two apart itself, so the DuckDB spellings are the same function.
 	"read_json":      {named: []string{"hive_partitioning"}, bind: bindReadJSON},
@@ -283,7 +283,26 @@ func bindReadCSV(call *tableFuncCall) (*FileScan, error) {
 		}
 		opts.Delim = r
 	}
-	return call.fileScan(FormatCSV, opts)
+	allVarchar, err := call.boolArg("all_varchar", false)
+	if err != nil {
+		return nil, err
+	}
+	scan, err := call.fileScan(FormatCSV, opts)
+	if err != nil || !allVarchar {
+		return scan, err
+	}
+	// all_varchar, as DuckDB's: the files' columns are text, whatever
+	// inference makes of them, for a reader that casts them itself (the
+	// load.sql of EXPORT DATABASE), so '007' stays '007'.
+	for i := range scan.FileSchema {
+		scan.FileSchema[i].Type = arrow.BinaryTypes.String
+	}
+	for i := range scan.Columns {
+		if scan.Columns[i].Hive < 0 {
+			scan.Columns[i].Type = arrow.BinaryTypes.String
+		}
+	}
+	return scan, nil
 }
 
 // fileScan builds the scan of the files' columns, read from the first file,

@@ -19,18 +19,24 @@ func (p *parser) copyStatement() Statement {
 	if p.eatWord("with") && !p.tok().isOp("(") {
 		panic(p.unexpected())
 	}
-	if !p.tok().isOp("(") {
-		return c
+	if p.tok().isOp("(") {
+		c.Options = p.copyOptionList()
 	}
-	p.advance()
+	return c
+}
+
+// copyOptionList parses (option, …), as COPY and EXPORT DATABASE take it.
+func (p *parser) copyOptionList() []CopyOption {
+	p.expectOp("(")
+	var opts []CopyOption
 	for {
-		c.Options = append(c.Options, p.copyOption())
+		opts = append(opts, p.copyOption())
 		if !p.acceptOp(",") {
 			break
 		}
 	}
 	p.expectOp(")")
-	return c
+	return opts
 }
 
 // copyOption parses name [value]; a value is a bare word or an expression.

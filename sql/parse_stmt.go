@@ -40,6 +40,10 @@ func (p *parser) statement() Statement {
 			return p.summarize()
 		case "copy":
 			return p.copyStatement()
+		case "export":
+			return p.exportDatabase()
+		case "import":
+			return p.importDatabase()
 		case "insert":
 			return p.insert()
 		case "delete":

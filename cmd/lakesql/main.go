@@ -17,6 +17,8 @@ import (
 	"github.com/chzyer/readline"
 
 	"github.com/lakesql/lakesql"
+	// Its init sets GOGC before the dependencies' initialisers allocate.
+	_ "github.com/lakesql/lakesql/internal/gcpercent/atinit"
 )
 
 // Exit codes.

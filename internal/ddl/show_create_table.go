@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/apache/iceberg-go/table"
+
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/storage"
@@ -17,11 +19,17 @@ func ShowCreateTable(ctx context.Context, s *engine.Session, st *sql.ShowCreateT
 	if err != nil {
 		return nil, err
 	}
+	return engine.TextRows([]string{"create_statement"}, [][]string{{CreateTableText(tbl, qualified)}}), nil
+}
+
+// CreateTableText is the CREATE TABLE statement that makes a table like tbl
+// named name: its columns, partitioning and properties.
+func CreateTableText(tbl *table.Table, name string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE %s (\n", qualified)
+	fmt.Fprintf(&b, "CREATE TABLE %s (\n", name)
 	fields := tbl.Schema().Fields()
 	for i, f := range fields {
-		fmt.Fprintf(&b, "  %s %s", quoteIdent(f.Name), sqlTypeName(f.Type))
+		fmt.Fprintf(&b, "  %s %s", sql.QuoteIdent(f.Name), sqlTypeName(f.Type))
 		if f.Required {
 			b.WriteString(" NOT NULL")
 		}
@@ -49,17 +57,7 @@ func ShowCreateTable(ctx context.Context, s *engine.Session, st *sql.ShowCreateT
 		slices.Sort(props)
 		fmt.Fprintf(&b, "\nTBLPROPERTIES (%s)", strings.Join(props, ", "))
 	}
-	return engine.TextRows([]string{"create_statement"}, [][]string{{b.String()}}), nil
+	return b.String()
 }
 
 func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-// quoteIdent quotes an identifier unless it is a plain lower-case name.
-func quoteIdent(s string) string {
-	for i, r := range s {
-		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
-			return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-		}
-	}
-	return s
-}

@@ -623,15 +623,17 @@ type ManifestFile interface {
 // It handles both spec-correct field names and pre-1.4 Java Iceberg legacy
 // names (added_data_files_count etc.) via the alias tags on manifestFileV1,
 // and both nullable and non-nullable added_snapshot_id via *int64.
-var manifestFileV1Reader = avro.MustSchemaFor[manifestFileV1](
-	avro.WithName("manifest_file"),
-)
+// lakesql patch: built on first use (sync.OnceValue) rather than at package
+// initialisation, like manifestFileReader and internal's Avro schemas.
+var manifestFileV1Reader = sync.OnceValue(func() *avro.Schema {
+	return avro.MustSchemaFor[manifestFileV1](avro.WithName("manifest_file"))
+})
 
 // manifestFileReader is the Avro reader schema for V2+ manifest list entries.
 // Alias tags on manifestFile handle pre-1.4 Java Iceberg legacy field names.
-var manifestFileReader = avro.MustSchemaFor[manifestFile](
-	avro.WithName("manifest_file"),
-)
+var manifestFileReader = sync.OnceValue(func() *avro.Schema {
+	return avro.MustSchemaFor[manifestFile](avro.WithName("manifest_file"))
+})
 
 func decodeV1Manifests(rd *ocf.Reader) ([]ManifestFile, error) {
 	results := make([]ManifestFile, 0)
@@ -1143,10 +1145,10 @@ func ReadManifestList(in io.Reader) ([]ManifestFile, error) {
 		}
 
 		if version == 1 {
-			return manifestFileV1Reader, nil
+			return manifestFileV1Reader(), nil
 		}
 
-		return manifestFileReader, nil
+		return manifestFileReader(), nil
 	}))
 	if err != nil {
 		return nil, err

@@ -109,26 +109,8 @@ var (
 	UUIDNode = avro.SchemaNode{Type: atype.Fixed, Name: "uuid_fixed", Size: 16, LogicalType: atype.UUID}
 )
 
-// Compiled schemas for direct encoding/decoding use.
-var (
-	NullSchema           = mustSchema(NullNode)
-	BoolSchema           = mustSchema(BoolNode)
-	NullableBoolSchema   = NullableSchema(BoolSchema)
-	BinarySchema         = mustSchema(BytesNode)
-	NullableBinarySchema = NullableSchema(BinarySchema)
-	StringSchema         = mustSchema(StringNode)
-	IntSchema            = mustSchema(IntNode)
-	NullableIntSchema    = NullableSchema(IntSchema)
-	LongSchema           = mustSchema(LongNode)
-	NullableLongSchema   = NullableSchema(LongSchema)
-	FloatSchema          = mustSchema(FloatNode)
-	DoubleSchema         = mustSchema(DoubleNode)
-	DateSchema           = mustSchema(DateNode)
-	TimeSchema           = mustSchema(TimeNode)
-	TimestampSchema      = mustSchema(TimestampNode)
-	TimestampTzSchema    = mustSchema(TimestampTzNode)
-	UUIDSchema           = mustSchema(UUIDNode)
-)
+// lakesql patch: upstream compiles 17 scalar schemas here (NullSchema …
+// UUIDSchema) at package initialisation; only its tests use them.
 
 func fieldNode(name string, typ avro.SchemaNode, fieldID int, opts ...func(*avro.SchemaField)) avro.SchemaField {
 	f := avro.SchemaField{
