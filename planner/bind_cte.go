@@ -61,7 +61,7 @@ func (b *binder) bindCTERef(f *cteFrame, t *sql.TableName) (Plan, error) {
 	if alias == "" {
 		alias = f.def.Name
 	}
-	if b.shareCTEs && b.cteUses[f.def] > 1 {
+	if b.shareCTEs && b.cteUses[f.def] > 1 && !readsOuterQuery(plan) {
 		plan = &Materialize{Name: f.def.Name, CTE: f.def, Input: plan}
 	} else if !b.shareCTEs && b.cteUses != nil {
 		b.cteUses[f.def]++
@@ -71,6 +71,19 @@ func (b *binder) bindCTERef(f *cteFrame, t *sql.TableName) (Plan, error) {
 		return nil, errorf(f.def.Pos, "WITH query %v", err)
 	}
 	return out, nil
+}
+
+// readsOuterQuery reports whether p reads a column of a query around it: a
+// WITH query inside a correlated subquery is left inline, for the
+// subquery's decorrelation to see through.
+func readsOuterQuery(p Plan) bool {
+	found := false
+	WalkPlanExprs(p, func(e Expr, nesting int) {
+		if o, ok := e.(*OuterRef); ok && o.Depth > nesting {
+			found = true
+		}
+	})
+	return found
 }
 
 // sharesCTE reports whether the statement bound references a WITH
