@@ -15,17 +15,18 @@ import (
 // with other writers is retried (SET commit_retry_timeout). Iceberg's
 // commit.retry.total-timeout-ms is 30 minutes, sized for batch jobs whose
 // work is worth waiting for; a lakesql statement is usually interactive,
-// and with the backoff below 30 s is about nine attempts, enough for eight
-// writers and a compaction on one table, and long enough to outlast a stale
-// metadata claim (taken over after 5 s).
+// and with the backoff below 30 s is about twenty attempts, and long
+// enough to outlast a stale metadata claim (taken over after 5 s).
 const DefaultCommitRetryTimeout = 30 * time.Second
 
-// commitRetryWait and commitRetryMaxWait are Iceberg's commit.retry.min-wait-ms
-// and max-wait-ms defaults: the first retry waits about 100 ms, each next one
-// twice as long, up to a minute (in practice the timeout comes first).
+// commitRetryWait is Iceberg's commit.retry.min-wait-ms: the first retry
+// waits about 100 ms, each next one twice as long. Iceberg caps a wait at a
+// minute (max-wait-ms) within its 30 minutes; within 30 s that would spend
+// the budget on a few long waits while other writers commit, so a wait is
+// capped at 2 s: about twenty attempts in the default timeout.
 const (
 	commitRetryWait    = 100 * time.Millisecond
-	commitRetryMaxWait = time.Minute
+	commitRetryMaxWait = 2 * time.Second
 )
 
 // ErrCommitLost is the kind of error for a commit that lost to concurrent
