@@ -76,3 +76,45 @@ func TestHashJoinSpills(t *testing.T) {
 		}
 	}
 }
+
+// TestHashJoinSpillsTwice joins a build side whose partitions do not fit
+// either, so each spills again at the next level, and compares the rows
+// with the join in memory.
+func TestHashJoinSpillsTwice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow; make stress runs it")
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	ctx := WithAllocator(context.Background(), mem)
+	build := groupedBatches(mem, rand.New(rand.NewPCG(3, 7)), 400_000, 1_200_000)
+	probe := groupedBatches(mem, rand.New(rand.NewPCG(4, 7)), 30_000, 1_200_000)
+	defer releaseBatches(build)
+	defer releaseBatches(probe)
+	schema := build[0].Schema()
+	for _, typ := range []sql.JoinType{sql.JoinLeft, sql.JoinRight} {
+		t.Run(string(typ), func(t *testing.T) {
+			k := []planner.Expr{col(0, "k", tBig)}
+			newOp := func() *join {
+				return NewHashJoin(typ, NewBatches(schema, probe), NewBatches(schema, build), k, k, nil, false, nil).(*join)
+			}
+			withMemoryLimit(t, 0)
+			want := drain(t, ctx, newOp())
+			withMemoryLimit(t, 1)
+			runtime.GC()
+			op := newOp()
+			twice := false
+			got := drain(t, ctx, &onEveryBatch{Operator: op, then: func() {
+				twice = twice || op.grace != nil && op.grace.cur != nil && op.grace.cur.grace != nil
+			}})
+			if !twice {
+				t.Fatal("no partition of the join spilled again")
+			}
+			slices.Sort(want)
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Fatalf("join spilled twice differs: %d rows, want %d", len(got), len(want))
+			}
+		})
+	}
+}
