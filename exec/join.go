@@ -388,7 +388,7 @@ func takeRows(ctx context.Context, schema *arrow.Schema, batch arrow.RecordBatch
 }
 
 // materializeInParallel reads the rest of op with runParallel.
-func materializeInParallel(ctx context.Context, op Operator, spill *buildSpill) ([]arrow.RecordBatch, error) {
+func materializeInParallel(ctx context.Context, op Operator, spill *keySpill) ([]arrow.RecordBatch, error) {
 	workers := runtime.GOMAXPROCS(0)
 	parts := make([][]arrow.RecordBatch, workers)
 	err := runParallel(ctx, op, workers, func(_ context.Context, w int, b arrow.RecordBatch) error {
@@ -406,7 +406,7 @@ func materializeInParallel(ctx context.Context, op Operator, spill *buildSpill) 
 // rows then come in no set order, as from a parallel scan. When spill
 // (nil for none) spills, the rows are all in its files and the batch is
 // nil.
-func materialize(ctx context.Context, op Operator, spill *buildSpill) (arrow.RecordBatch, error) {
+func materialize(ctx context.Context, op Operator, spill *keySpill) (arrow.RecordBatch, error) {
 	var batches []arrow.RecordBatch
 	defer func() {
 		for _, b := range batches {
