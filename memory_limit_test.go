@@ -41,6 +41,8 @@ var spillQueries = map[string]string{
 	"hash join": "SELECT l.n, l.k, r.n FROM (SELECT n, CASE WHEN n % 11 = 0 THEN NULL ELSE n % 30000 END AS k FROM range(60000) AS t(n)) l " +
 		"LEFT JOIN (SELECT n, n % 45000 AS k FROM range(45000) AS t(n)) r ON l.k = r.k",
 	"anti join": "SELECT n FROM range(60000) AS t(n) WHERE NOT EXISTS (SELECT 1 FROM range(40000) AS u(m) WHERE u.m * 2 = t.n % 50000)",
+	"window": "SELECT n, row_number() OVER (PARTITION BY n % 1000 ORDER BY n DESC) AS rn, sum(n) OVER (PARTITION BY n % 1000) AS s " +
+		"FROM range(60000) AS t(n)",
 	"semi join": "SELECT n FROM range(40000) AS t(n) WHERE EXISTS (SELECT 1 FROM range(60000) AS u(m) WHERE u.m % 30000 = t.n)",
 }
 

@@ -118,7 +118,7 @@ var sessionSettings = []setting{
 		reset: func(*settings) {}, // on by default, and never turned back on
 	},
 	{
-		name: "memory_limit", description: "memory the process may use, such as '4GB' (shared by every session; ORDER BY, GROUP BY, DISTINCT and hash joins spill to temp_directory as they near it; 0: no limit)",
+		name: "memory_limit", description: "memory the process may use, such as '4GB' (shared by every session; ORDER BY, GROUP BY, DISTINCT, hash joins and windows spill to temp_directory as they near it; 0: no limit)",
 		show: func(*settings) string { return formatBytes(exec.MemoryLimit()) },
 		set: func(_ *settings, v string) error {
 			n, err := parseBytes("memory_limit", v)
