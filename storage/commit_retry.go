@@ -81,8 +81,12 @@ func RetryCommit(ctx context.Context, tbl *table.Table, attempt func(*table.Tabl
 		wait = min(wait, commitRetryMaxWait)
 		wait = wait/2 + rand.N(wait) // equal jitter: between half and one and a half times
 		if time.Since(start)+wait > timeout {
-			return fmt.Errorf("commit to %s %w after %d attempts in %s; nothing was written (SET commit_retry_timeout waits longer)",
-				name, ErrCommitLost, n, time.Since(start).Round(time.Millisecond))
+			attempts := "attempts"
+			if n == 1 {
+				attempts = "attempt"
+			}
+			return fmt.Errorf("commit to %s %w after %d %s in %s; nothing was written (SET commit_retry_timeout waits longer)",
+				name, ErrCommitLost, n, attempts, time.Since(start).Round(time.Millisecond))
 		}
 		select {
 		case <-ctx.Done():
