@@ -23,7 +23,7 @@ import (
 
 // conflictError matches the one-line error a writer may fail with when
 // another process committed to the table first.
-var conflictError = regexp.MustCompile(`^Error: .*(another writer committed|concurrent commit|commit conflict)`)
+var conflictError = regexp.MustCompile(`^Error: .*(another writer committed|concurrent commit|commit conflict|lost to a concurrent writer)`)
 
 // rawCommitRace matches iceberg-go's own errors for a commit that lost the
 // race with another writer, to point at them when they reach the user.

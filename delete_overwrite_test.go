@@ -15,7 +15,6 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/lakesql/lakesql"
-	"github.com/lakesql/lakesql/internal/dml"
 	"github.com/lakesql/lakesql/internal/testutil"
 	"github.com/lakesql/lakesql/storage"
 )
@@ -202,26 +201,6 @@ func TestEqualityDeletes(t *testing.T) {
 		t.Fatalf("message %q", msg)
 	}
 	testutil.WantRows(t, s, "SELECT id, region FROM db.t", "1|us", "2|us")
-}
-
-func TestConcurrentCommitIsRefused(t *testing.T) {
-	s, _ := testutil.Open(t,
-		"CREATE NAMESPACE db",
-		"CREATE TABLE db.t (id INT)",
-		"INSERT INTO db.t VALUES (1)",
-	)
-	stale := testutil.Table(t, s, "db", "t")
-	files, err := storage.PlanScan(context.Background(), s.Warehouse().FS(), storage.ScanRequest{Metadata: stale.Metadata(), Snapshot: stale.CurrentSnapshot(), Schema: stale.Schema()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	testutil.Exec(t, s, "INSERT INTO db.t VALUES (2)")
-
-	err = dml.CommitReplace(context.Background(), stale, files.Files, nil)
-	if err == nil || !strings.Contains(err.Error(), "another writer committed") {
-		t.Fatalf("commit on a stale snapshot: got %v, want a concurrent-commit error", err)
-	}
-	testutil.WantRows(t, s, "SELECT id FROM db.t", "1", "2")
 }
 
 func TestInsertOverwrite(t *testing.T) {

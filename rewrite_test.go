@@ -94,7 +94,7 @@ func TestRewriteDataFilesConflictLeavesTableUnchanged(t *testing.T) {
 	}
 	defer func() { procedures.BeforeRewriteCommit = nil }()
 	testutil.WantError(t, s, "CALL system.rewrite_data_files(table => 'db.events', options => map('rewrite-all', 'true'))",
-		"concurrent commit removed 1 of the files being rewritten")
+		"concurrent commit removed 1 of the files this statement changes")
 	if rows := testutil.Rows(t, s, "SELECT * FROM db.events"); !slices.Equal(rows, want) {
 		t.Fatalf("rows\n%v\nwant\n%v", rows, want)
 	}

@@ -9,11 +9,14 @@ import (
 
 // distinct passes on the first occurrence of every distinct row. It streams:
 // a row is emitted as soon as it is first seen, so only the distinct rows'
-// keys are held in memory, and a LIMIT above stops it early.
+// keys are held in memory, and a LIMIT above stops it early. When those
+// keys fill memory, the rest of the input spills (distinct_spill.go).
 type distinct struct {
 	input Operator
 	seen  *groupTable
 	gids  []int32
+	// spill takes over when memory runs short (distinct_spill.go).
+	spill distinctSpill
 }
 
 // NewDistinct returns an operator removing duplicate rows of input (NULLs
@@ -34,20 +37,32 @@ func (d *distinct) Open(ctx context.Context) error {
 		return fmt.Errorf("DISTINCT: %w", err)
 	}
 	d.seen = seen
+	d.spill.release()
 	return d.input.Open(ctx)
 }
 
 func (d *distinct) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	for {
+		if d.spill.draining() {
+			return d.spill.next(ctx)
+		}
 		batch, err := d.input.Next(ctx)
-		if err != nil || batch == nil {
+		if err != nil {
 			return nil, err
 		}
-		out, err := d.firstOccurrences(ctx, batch)
-		batch.Release()
-		if err == nil {
-			err = checkMemory("DISTINCT")
+		if batch == nil {
+			if err := d.spill.finish(ctx); err != nil || !d.spill.draining() {
+				return nil, err
+			}
+			continue
 		}
+		var out arrow.RecordBatch
+		if d.spill.closed != nil {
+			err = d.spill.add(ctx, batch)
+		} else if out, err = d.firstOccurrences(ctx, batch); err == nil {
+			err = d.spill.closeIfFull(d)
+		}
+		batch.Release()
 		if err != nil {
 			if out != nil {
 				out.Release()
@@ -86,4 +101,7 @@ func (d *distinct) firstOccurrences(ctx context.Context, batch arrow.RecordBatch
 	return gatherRows(WithAllocator(ctx, allocator(ctx)), batch, rows)
 }
 
-func (d *distinct) Close() error { return d.input.Close() }
+func (d *distinct) Close() error {
+	d.spill.release()
+	return d.input.Close()
+}

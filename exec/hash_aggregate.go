@@ -25,6 +25,7 @@ type hashAggregate struct {
 	out     arrow.RecordBatch // a batch of results, emitted in BatchSize slices
 	pos     int64
 	spilled *spilled // the partitions still to aggregate when the input spilled
+	what    string   // names it in spill messages: "" for GROUP BY, or DISTINCT's
 }
 
 // NewHashAggregate returns an operator with one row per distinct value of

@@ -42,11 +42,20 @@ func memoryPressure() bool {
 	return limit > 0 && float64(liveHeap()) > aggregateShare*float64(limit)
 }
 
+// name is the operator in spill messages.
+func (h *hashAggregate) name() string {
+	if h.what != "" {
+		return h.what
+	}
+	return "GROUP BY"
+}
+
 // aggSpill is where a closed state writes the rows of groups it does not
 // hold.
 type aggSpill struct {
 	level  int           // which bits of the key hash pick the partition
 	schema *arrow.Schema // the spilled rows' (spillSchema)
+	what   string        // the operator, for messages
 	parts  [spillPartitions]*spillFile
 }
 
@@ -68,7 +77,7 @@ func (h *hashAggregate) spillSchema() *arrow.Schema {
 // spillShape is the aggregation of spilled rows: the same calls over the
 // spill schema's columns.
 func (h *hashAggregate) spillShape() *hashAggregate {
-	shape := &hashAggregate{schema: h.schema}
+	shape := &hashAggregate{schema: h.schema, what: h.what}
 	for i, g := range h.groupBy {
 		shape.groupBy = append(shape.groupBy, &planner.ColumnRef{Index: i, Name: fmt.Sprintf("k%d", i), T: g.Type()})
 	}
@@ -98,7 +107,7 @@ func (sp *aggSpill) write(ctx context.Context, cols []arrow.Array, rows []int32,
 			continue
 		}
 		if sp.parts[p] == nil {
-			f, err := newSpillFile(sp.schema, mem, "GROUP BY")
+			f, err := newSpillFile(sp.schema, mem, sp.what)
 			if err != nil {
 				return err
 			}
@@ -149,9 +158,9 @@ func (st *aggState) closeIfFull() error {
 		return nil
 	}
 	if st.level >= spillLevels {
-		return fmt.Errorf("GROUP BY needs more memory than memory_limit (%s) allows, even spilling", formatLimit())
+		return fmt.Errorf("%s needs more memory than memory_limit (%s) allows, even spilling", st.h.name(), formatLimit())
 	}
-	st.spill = &aggSpill{level: st.level, schema: st.h.spillSchema()}
+	st.spill = &aggSpill{level: st.level, schema: st.h.spillSchema(), what: st.h.name()}
 	return nil
 }
 
@@ -371,7 +380,7 @@ func (s *spilled) fold(ctx context.Context, st *aggState, w spillWork, mem memor
 		err = r.Err()
 		r.Release()
 		if err != nil {
-			return fmt.Errorf("GROUP BY: reading back spilled rows: %w", err)
+			return fmt.Errorf("%s: reading back spilled rows: %w", s.h.name(), err)
 		}
 	}
 	return nil

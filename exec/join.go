@@ -77,6 +77,11 @@ type join struct {
 	// pruneProbe, when set, receives the build side to prune the probe
 	// side's files (dynamic_pruning.go).
 	pruneProbe *dynamicFilter
+
+	// grace runs the join once its build side spilled; spillLevel is how
+	// often the rows it joins were partitioned (hash_join_spill.go).
+	grace      *graceJoin
+	spillLevel int
 }
 
 func newJoin(typ sql.JoinType, left, right Operator, cond planner.Expr, buildLeft bool, keep []bool, m matcher) *join {
@@ -135,10 +140,13 @@ func (j *join) preserved() (build, probe bool) {
 }
 
 func (j *join) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	if j.build == nil {
+	if j.build == nil && j.grace == nil {
 		if err := j.buildSide(ctx); err != nil {
 			return nil, err
 		}
+	}
+	if j.grace != nil {
+		return j.grace.next(ctx)
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -173,9 +181,14 @@ func (j *join) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // is never read.
 func (j *join) buildSide(ctx context.Context) error {
 	buildOp, _ := j.sides()
-	build, err := materialize(ctx, buildOp, "the build side of a hash join")
+	spill := j.newBuildSpill()
+	build, err := materialize(ctx, buildOp, spill)
 	if err != nil {
 		return err
+	}
+	if spill.spilling() {
+		j.grace = newGraceJoin(j, spill)
+		return nil
 	}
 	j.build = build
 	j.buildMatched = make([]bool, build.NumRows())
@@ -375,23 +388,25 @@ func takeRows(ctx context.Context, schema *arrow.Schema, batch arrow.RecordBatch
 }
 
 // materializeInParallel reads the rest of op with runParallel.
-func materializeInParallel(ctx context.Context, op Operator, what string) ([]arrow.RecordBatch, error) {
+func materializeInParallel(ctx context.Context, op Operator, spill *keySpill) ([]arrow.RecordBatch, error) {
 	workers := runtime.GOMAXPROCS(0)
 	parts := make([][]arrow.RecordBatch, workers)
 	err := runParallel(ctx, op, workers, func(_ context.Context, w int, b arrow.RecordBatch) error {
 		b.Retain()
-		parts[w] = append(parts[w], b)
-		return checkMemory(what)
+		var err error
+		parts[w], err = spill.check(ctx, append(parts[w], b))
+		return err
 	})
 	return slices.Concat(parts...), err
 }
 
-// materialize reads all of op (what it is, for an error past the memory
-// limit) into one batch of its schema. Past the first
+// materialize reads all of op into one batch of its schema. Past the first
 // rows, the filters, projections and joins above op's scans run on every
 // core (TPC-H Q12's filtered lineitem, the build side of its join); the
-// rows then come in no set order, as from a parallel scan.
-func materialize(ctx context.Context, op Operator, what string) (arrow.RecordBatch, error) {
+// rows then come in no set order, as from a parallel scan. When spill
+// (nil for none) spills, the rows are all in its files and the batch is
+// nil.
+func materialize(ctx context.Context, op Operator, spill *keySpill) (arrow.RecordBatch, error) {
 	var batches []arrow.RecordBatch
 	defer func() {
 		for _, b := range batches {
@@ -402,7 +417,7 @@ func materialize(ctx context.Context, op Operator, what string) (arrow.RecordBat
 	parallelNow := parallelFromStart(op)
 	for {
 		if (parallelNow || rows >= parallelAfterRows) && runtime.GOMAXPROCS(0) > 1 && hasRowStages(op) && atBatchBoundary(op) {
-			rest, err := materializeInParallel(ctx, op, what)
+			rest, err := materializeInParallel(ctx, op, spill)
 			batches = append(batches, rest...)
 			if err != nil {
 				return nil, err
@@ -419,11 +434,15 @@ func materialize(ctx context.Context, op Operator, what string) (arrow.RecordBat
 		if b == nil {
 			break
 		}
-		batches = append(batches, b)
 		rows += b.NumRows()
-		if err := checkMemory(what); err != nil {
+		if batches, err = spill.check(ctx, append(batches, b)); err != nil {
 			return nil, err
 		}
+	}
+	if spill.spilling() {
+		rest := batches
+		batches = nil
+		return nil, spill.flush(ctx, rest)
 	}
 	mem := allocator(ctx)
 	cols := make([]arrow.Array, op.Schema().NumFields())
@@ -447,6 +466,11 @@ func materialize(ctx context.Context, op Operator, what string) (arrow.RecordBat
 }
 
 func (j *join) Close() error {
+	var err error
+	if j.grace != nil {
+		err = j.grace.close()
+		j.grace = nil
+	}
 	if j.build != nil {
 		j.build.Release()
 		j.build = nil
@@ -455,7 +479,7 @@ func (j *join) Close() error {
 		j.probe.Release()
 		j.probe = nil
 	}
-	return errors.Join(j.left.Close(), j.right.Close())
+	return errors.Join(err, j.left.Close(), j.right.Close())
 }
 
 // buildJoin builds a hash join when the plan has equi-join keys, else a

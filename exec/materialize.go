@@ -63,7 +63,9 @@ func (m *materializeOp) Open(ctx context.Context) error {
 		op.Close()
 		return err
 	}
-	rows, err := materialize(ctx, op, "the WITH query "+m.p.Name)
+	// Its rows have no key to spill by: past the memory limit, one line.
+	cannot := newKeySpill("the WITH query "+m.p.Name, op.Schema(), nil, nil, 0)
+	rows, err := materialize(ctx, op, cannot)
 	op.Close()
 	if err != nil {
 		return err

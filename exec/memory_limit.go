@@ -17,10 +17,12 @@ import (
 // The memory limit is the process's, as DuckDB's memory_limit is its
 // database instance's: every query of every session shares it. It is the
 // Go collector's soft limit too, so the heap's garbage is collected harder
-// as the process nears it. ORDER BY and GROUP BY write rows to temporary
-// files when they would take more than their share of it
-// (sort_merge.go, hash_aggregate_spill.go); the operators that cannot
-// spill yet stop with one line near it (checkMemory).
+// as the process nears it. ORDER BY, GROUP BY, DISTINCT, hash joins and
+// windows write rows to temporary files when they would take more than
+// their share of it (sort_merge.go, hash_aggregate_spill.go,
+// distinct_spill.go, hash_join_spill.go, window_spill.go); what cannot
+// spill (a window without PARTITION BY) stops with one line near it
+// (checkMemory).
 var (
 	memoryLimit   atomic.Int64 // bytes; 0 for none
 	tempDirectory atomic.Pointer[string]

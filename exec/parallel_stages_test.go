@@ -29,7 +29,7 @@ func TestMaterializeInParallel(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer op.Close()
-		b, err := materialize(ctx, op, "test")
+		b, err := materialize(ctx, op, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

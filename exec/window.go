@@ -27,6 +27,11 @@ type windowOp struct {
 
 	out arrow.RecordBatch // the result, emitted in BatchSize slices
 	pos int64
+
+	// grace runs the window once its input spilled; spillLevel is how
+	// often the rows it computes were partitioned (window_spill.go).
+	grace      *windowGrace
+	spillLevel int
 }
 
 // NewWindow returns an operator appending the results of calls, named
@@ -66,12 +71,15 @@ func (w *windowOp) Open(ctx context.Context) error {
 }
 
 func (w *windowOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	if w.out == nil {
+	if w.out == nil && w.grace == nil {
 		out, err := w.compute(ctx)
 		if err != nil {
 			return nil, err
 		}
 		w.out = out
+	}
+	if w.grace != nil {
+		return w.grace.next(ctx)
 	}
 	if w.pos >= w.out.NumRows() {
 		return nil, nil
@@ -86,7 +94,7 @@ func (w *windowOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 func (w *windowOp) compute(ctx context.Context) (arrow.RecordBatch, error) {
 	mem := allocator(ctx)
 	all, err := w.readAll(ctx, mem)
-	if err != nil {
+	if err != nil || all == nil { // nil: the input spilled
 		return nil, err
 	}
 	defer all.Release()
@@ -114,10 +122,12 @@ func (w *windowOp) compute(ctx context.Context) (arrow.RecordBatch, error) {
 	return array.NewRecordBatch(w.schema, cols, all.NumRows()), nil
 }
 
-// readAll concatenates the whole input into one batch.
+// readAll concatenates the whole input into one batch; or, when it spills,
+// leaves it in w.grace's files and returns nil.
 func (w *windowOp) readAll(ctx context.Context, mem memory.Allocator) (arrow.RecordBatch, error) {
 	var batches []arrow.RecordBatch
 	defer func() { releaseBatches(batches) }()
+	spill := w.newInputSpill()
 	for {
 		b, err := w.input.Next(ctx)
 		if err != nil {
@@ -126,10 +136,15 @@ func (w *windowOp) readAll(ctx context.Context, mem memory.Allocator) (arrow.Rec
 		if b == nil {
 			break
 		}
-		batches = append(batches, b)
-		if err := checkMemory("a window function"); err != nil {
+		if batches, err = spill.check(ctx, append(batches, b)); err != nil {
 			return nil, err
 		}
+	}
+	if spill.spilling() {
+		rest := batches
+		batches = nil
+		w.grace = &windowGrace{w: w, parts: spill.parts}
+		return nil, spill.flush(ctx, rest)
 	}
 	schema := w.input.Schema()
 	if len(batches) == 0 { // concatenation needs at least one batch
@@ -144,6 +159,10 @@ func (w *windowOp) readAll(ctx context.Context, mem memory.Allocator) (arrow.Rec
 }
 
 func (w *windowOp) release() {
+	if w.grace != nil {
+		w.grace.close()
+		w.grace = nil
+	}
 	if w.out != nil {
 		w.out.Release()
 		w.out = nil

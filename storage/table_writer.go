@@ -2,11 +2,8 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strings"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -517,69 +514,26 @@ func Append(ctx context.Context, tbl *table.Table, fs icebergio.WriteFileIO, arr
 	return rows, nil
 }
 
-// appendAttempts bounds the retries of an append that lost a commit race;
-// with CommitBackoff's waits they span about five seconds, enough for
-// eight writers and a compaction on one table.
-const appendAttempts = 10
-
 // CommitAppend commits data files as one append snapshot. An append never
 // conflicts with what another writer committed meanwhile, so when the commit
-// loses a race the table is reloaded and the append retried on top. Staging
-// the append reads the current snapshot's manifests, which a concurrent
-// expire_snapshots may have just deleted: that is a lost race too.
+// loses a race it is retried on top of the table as the winner left it.
+// Staging the append reads the current snapshot's manifests, which a
+// concurrent expire_snapshots may have just deleted: that is a lost race too.
 func CommitAppend(ctx context.Context, tbl *table.Table, files []iceberg.DataFile) error {
 	if len(files) == 0 {
 		return nil
 	}
-	name := strings.Join(tbl.Identifier(), ".")
-	for attempt := 1; ; attempt++ {
-		base := tbl.MetadataLocation()
-		tx := tbl.NewTransaction()
+	return RetryCommit(ctx, tbl, func(cur *table.Table) error {
+		tx := cur.NewTransaction()
 		err := tx.AddDataFiles(ctx, files, nil)
 		if err == nil {
-			_, err = tx.Commit(ctx)
+			_, err = CommitTransaction(ctx, cur, tx)
 		}
-		if err == nil {
-			return nil
+		if err != nil {
+			return fmt.Errorf("commit to %s: %w", strings.Join(cur.Identifier(), "."), err)
 		}
-		if !lostRace(ctx, tbl, base, err) {
-			return fmt.Errorf("commit to %s: %w", name, err)
-		}
-		if attempt == appendAttempts {
-			return fmt.Errorf("commit to %s lost to concurrent writers %d times; nothing was written", name, appendAttempts)
-		}
-		if err := CommitBackoff(ctx, attempt); err != nil {
-			return err
-		}
-	}
-}
-
-// CommitBackoff waits before retry number attempt of a commit that lost a
-// race. The filesystem catalog refuses a version another writer has
-// claimed but not yet written, so retrying at once can find the claim
-// still there. The wait doubles with each attempt up to a second, with
-// random jitter so that writers that lost together do not retry together.
-func CommitBackoff(ctx context.Context, attempt int) error {
-	wait := min(time.Duration(10<<min(attempt, 7))*time.Millisecond, time.Second)
-	wait = wait/2 + rand.N(wait)
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(wait):
 		return nil
-	}
-}
-
-// lostRace reports whether a failed commit failed because another writer
-// committed first: the table's metadata is no longer the version base the
-// commit was staged on. It leaves tbl reloaded. Catalogs report a lost race
-// differently (the filesystem catalog may return a bare requirement error),
-// so the table is reloaded to see whether it moved on.
-func lostRace(ctx context.Context, tbl *table.Table, base string, err error) bool {
-	if tbl.Refresh(ctx) != nil {
-		return false
-	}
-	return errors.Is(err, table.ErrCommitFailed) || tbl.MetadataLocation() != base
+	}, nil)
 }
 
 // writePartition writes the buffered rows of one partition to its files,

@@ -31,12 +31,27 @@ func AlterTable(ctx context.Context, s *engine.Session, st *sql.AlterTable) (*en
 	if r, ok := st.Action.(*sql.RenameTable); ok {
 		return renameTable(ctx, s, st.Name, r.To, name)
 	}
-	a := &alteration{tbl: tbl, tx: tbl.NewTransaction()}
-	if err := a.stage(st.Action); err != nil {
-		return nil, fmt.Errorf("alter table %s: %w", name, err)
+	// A commit that loses a race is staged again, and so checked again, on
+	// the table as the other writer left it.
+	var a *alteration
+	stage := func(cur *table.Table) error {
+		a = &alteration{tbl: cur, tx: cur.NewTransaction()}
+		if err := a.stage(st.Action); err != nil {
+			return fmt.Errorf("alter table %s: %w", name, err)
+		}
+		return nil
 	}
-	if _, err := a.tx.Commit(ctx); err != nil {
-		return nil, fmt.Errorf("alter table %s: %w", name, err)
+	if err := stage(tbl); err != nil {
+		return nil, err
+	}
+	err = storage.RetryCommit(ctx, tbl, func(cur *table.Table) error {
+		if _, err := storage.CommitTransaction(ctx, cur, a.tx); err != nil {
+			return fmt.Errorf("alter table %s: %w", name, err)
+		}
+		return nil
+	}, stage)
+	if err != nil {
+		return nil, err
 	}
 	return engine.Message("OK"), nil
 }

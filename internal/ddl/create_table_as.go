@@ -164,8 +164,10 @@ func createWithFiles(ctx context.Context, s *engine.Session, staged *table.Table
 		[]table.Requirement{table.AssertCreate()}, append(createUpdates(meta), snapshot...))
 	if err != nil {
 		removeSnapshotFiles(s.Warehouse().FS(), meta.CurrentSnapshot())
-		if errors.Is(err, table.ErrCommitFailed) {
-			return fmt.Errorf("create table %s: another statement created it meanwhile", name)
+		// A catalog reports a table created meanwhile as a commit failure
+		// or a failed AssertCreate: whether it exists now tells.
+		if _, lerr := s.Warehouse().Catalog().LoadTable(ctx, staged.Identifier()); errors.Is(err, table.ErrCommitFailed) || lerr == nil {
+			return fmt.Errorf("create table %s: another statement created it meanwhile; nothing was written", name)
 		}
 		return fmt.Errorf("create table %s: %w", name, err)
 	}

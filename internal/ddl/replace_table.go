@@ -3,7 +3,6 @@ package ddl
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/apache/iceberg-go"
@@ -13,6 +12,7 @@ import (
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // ReplaceTable runs REPLACE TABLE … and CREATE OR REPLACE TABLE … [AS query]
@@ -205,7 +205,7 @@ func (r *replacement) commit(ctx context.Context, files []iceberg.DataFile) erro
 	_, _, err = r.s.Warehouse().CommitTable(ctx, r.tbl.Identifier(), reqs, append(r.updates, snapshot...))
 	if err != nil {
 		removeSnapshotFiles(r.s.Warehouse().FS(), meta.CurrentSnapshot())
-		if errors.Is(err, table.ErrCommitFailed) {
+		if storage.LostRace(ctx, r.tbl, err) {
 			return fmt.Errorf("replace table %s: another statement changed it meanwhile; nothing was replaced", r.name)
 		}
 		return fmt.Errorf("replace table %s: %w", r.name, err)

@@ -2,7 +2,6 @@ package dml
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
-	"github.com/lakesql/lakesql/catalog"
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/storage"
@@ -81,52 +79,53 @@ func overwrittenFiles(ctx context.Context, s *engine.Session, target *planner.Ta
 	return replaced, nil
 }
 
-// errConcurrentCommit explains a commit refused because the table moved on.
-var errConcurrentCommit = errors.New("another writer committed to the table after this statement read it; nothing was changed, run the statement again")
-
 // CommitReplace removes data files and adds others in one snapshot. The
-// files to remove were chosen from tbl's snapshot, so the commit asserts the
-// branch is still there: a concurrent commit makes it fail instead of being
-// retried on top of rows this statement never saw. Delete files that pointed
-// only at removed files are left in place; they no longer match any row.
+// files to remove were chosen from tbl's snapshot, so when another writer
+// commits first the commit is retried on top only if that writer neither
+// removed them nor deleted rows of them. Delete files that pointed only at
+// removed files are left in place; they no longer match any row.
 func CommitReplace(ctx context.Context, tbl *table.Table, remove, add []iceberg.DataFile) error {
-	return commitOnSnapshot(ctx, tbl, func(tx *table.Transaction) error {
+	return commitOnSnapshot(ctx, tbl, remove, func(tx *table.Transaction) error {
 		return tx.ReplaceDataFilesWithDataFiles(ctx, remove, add, nil)
 	})
 }
 
 // commitRowDelta adds data files and position delete files in one snapshot
-// (merge-on-read), asserting as CommitReplace does that the branch has not
-// moved since the deleted positions were read.
-func commitRowDelta(ctx context.Context, tbl *table.Table, add, deletes []iceberg.DataFile) error {
+// (merge-on-read); data are the files whose rows the deletes name, which,
+// as in CommitReplace, must not have changed under a retry.
+func commitRowDelta(ctx context.Context, tbl *table.Table, data, add, deletes []iceberg.DataFile) error {
 	if len(add) == 0 && len(deletes) == 0 {
 		return nil
 	}
-	return commitOnSnapshot(ctx, tbl, func(tx *table.Transaction) error {
+	return commitOnSnapshot(ctx, tbl, data, func(tx *table.Transaction) error {
 		return tx.NewRowDelta(nil).AddRows(add...).AddDeletes(deletes...).Commit(ctx)
 	})
 }
 
 // commitOnSnapshot stages changes in a transaction that asserts the main
-// branch is still at the snapshot tbl holds, and commits it.
-func commitOnSnapshot(ctx context.Context, tbl *table.Table, stage func(*table.Transaction) error) error {
+// branch is at the snapshot of the table it is staged on, and commits it
+// through storage.RetryCommit, which re-validates changed (files of tbl's
+// snapshot the statement removes or deletes rows of) before a retry.
+func commitOnSnapshot(ctx context.Context, tbl *table.Table, changed []iceberg.DataFile, stage func(*table.Transaction) error) error {
 	name := strings.Join(tbl.Identifier(), ".")
-	tx := tbl.NewTransaction()
-	if err := tx.AssertRefSnapshotID(table.MainBranch); err != nil {
-		return fmt.Errorf("commit to %s: %w", name, err)
-	}
-	if err := stage(tx); err != nil {
-		return fmt.Errorf("commit to %s: %w", name, err)
-	}
-	base := catalog.SnapshotID(tbl)
-	if _, err := tx.Commit(ctx); err != nil {
-		// Catalogs report the failed snapshot assertion differently (the
-		// filesystem catalog returns the bare requirement error), so the
-		// table is reloaded to tell a concurrent commit from other failures.
-		if errors.Is(err, table.ErrCommitFailed) || tbl.Refresh(ctx) == nil && catalog.SnapshotID(tbl) != base {
-			return fmt.Errorf("commit to %s: %w (%v)", name, errConcurrentCommit, err)
+	return storage.RetryCommit(ctx, tbl, func(cur *table.Table) error {
+		tx := cur.NewTransaction()
+		err := tx.AssertRefSnapshotID(table.MainBranch)
+		if err == nil {
+			err = stage(tx)
 		}
-		return fmt.Errorf("commit to %s: %w", name, err)
-	}
-	return nil
+		if err == nil {
+			_, err = storage.CommitTransaction(ctx, cur, tx)
+		}
+		if err != nil {
+			return fmt.Errorf("commit to %s: %w", name, err)
+		}
+		return nil
+	}, func(cur *table.Table) error {
+		fs, err := tbl.FS(ctx)
+		if err != nil {
+			return fmt.Errorf("commit to %s: %w", name, err)
+		}
+		return storage.CheckConflicts(ctx, fs, nil, tbl, cur, changed, false)
+	})
 }

@@ -67,7 +67,7 @@ func removeWritten(fs *storage.RemapIO, files []iceberg.DataFile) {
 func commitMergeOnRead(ctx context.Context, fs *storage.RemapIO, tbl *table.Table, data []iceberg.DataFile, deleted deletedRows, w *storage.TableWriter, added []iceberg.DataFile) error {
 	deletes, err := deleted.write(fs, tbl, data)
 	if err == nil {
-		if err = commitRowDelta(ctx, tbl, added, deletes); err != nil {
+		if err = commitRowDelta(ctx, tbl, data, added, deletes); err != nil {
 			removeWritten(fs, deletes)
 		}
 	}

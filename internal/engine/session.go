@@ -87,6 +87,9 @@ func (s *Session) Context(ctx context.Context) context.Context {
 	if s.settings.noExternalAccess || s.opts.ReadOnly {
 		ctx = planner.WithFileAccess(ctx, s.checkFileAccess)
 	}
+	if s.settings.commitRetryTimeout != nil {
+		ctx = storage.WithCommitRetryTimeout(ctx, *s.settings.commitRetryTimeout)
+	}
 	return ctx
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/optimizer"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/storage"
 	"github.com/lakesql/lakesql/value"
 )
 
@@ -33,6 +34,10 @@ type settings struct {
 	// statementTimeout stops a statement that runs longer (SET
 	// statement_timeout = '30s'); 0 for no limit.
 	statementTimeout time.Duration
+	// commitRetryTimeout is how long a commit that loses races with other
+	// writers is retried (SET commit_retry_timeout); nil for
+	// storage.DefaultCommitRetryTimeout.
+	commitRetryTimeout *time.Duration
 	// staticOverwrite makes INSERT OVERWRITE replace the whole table rather
 	// than the partitions its rows fall in (Spark's
 	// spark.sql.sources.partitionOverwriteMode = static).
@@ -75,6 +80,23 @@ var sessionSettings = []setting{
 		},
 	},
 	{
+		name: "commit_retry_timeout", description: "how long a commit that loses to concurrent writers is retried, such as '30s' (0: not retried)",
+		show: func(s *settings) string {
+			if s.commitRetryTimeout == nil {
+				return storage.DefaultCommitRetryTimeout.String()
+			}
+			return s.commitRetryTimeout.String()
+		},
+		set: func(s *settings, v string) error {
+			d, err := parseDuration("commit_retry_timeout", v)
+			if err == nil {
+				s.commitRetryTimeout = &d
+			}
+			return err
+		},
+		reset: func(s *settings) { s.commitRetryTimeout = nil },
+	},
+	{
 		name: "disabled_optimizers", description: "optimizer rules turned off, comma-separated (DuckDB's setting)",
 		show: func(s *settings) string { return strings.Join(slices.Sorted(maps.Keys(s.disabledRules)), ", ") },
 		set:  setDisabledRules, reset: func(s *settings) { s.disabledRules = nil },
@@ -96,7 +118,7 @@ var sessionSettings = []setting{
 		reset: func(*settings) {}, // on by default, and never turned back on
 	},
 	{
-		name: "memory_limit", description: "memory the process may use, such as '4GB' (shared by every session; ORDER BY and GROUP BY spill to temp_directory as they near it; 0: no limit)",
+		name: "memory_limit", description: "memory the process may use, such as '4GB' (shared by every session; ORDER BY, GROUP BY, DISTINCT, hash joins and windows spill to temp_directory as they near it; 0: no limit)",
 		show: func(*settings) string { return formatBytes(exec.MemoryLimit()) },
 		set: func(_ *settings, v string) error {
 			n, err := parseBytes("memory_limit", v)
@@ -142,7 +164,7 @@ var sessionSettings = []setting{
 		name: "statement_timeout", description: "stop statements that run longer, such as '30s' or '5min' (0: no limit)",
 		show: func(s *settings) string { return s.statementTimeout.String() },
 		set: func(s *settings, v string) error {
-			d, err := parseDuration(v)
+			d, err := parseDuration("statement_timeout", v)
 			if err == nil {
 				s.statementTimeout = d
 			}

@@ -45,10 +45,11 @@ func (r *Result) Bound(stmtCtx context.Context, release context.CancelFunc, s *S
 	}
 }
 
-// parseDuration reads a statement_timeout value as PostgreSQL and DuckDB
-// write it: a number of milliseconds, or a number with a unit (ms, s, min,
-// h, d; Go's forms such as 1m30s too). 0 means no limit.
-func parseDuration(text string) (time.Duration, error) {
+// parseDuration reads the value of setting name (statement_timeout,
+// commit_retry_timeout) as PostgreSQL and DuckDB write durations: a number
+// of milliseconds, or a number with a unit (ms, s, min, h, d; Go's forms
+// such as 1m30s too).
+func parseDuration(name, text string) (time.Duration, error) {
 	text = strings.ToLower(strings.TrimSpace(text))
 	if n, err := strconv.ParseInt(text, 10, 64); err == nil && n >= 0 {
 		return time.Duration(n) * time.Millisecond, nil
@@ -67,5 +68,5 @@ func parseDuration(text string) (time.Duration, error) {
 	if d, err := time.ParseDuration(text); err == nil && d >= 0 {
 		return d, nil
 	}
-	return 0, fmt.Errorf("SET statement_timeout takes a duration such as '30s', '5min' or 1000 (milliseconds), not %q", text)
+	return 0, fmt.Errorf("SET %s takes a duration such as '30s', '5min' or 1000 (milliseconds), not %q", name, text)
 }

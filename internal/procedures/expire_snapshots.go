@@ -49,35 +49,16 @@ func expireSnapshots(ctx context.Context, s *engine.Session, args map[string]*pl
 	if _, err := ownFiles(s, tbl, name); err != nil {
 		return nil, err
 	}
-	// An expiry that loses a race with another writer is planned again on
-	// the table as it is now: the other commit may have added snapshots.
-	for attempt := 1; ; attempt++ {
-		exp, err := planExpiry(tbl, name, opts, ids)
-		if err != nil {
-			return nil, err
-		}
-		files, err := exp.apply(ctx, s, workers)
-		if !errors.Is(err, errExpiryLost) {
-			if err != nil {
-				return nil, err
-			}
-			return expiryCounts(files), nil
-		}
-		if attempt == commitAttempts {
-			return nil, errLostRaces("expire snapshots", name)
-		}
-		if err := storage.CommitBackoff(ctx, attempt); err != nil {
-			return nil, err
-		}
-		if tbl, name, err = procedureTable(ctx, s, args); err != nil {
-			return nil, err
-		}
+	exp, err := planExpiry(tbl, name, opts, ids)
+	if err != nil {
+		return nil, err
 	}
+	files, err := exp.apply(ctx, s, workers)
+	if err != nil {
+		return nil, err
+	}
+	return expiryCounts(files), nil
 }
-
-// errExpiryLost is apply's error for a commit that another writer's
-// commit beat; expire_snapshots plans again, VACUUM says so.
-var errExpiryLost = errors.New("another writer committed to the table meanwhile; nothing was changed, run it again")
 
 // expireOptions reads older_than and retain_last.
 func expireOptions(ctx context.Context, args map[string]*planner.Literal) ([]table.ExpireSnapshotsOpt, error) {
@@ -113,6 +94,10 @@ type expiry struct {
 	tbl    *table.Table
 	commit table.TableCommit
 	after  table.Metadata
+	// opts and ids are what it was planned with, to plan it again on the
+	// table another writer's commit left.
+	opts []table.ExpireSnapshotsOpt
+	ids  []int64
 }
 
 // planExpiry stages the expiry. iceberg-go chooses the snapshots that the
@@ -140,7 +125,7 @@ func planExpiry(tbl *table.Table, name string, opts []table.ExpireSnapshotsOpt, 
 	if err != nil {
 		return nil, fmt.Errorf("expire snapshots of %s: %w", name, err)
 	}
-	return &expiry{name: name, tbl: tbl, commit: commit, after: after}, nil
+	return &expiry{name: name, tbl: tbl, commit: commit, after: after, opts: opts, ids: ids}, nil
 }
 
 // checkExpirable refuses explicit snapshot ids that do not exist or that a
@@ -200,16 +185,30 @@ func (e *expiry) preview(s *engine.Session) ([]expiredFile, error) {
 // apply commits the expiry, then deletes the files no remaining snapshot
 // references, and returns them. Deleting after the commit means a failure
 // only leaves unreferenced files behind, which remove_orphan_files finds.
+// An expiry that loses a race with another writer is planned again on the
+// table as that writer left it (the other commit may have added snapshots)
+// and retried through storage.RetryCommit; e then holds the expiry that
+// committed.
 func (e *expiry) apply(ctx context.Context, s *engine.Session, workers int) ([]expiredFile, error) {
-	if len(e.commit.Updates) == 0 {
-		return nil, nil
-	}
-	after, _, err := s.Warehouse().CommitTable(ctx, e.tbl.Identifier(), e.commit.Requirements, e.commit.Updates)
-	if err != nil {
-		if lostRace(ctx, s, e.tbl, err) {
-			return nil, fmt.Errorf("expire snapshots of %s: %w", e.name, errExpiryLost)
+	var after table.Metadata
+	err := storage.RetryCommit(ctx, e.tbl, func(*table.Table) error {
+		if len(e.commit.Updates) == 0 {
+			return nil
 		}
-		return nil, fmt.Errorf("expire snapshots of %s: %w", e.name, err)
+		var err error
+		if after, _, err = s.Warehouse().CommitTable(ctx, e.tbl.Identifier(), e.commit.Requirements, e.commit.Updates); err != nil {
+			return fmt.Errorf("expire snapshots of %s: %w", e.name, err)
+		}
+		return nil
+	}, func(fresh *table.Table) error {
+		next, err := planExpiry(fresh, e.name, e.opts, e.ids)
+		if err == nil {
+			*e = *next
+		}
+		return err
+	})
+	if err != nil || after == nil {
+		return nil, err
 	}
 	// The committed metadata, not the planned one, decides what is still
 	// referenced: it is what readers now see.

@@ -8,8 +8,10 @@ import (
 
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql/catalog"
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // rollbackToSnapshot is CALL system.rollback_to_snapshot(table, snapshot_id).
@@ -67,10 +69,27 @@ func rollback(ctx context.Context, s *engine.Session, tbl *table.Table, name str
 	if err := tx.RollbackToSnapshot(id); err != nil {
 		return nil, fmt.Errorf("roll back %s: %w", name, err)
 	}
-	if _, err := tx.Commit(ctx); err != nil {
-		return nil, fmt.Errorf("roll back %s: %w", name, err)
+	err := storage.RetryCommit(ctx, tbl, func(cur *table.Table) error {
+		if _, err := storage.CommitTransaction(ctx, cur, tx); err != nil {
+			return fmt.Errorf("roll back %s: %w", name, err)
+		}
+		return nil
+	}, func(fresh *table.Table) error { return mainMoved("roll back", name, tbl, fresh) })
+	if err != nil {
+		return nil, err
 	}
 	return bigintRow(snapshotChangeColumns, &cur.SnapshotID, &id), nil
 }
 
 var snapshotChangeColumns = []string{"previous_snapshot_id", "current_snapshot_id"}
+
+// mainMoved refuses to retry a change of the main branch (a rollback, a
+// set_current_snapshot) that lost a race to a commit that moved it: it
+// would undo that commit. A race for the next version's claim that left
+// the branch where it was is retried.
+func mainMoved(what, name string, read, fresh *table.Table) error {
+	if catalog.SnapshotID(read) != catalog.SnapshotID(fresh) {
+		return fmt.Errorf("%s %s failed: another writer committed to it meanwhile; nothing was changed, run it again", what, name)
+	}
+	return nil
+}

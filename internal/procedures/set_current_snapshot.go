@@ -9,6 +9,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // setCurrentSnapshot is CALL system.set_current_snapshot(table, snapshot_id,
@@ -36,8 +37,14 @@ func setCurrentSnapshot(ctx context.Context, s *engine.Session, args map[string]
 	// fails this one instead of being undone by it.
 	reqs := []table.Requirement{table.AssertTableUUID(meta.TableUUID()), table.AssertRefSnapshotID(table.MainBranch, prev)}
 	updates := []table.Update{b.NewRetainingSnapshotRefUpdate(table.MainBranch, id, table.BranchRef)}
-	if _, _, err := s.Warehouse().CommitTable(ctx, tbl.Identifier(), reqs, updates); err != nil {
-		return nil, fmt.Errorf("set current snapshot of %s: %w", name, err)
+	err = storage.RetryCommit(ctx, tbl, func(*table.Table) error {
+		if _, _, err := s.Warehouse().CommitTable(ctx, tbl.Identifier(), reqs, updates); err != nil {
+			return fmt.Errorf("set current snapshot of %s: %w", name, err)
+		}
+		return nil
+	}, func(fresh *table.Table) error { return mainMoved("set current snapshot of", name, tbl, fresh) })
+	if err != nil {
+		return nil, err
 	}
 	return bigintRow(snapshotChangeColumns, prev, &id), nil
 }
