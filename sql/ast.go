@@ -284,11 +284,14 @@ type Select struct {
 	Pos      Pos
 }
 
-// SelectItem is expr [AS alias]; Expr may be *Star.
+// SelectItem is expr [AS alias]; Expr may be *Star. Aliases holds the
+// names of AS (a, b), for a generator's columns (Spark's SELECT
+// posexplode(arr) AS (pos, x)).
 type SelectItem struct {
-	Expr  Expr
-	Alias string
-	Pos   Pos
+	Expr    Expr
+	Alias   string
+	Aliases []string
+	Pos     Pos
 }
 
 // SetOp is L UNION|INTERSECT|EXCEPT [ALL] R.

@@ -346,6 +346,10 @@ func (f *formatter) selectBlock(s *Select) {
 		if item.Alias != "" {
 			f.write(" AS ", quoteIdent(item.Alias))
 		}
+		if len(item.Aliases) > 0 {
+			f.WriteString(" AS")
+			f.columnList(item.Aliases)
+		}
 	}
 	if s.From != nil {
 		f.WriteString(" FROM ")
