@@ -194,7 +194,8 @@ func aggregateArg(fn string, arg Expr) (Expr, arrow.DataType, error) {
 }
 
 // isOrderable reports whether values of t can be compared by min, max,
-// ORDER BY and grouping.
+// ORDER BY and grouping: structs, arrays and maps of such values too, in
+// the order of exec/expr's nested keys.
 func isOrderable(t arrow.DataType) bool {
 	if ext, ok := t.(arrow.ExtensionType); ok {
 		t = ext.StorageType()
@@ -203,6 +204,18 @@ func isOrderable(t arrow.DataType) bool {
 	case arrow.BOOL, arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.FLOAT32, arrow.FLOAT64,
 		arrow.DECIMAL128, arrow.DATE32, arrow.TIME64, arrow.TIMESTAMP,
 		arrow.STRING, arrow.BINARY, arrow.FIXED_SIZE_BINARY, arrow.NULL:
+		return true
+	case arrow.MAP:
+		m := t.(*arrow.MapType)
+		return isOrderable(m.KeyType()) && isOrderable(m.ItemType())
+	case arrow.LIST:
+		return isOrderable(t.(*arrow.ListType).Elem())
+	case arrow.STRUCT:
+		for _, f := range t.(*arrow.StructType).Fields() {
+			if !isOrderable(f.Type) {
+				return false
+			}
+		}
 		return true
 	}
 	return false
