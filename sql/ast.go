@@ -73,6 +73,10 @@ type Interval struct {
 	Value Expr
 	Unit  string
 	Pos   Pos
+	// DateStays: a DATE plus or minus this interval of whole days,
+	// months or years is a DATE, as MySQL's DATE_ADD gives it (lakesql's
+	// own dialect gives a TIMESTAMP, as DuckDB does).
+	DateStays bool
 }
 
 // UnaryExpr is -x, +x or NOT x (Op "-", "+", "NOT").
@@ -370,7 +374,10 @@ type Join struct {
 	L, R  TableExpr
 	On    Expr
 	Using []string
-	Pos   Pos
+	// Natural joins on the columns the two sides share by name (USING
+	// those), as NATURAL JOIN does.
+	Natural bool
+	Pos     Pos
 }
 
 // ---- statements ----
@@ -472,10 +479,12 @@ type Describe struct {
 	Pos      Pos
 }
 
-// ShowCreateTable is SHOW CREATE TABLE name.
+// ShowCreateTable is SHOW CREATE TABLE name. MySQL asks for MySQL's
+// answer: a Table, Create Table row with MySQL's column types.
 type ShowCreateTable struct {
-	Name ObjectName
-	Pos  Pos
+	Name  ObjectName
+	MySQL bool
+	Pos   Pos
 }
 
 // ShowPartitions is SHOW PARTITIONS name.

@@ -395,6 +395,9 @@ func (f *formatter) tableExpr(t TableExpr) {
 	case *Join:
 		f.WriteString("(")
 		f.tableExpr(t.L)
+		if t.Natural {
+			f.WriteString(" NATURAL")
+		}
 		f.write(" ", string(t.Type), " JOIN ")
 		f.tableExpr(t.R)
 		if t.On != nil {

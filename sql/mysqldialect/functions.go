@@ -2,6 +2,7 @@ package mysqldialect
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -117,7 +118,8 @@ var intervalUnits = map[ast.TimeUnitType]struct {
 }
 
 // dateArith is DATE_ADD(d, INTERVAL n unit), DATE_SUB, ADDDATE, SUBDATE and
-// d ± INTERVAL n unit, which TiDB parses as date_add/date_sub: d ± interval.
+// d ± INTERVAL n unit, which TiDB parses as date_add/date_sub: d ± interval,
+// a DATE for a DATE and whole days, months or years, as in MySQL.
 func (t *translator) dateArith(x *ast.FuncCallExpr, sub bool) (sql.Expr, error) {
 	if len(x.Args) != 3 {
 		return nil, t.unsupported(x, x.FnName.O+" with these arguments")
@@ -147,14 +149,20 @@ func (t *translator) dateArith(x *ast.FuncCallExpr, sub bool) (sql.Expr, error) 
 		return nil, err
 	}
 	pos := t.pos(x)
-	if u.times != 1 {
+	if lit, ok := n.(*sql.Literal); ok && u.times != 1 && lit.Kind == sql.LitInteger {
+		// INTERVAL takes a constant: 2 QUARTER is 6 MONTH, not 2 * 3.
+		if v, err := strconv.ParseInt(lit.Value, 10, 64); err == nil {
+			n = &sql.Literal{Kind: sql.LitInteger, Value: strconv.FormatInt(v*int64(u.times), 10), Pos: lit.Pos}
+		}
+	}
+	if lit, ok := n.(*sql.Literal); u.times != 1 && !(ok && lit.Kind == sql.LitInteger) {
 		n = &sql.BinaryExpr{Op: "*", L: n, R: &sql.Literal{Kind: sql.LitInteger, Value: fmt.Sprint(u.times), Pos: pos}, Pos: pos}
 	}
 	op := "+"
 	if sub {
 		op = "-"
 	}
-	return &sql.BinaryExpr{Op: op, L: d, R: &sql.Interval{Value: n, Unit: u.unit, Pos: t.pos(x.Args[1])}, Pos: pos}, nil
+	return &sql.BinaryExpr{Op: op, L: d, R: &sql.Interval{Value: n, Unit: u.unit, Pos: t.pos(x.Args[1]), DateStays: true}, Pos: pos}, nil
 }
 
 // trim is TRIM([BOTH|LEADING|TRAILING] [chars] FROM x), which TiDB parses as

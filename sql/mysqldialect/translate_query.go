@@ -288,10 +288,7 @@ func (t *translator) join(j *ast.Join) (sql.TableExpr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if j.NaturalJoin {
-		return nil, t.unsupported(j, "NATURAL JOIN")
-	}
-	out := &sql.Join{L: l, R: r, Pos: t.pos(j)}
+	out := &sql.Join{L: l, R: r, Natural: j.NaturalJoin, Pos: t.pos(j)}
 	switch j.Tp {
 	case ast.LeftJoin:
 		out.Type = sql.JoinLeft
@@ -299,7 +296,7 @@ func (t *translator) join(j *ast.Join) (sql.TableExpr, error) {
 		out.Type = sql.JoinRight
 	default:
 		out.Type = sql.JoinCross
-		if j.On != nil || len(j.Using) > 0 {
+		if j.On != nil || len(j.Using) > 0 || j.NaturalJoin {
 			out.Type = sql.JoinInner
 		}
 	}
