@@ -78,6 +78,13 @@ func (t *translator) funcCall(x *ast.FuncCallExpr) (sql.Expr, error) {
 		}
 	case "str_to_date":
 		return t.strToDate(x, args)
+	case "makedate":
+		// MAKEDATE(year, day of year): January 1st plus the days after it.
+		if len(args) == 2 {
+			one := &sql.Literal{Kind: sql.LitInteger, Value: "1", Pos: pos}
+			jan1 := call("make_date", args[0], one, one)
+			return &sql.BinaryExpr{Op: "+", L: jan1, R: &sql.BinaryExpr{Op: "-", L: args[1], R: one, Pos: pos}, Pos: pos}, nil
+		}
 	case "locate", "position":
 		if len(args) == 2 {
 			return call("strpos", args[1], args[0]), nil
@@ -250,6 +257,7 @@ var strToDateFormats = map[string]string{
 	"%Y-%m-%d %H:%i:%s": "TIMESTAMP",
 	"%Y-%m-%d %T":       "TIMESTAMP",
 	"%Y-%m-%d %H:%i":    "TIMESTAMP",
+	"%Y-%m-%d %H":       "TIMESTAMP", // read with ":00" added
 }
 
 // strToDate is STR_TO_DATE(s, format) for the ISO formats: a cast.
@@ -259,9 +267,13 @@ func (t *translator) strToDate(x *ast.FuncCallExpr, args []sql.Expr) (sql.Expr, 
 	}
 	lit, ok := args[1].(*sql.Literal)
 	if !ok || lit.Kind != sql.LitString || strToDateFormats[lit.Value] == "" {
-		return nil, t.unsupported(x.Args[1], "a STR_TO_DATE format other than '%Y-%m-%d', '%Y-%m-%d %H:%i:%s', '%Y-%m-%d %T' and '%Y-%m-%d %H:%i'")
+		return nil, t.unsupported(x.Args[1], "a STR_TO_DATE format other than '%Y-%m-%d', '%Y-%m-%d %H:%i:%s', '%Y-%m-%d %T', '%Y-%m-%d %H:%i' and '%Y-%m-%d %H'")
 	}
 	pos := t.pos(x)
+	if lit.Value == "%Y-%m-%d %H" {
+		// An hour alone is no timestamp the cast reads; its minutes are.
+		args[0] = &sql.BinaryExpr{Op: "||", L: args[0], R: &sql.Literal{Kind: sql.LitString, Value: ":00", Pos: pos}, Pos: pos}
+	}
 	return &sql.CastExpr{X: args[0], To: sql.TypeName{Name: strToDateFormats[lit.Value], Pos: pos}, Try: true, Pos: pos}, nil
 }
 
