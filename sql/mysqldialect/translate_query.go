@@ -153,9 +153,6 @@ func (t *translator) selectBody(st *ast.SelectStmt) (sql.SetExpr, error) {
 		return nil, err
 	}
 	if st.GroupBy != nil {
-		if st.GroupBy.Rollup {
-			return nil, t.unsupported(st.GroupBy, "GROUP BY … WITH ROLLUP")
-		}
 		for _, item := range st.GroupBy.Items {
 			e, err := t.expr(item.Expr)
 			if err != nil {
@@ -168,6 +165,9 @@ func (t *translator) selectBody(st *ast.SelectStmt) (sql.SetExpr, error) {
 		if sel.Having, err = t.expr(st.Having.Expr); err != nil {
 			return nil, err
 		}
+	}
+	if st.GroupBy != nil && st.GroupBy.Rollup {
+		return rollup(sel), nil
 	}
 	return sel, nil
 }
