@@ -103,7 +103,7 @@ func (b *binder) bindAggregate(e *sql.FuncCall, s *scope) (Expr, error) {
 func (a *aggregator) add(call *AggCall) *aggOutput {
 	key := call.Fn
 	if call.Arg != nil {
-		key = fmt.Sprintf("%s/%v/%g/%q/%s", call.Fn, call.Distinct, call.Fraction, call.Separator, exprKey(call.Arg))
+		key = fmt.Sprintf("%s/%v/%g/%q/%v/%s", call.Fn, call.Distinct, call.Fraction, call.Separator, call.Order, exprKey(call.Arg))
 	}
 	i, ok := a.callKeys[key]
 	if !ok {
@@ -117,6 +117,9 @@ func (a *aggregator) add(call *AggCall) *aggOutput {
 
 func (b *binder) bindAggCall(e *sql.FuncCall, s *scope) (*AggCall, error) {
 	fn := aggregateFns[e.Name]
+	if len(e.OrderBy) > 0 && fn != AggStringAgg {
+		return nil, kindErrorf(ErrUnsupported, e.Pos, "ORDER BY inside %s is not supported (only string_agg, GROUP_CONCAT, orders its values)", e.Name)
+	}
 	if e.Star {
 		if fn != AggCount || e.Name != "count" {
 			return nil, errorf(e.Pos, "%s(*) is not allowed; only count(*)", e.Name)

@@ -192,8 +192,11 @@ type FuncCall struct {
 	Args     []Expr // may hold *NamedArg
 	Distinct bool
 	Star     bool // count(*)
-	Over     *WindowSpec
-	Pos      Pos
+	// OrderBy orders the values of an aggregate inside its parentheses:
+	// string_agg(x, sep ORDER BY y), MySQL's GROUP_CONCAT(x ORDER BY y).
+	OrderBy []OrderItem
+	Over    *WindowSpec
+	Pos     Pos
 }
 
 // NamedArg is name => value inside a CALL or table function argument list.

@@ -202,6 +202,10 @@ func (f *formatter) funcCall(c *FuncCall) {
 		f.WriteString("DISTINCT ")
 	}
 	f.exprs(c.Args)
+	if len(c.OrderBy) > 0 {
+		f.WriteString(" ORDER BY ")
+		f.orderItems(c.OrderBy)
+	}
 	f.WriteString(")")
 	if c.Over == nil {
 		return

@@ -277,8 +277,8 @@ func (t *translator) strToDate(x *ast.FuncCallExpr, args []sql.Expr) (sql.Expr, 
 	return &sql.CastExpr{X: args[0], To: sql.TypeName{Name: strToDateFormats[lit.Value], Pos: pos}, Try: true, Pos: pos}, nil
 }
 
-// groupConcat translates GROUP_CONCAT([DISTINCT] a[, b …] [SEPARATOR s])
-// to string_agg. TiDB's parser gives the separator (',' by default) as the
+// groupConcat translates GROUP_CONCAT([DISTINCT] a[, b …] [ORDER BY …]
+// [SEPARATOR s]) to string_agg. TiDB's parser gives the separator (',' by default) as the
 // last argument; several values are concatenated with ||, which is NULL
 // when one is, so such rows are skipped as MySQL skips them.
 func (t *translator) groupConcat(x *ast.AggregateFuncExpr) (sql.Expr, error) {
@@ -294,7 +294,13 @@ func (t *translator) groupConcat(x *ast.AggregateFuncExpr) (sql.Expr, error) {
 	for _, a := range args[1 : len(args)-1] {
 		value = &sql.BinaryExpr{Op: "||", L: value, R: a, Pos: pos}
 	}
-	return &sql.FuncCall{Name: "string_agg", Args: []sql.Expr{value, args[len(args)-1]}, Distinct: x.Distinct, Pos: pos}, nil
+	call := &sql.FuncCall{Name: "string_agg", Args: []sql.Expr{value, args[len(args)-1]}, Distinct: x.Distinct, Pos: pos}
+	if x.Order != nil {
+		if call.OrderBy, err = t.orderItems(x.Order.Items); err != nil {
+			return nil, err
+		}
+	}
+	return call, nil
 }
 
 // aggregate translates count, sum, avg, min, max and the other aggregates.
@@ -302,11 +308,11 @@ func (t *translator) groupConcat(x *ast.AggregateFuncExpr) (sql.Expr, error) {
 // non-NULL constant, so they all become COUNT(*).
 func (t *translator) aggregate(x *ast.AggregateFuncExpr) (sql.Expr, error) {
 	name := strings.ToLower(x.F)
-	if x.Order != nil {
-		return nil, t.unsupported(x, "ORDER BY inside an aggregate")
-	}
 	if name == "group_concat" {
 		return t.groupConcat(x)
+	}
+	if x.Order != nil {
+		return nil, t.unsupported(x, "ORDER BY inside "+x.F)
 	}
 	pos := t.pos(x)
 	if name == "count" && !x.Distinct && countsRows(x.Args) {
