@@ -52,6 +52,10 @@ type Options struct {
 	// Progress, when set, receives progress lines of long statements
 	// (rewrite_data_files, OPTIMIZE); cmd/lakesql passes a terminal's stderr.
 	Progress io.Writer
+	// Notices, when set, receives what the warehouse did on its own, such
+	// as reading the tables of a copied warehouse from their new folders;
+	// cmd/lakesql passes stderr.
+	Notices io.Writer
 	// StatementTimeout stops a statement that runs longer (SET
 	// statement_timeout changes it); 0 for no limit.
 	StatementTimeout time.Duration
@@ -93,6 +97,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		CatalogProps: opts.CatalogProps,
 		Remaps:       opts.Remaps,
 		Progress:     opts.Progress,
+		Notices:      opts.Notices,
 		ReadOnly:     opts.ReadOnly,
 	})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,6 +42,10 @@ type Warehouse struct {
 	// keeps the tables' metadata pointers itself; otherwise it is the
 	// filesystem catalog of the folder dir.
 	managed bool
+	// relocated holds the recorded locations of tables of a copied or moved
+	// warehouse, read from their folders here (relocated_table.go).
+	relocated map[string]bool
+	notices   io.Writer
 }
 
 // Open opens the warehouse in dir, creating the folder if needed. extra adds
@@ -267,6 +272,7 @@ func (w *Warehouse) LoadTable(ctx context.Context, ns, name string) (*table.Tabl
 }
 
 func (w *Warehouse) withFS(tbl *table.Table) *table.Table {
+	w.relocate(tbl)
 	fsys := w.fs
 	return table.New(tbl.Identifier(), tbl.Metadata(), tbl.MetadataLocation(),
 		func(context.Context) (icebergio.IO, error) { return fsys, nil }, tableIO{w})

@@ -55,6 +55,9 @@ func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
 	case planner.AggPercentileCont:
 		return &percentileContAcc{fraction: call.Fraction}, nil
 	case planner.AggStringAgg:
+		if len(call.Order) > 0 {
+			return &orderedStringAggAcc{sep: call.Separator, order: call.Order}, nil
+		}
 		return &stringAggAcc{sep: call.Separator}, nil
 	case planner.AggPercentileDisc:
 		ops, err := opsOf(call.Arg.Type())

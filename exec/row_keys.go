@@ -49,8 +49,14 @@ func (v nulls) isNull(i int) bool { return v.bits != nil && !bitutil.BitIsSet(v.
 // equals only another NULL; joins and IN, where NULL matches nothing, skip the
 // rows flagged in hasNull. A NULL's value bytes are zero. Each column is
 // encoded in its own typed loop: a fixed-width value as its bytes, a string
-// or binary value as its length, then its bytes.
+// or binary value as its length, then its bytes; a struct, array or map
+// as the binary value of its key (expr.NestedKeys).
 func encodeKeys(cols []arrow.Array, n int) (*rowKeys, error) {
+	cols, release, err := nestedKeyColumns(cols)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	sizes := make([]int32, n+1) // sizes[i+1] is row i's length, then prefix sums
 	for _, c := range cols {
 		if err := addKeySizes(expr.ExtensionStorage(c), sizes[1:]); err != nil {

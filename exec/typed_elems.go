@@ -106,6 +106,9 @@ func opsOf(t arrow.DataType) (typedOps, error) {
 	case expr.KindBytes:
 		return bytesOps, nil
 	}
+	if expr.IsNestedType(t) && expr.NestedComparable(t) == nil {
+		return nestedOps, nil
+	}
 	return typedOps{}, fmt.Errorf("cannot group or order values of type %s", planner.TypeString(t))
 }
 

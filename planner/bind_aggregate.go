@@ -103,7 +103,7 @@ func (b *binder) bindAggregate(e *sql.FuncCall, s *scope) (Expr, error) {
 func (a *aggregator) add(call *AggCall) *aggOutput {
 	key := call.Fn
 	if call.Arg != nil {
-		key = fmt.Sprintf("%s/%v/%g/%q/%s", call.Fn, call.Distinct, call.Fraction, call.Separator, exprKey(call.Arg))
+		key = fmt.Sprintf("%s/%v/%g/%q/%v/%s", call.Fn, call.Distinct, call.Fraction, call.Separator, call.Order, exprKey(call.Arg))
 	}
 	i, ok := a.callKeys[key]
 	if !ok {
@@ -117,6 +117,9 @@ func (a *aggregator) add(call *AggCall) *aggOutput {
 
 func (b *binder) bindAggCall(e *sql.FuncCall, s *scope) (*AggCall, error) {
 	fn := aggregateFns[e.Name]
+	if len(e.OrderBy) > 0 && fn != AggStringAgg {
+		return nil, kindErrorf(ErrUnsupported, e.Pos, "ORDER BY inside %s is not supported (only string_agg, GROUP_CONCAT, orders its values)", e.Name)
+	}
 	if e.Star {
 		if fn != AggCount || e.Name != "count" {
 			return nil, errorf(e.Pos, "%s(*) is not allowed; only count(*)", e.Name)
@@ -194,7 +197,8 @@ func aggregateArg(fn string, arg Expr) (Expr, arrow.DataType, error) {
 }
 
 // isOrderable reports whether values of t can be compared by min, max,
-// ORDER BY and grouping.
+// ORDER BY and grouping: structs, arrays and maps of such values too, in
+// the order of exec/expr's nested keys.
 func isOrderable(t arrow.DataType) bool {
 	if ext, ok := t.(arrow.ExtensionType); ok {
 		t = ext.StorageType()
@@ -203,6 +207,18 @@ func isOrderable(t arrow.DataType) bool {
 	case arrow.BOOL, arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.FLOAT32, arrow.FLOAT64,
 		arrow.DECIMAL128, arrow.DATE32, arrow.TIME64, arrow.TIMESTAMP,
 		arrow.STRING, arrow.BINARY, arrow.FIXED_SIZE_BINARY, arrow.NULL:
+		return true
+	case arrow.MAP:
+		m := t.(*arrow.MapType)
+		return isOrderable(m.KeyType()) && isOrderable(m.ItemType())
+	case arrow.LIST:
+		return isOrderable(t.(*arrow.ListType).Elem())
+	case arrow.STRUCT:
+		for _, f := range t.(*arrow.StructType).Fields() {
+			if !isOrderable(f.Type) {
+				return false
+			}
+		}
 		return true
 	}
 	return false

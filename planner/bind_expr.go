@@ -295,7 +295,10 @@ func (b *binder) bindBinary(e *sql.BinaryExpr, s *scope) (Expr, error) {
 		return b.bindConcat(l, r)
 	}
 	if x, handled, err := bindTemporalArithmetic(e.Op, l, r, e.Pos); handled {
-		return x, err
+		if err != nil {
+			return nil, err
+		}
+		return dateStays(e, l, r, x)
 	}
 	if fn, ok := arithmeticFns[e.Op]; ok {
 		return bindArithmetic(fn, l, r, e.Pos)

@@ -2,6 +2,8 @@ package planner
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/lakesql/lakesql/sql"
 )
@@ -80,6 +82,9 @@ func (b *binder) bindJoin(j *sql.Join) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if j.Natural {
+		j = naturalJoin(j, left, right)
+	}
 	if len(j.Using) > 0 {
 		return b.bindJoinUsing(j, left, right)
 	}
@@ -98,6 +103,26 @@ func (b *binder) bindJoin(j *sql.Join) (Plan, error) {
 		typ = sql.JoinInner
 	}
 	return NewJoin(typ, left, right, cond), nil
+}
+
+// naturalJoin is a NATURAL JOIN as the join USING the columns both sides
+// have (their metadata columns aside), in the left side's order; with none
+// in common it is a cross join (an inner one when not outer).
+func naturalJoin(j *sql.Join, left, right Plan) *sql.Join {
+	out := *j
+	out.Natural, out.Using = false, nil
+	for _, l := range left.Schema() {
+		if l.Hidden || slices.ContainsFunc(out.Using, func(u string) bool { return strings.EqualFold(u, l.Name) }) {
+			continue
+		}
+		if slices.ContainsFunc(right.Schema(), func(r Column) bool { return !r.Hidden && strings.EqualFold(r.Name, l.Name) }) {
+			out.Using = append(out.Using, l.Name)
+		}
+	}
+	if len(out.Using) == 0 && out.Type == sql.JoinInner {
+		out.Type = sql.JoinCross
+	}
+	return &out
 }
 
 // bindJoinUsing binds JOIN … USING (cols): the inputs join on equal columns,

@@ -83,6 +83,21 @@ func bindTemporalArithmetic(op string, l, r Expr, pos sql.Pos) (x Expr, handled 
 	return x, true, nil
 }
 
+// dateStays brings d ± iv, bound as x, back to a DATE when the interval
+// asks for it (sql.Interval.DateStays) and d is a DATE and iv whole days,
+// months or years: midnight of the day it lands on, exactly.
+func dateStays(e *sql.BinaryExpr, d, iv, x Expr) (Expr, error) {
+	in, ok := e.R.(*sql.Interval)
+	lit, isLit := iv.(*Literal)
+	if !ok || !in.DateStays || !isLit || d.Type().ID() != arrow.DATE32 || x.Type().ID() != arrow.TIMESTAMP {
+		return x, nil
+	}
+	if v, ok := lit.Value.(arrow.MonthDayNanoInterval); !ok || v.Nanoseconds != 0 {
+		return x, nil
+	}
+	return castTo(x, TypeDate)
+}
+
 // addInterval binds x ± iv for a constant interval iv, where x is a date, a
 // timestamp or another constant interval.
 func addInterval(op string, x, iv Expr) (Expr, error) {

@@ -21,7 +21,8 @@ func (b *binder) bindSelect(sel *sql.Select) (Plan, error) {
 }
 
 // bindSelectOrdered binds a SELECT block and the ORDER BY of the query whose
-// body it is. The plan is, bottom up: FROM, WHERE, Aggregate (when the block
+// body it is. The plan is, bottom up: FROM, WHERE, a generator of the
+// select list (bind_select_generator.go), Aggregate (when the block
 // groups or aggregates), HAVING, Window (when it has window calls), the
 // select list plus hidden ORDER BY columns, Distinct, Sort, and a projection
 // dropping the hidden columns.
@@ -31,6 +32,10 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 		return nil, err
 	}
 	s := &scope{cols: input.Schema()}
+	gen, err := b.findSelectGenerator(sel, input)
+	if err != nil {
+		return nil, err
+	}
 	groups, err := b.bindGroupBy(sel, s)
 	if err != nil {
 		return nil, err
@@ -39,7 +44,7 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 	win := newWindower()
 	withAggs := *s
 	withAggs.aggs, withAggs.windows = agg, win
-	items, err := b.bindSelectItems(sel.Items, &withAggs)
+	items, err := b.bindSelectItems(sel.Items, &withAggs, gen)
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +64,12 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 	all := append(items, hidden...)
 	plan := input
 	aggregated := len(groups) > 0 || len(agg.calls) > 0 || sel.Having != nil
+	if gen != nil {
+		if aggregated {
+			return nil, errorf(gen.src.Position(), "%s in the select list cannot be combined with aggregates; explode in a subquery and aggregate its rows", gen.unnest.Func)
+		}
+		plan = gen.unnest
+	}
 	if aggregated {
 		if plan, err = aggregatePlan(input, agg, all, having, sel.Having); err != nil {
 			return nil, err
@@ -155,10 +166,15 @@ func groupTarget(g sql.Expr, items []sql.SelectItem, s *scope) (sql.Expr, error)
 	return g, nil
 }
 
-// bindSelectItems binds the select list, expanding stars.
-func (b *binder) bindSelectItems(sqlItems []sql.SelectItem, s *scope) ([]selectItem, error) {
+// bindSelectItems binds the select list, expanding stars; the generator
+// item, if any, stands for its columns.
+func (b *binder) bindSelectItems(sqlItems []sql.SelectItem, s *scope, gen *selectGenerator) ([]selectItem, error) {
 	var items []selectItem
-	for _, item := range sqlItems {
+	for i, item := range sqlItems {
+		if gen != nil && i == gen.item {
+			items = append(items, gen.items()...)
+			continue
+		}
 		if star, ok := item.Expr.(*sql.Star); ok {
 			expanded, err := expandStar(star, s)
 			if err != nil {

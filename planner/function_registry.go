@@ -264,17 +264,12 @@ func IsAggregateFunction(name string) bool {
 	return ok
 }
 
-// missingFunctions are functions users ask for that lakesql does not have
-// yet, with what to write instead.
-var missingFunctions = map[string]string{
-	"explode":    "explode in the select list is not supported yet; write FROM t LATERAL VIEW explode(a) e AS x, or FROM t, UNNEST(t.a) AS u(x)",
-	"posexplode": "posexplode in the select list is not supported yet; write FROM t LATERAL VIEW posexplode(a) e AS pos, x",
-}
-
 // unknownFunction reports a name no function has, suggesting the nearest.
+// A generator reaches it only from inside an expression: a whole item of
+// the select list is bound as a generator (bind_select_generator.go).
 func unknownFunction(name string, pos sql.Pos) error {
-	if hint, ok := missingFunctions[name]; ok {
-		return kindErrorf(ErrUnsupported, pos, "%s", hint)
+	if generators[name] {
+		return kindErrorf(ErrUnsupported, pos, "%s must be a whole item of the select list (SELECT id, %s(a) AS x FROM t) or a table in FROM (LATERAL VIEW %s(a) g AS x); it cannot be part of an expression", name, name, name)
 	}
 	known := slices.Concat(slices.Collect(maps.Keys(scalarFunctions)), slices.Collect(maps.Keys(functionAliases)),
 		slices.Collect(maps.Keys(aggregateFns)), slices.Collect(maps.Keys(windowNames)))

@@ -48,13 +48,21 @@ type AggCall struct {
 	Fraction float64
 	// Separator is string_agg's constant separator.
 	Separator string
-	T         arrow.DataType
+	// Order is string_agg's ORDER BY: Arg is then a struct of the value
+	// and the ORDER BY keys, one AggOrder each.
+	Order []AggOrder
+	T     arrow.DataType
 }
+
+// AggOrder is the direction of one ORDER BY key inside an aggregate.
+type AggOrder struct{ Desc, NullsFirst bool }
 
 func (a *AggCall) String() string {
 	switch {
 	case a.Fn == AggPercentileCont || a.Fn == AggPercentileDisc:
 		return fmt.Sprintf("%s(%s, %g)", a.Fn, a.Arg, a.Fraction)
+	case a.Fn == AggStringAgg && len(a.Order) > 0:
+		return fmt.Sprintf("%s(%s%s, %s ORDER BY %v)", a.Fn, map[bool]string{true: "DISTINCT "}[a.Distinct], a.Arg, value.Quote(a.Separator), a.Order)
 	case a.Fn == AggStringAgg:
 		return fmt.Sprintf("%s(%s%s, %s)", a.Fn, map[bool]string{true: "DISTINCT "}[a.Distinct], a.Arg, value.Quote(a.Separator))
 	case a.Arg == nil:

@@ -73,6 +73,10 @@ type Interval struct {
 	Value Expr
 	Unit  string
 	Pos   Pos
+	// DateStays: a DATE plus or minus this interval of whole days,
+	// months or years is a DATE, as MySQL's DATE_ADD gives it (lakesql's
+	// own dialect gives a TIMESTAMP, as DuckDB does).
+	DateStays bool
 }
 
 // UnaryExpr is -x, +x or NOT x (Op "-", "+", "NOT").
@@ -188,8 +192,11 @@ type FuncCall struct {
 	Args     []Expr // may hold *NamedArg
 	Distinct bool
 	Star     bool // count(*)
-	Over     *WindowSpec
-	Pos      Pos
+	// OrderBy orders the values of an aggregate inside its parentheses:
+	// string_agg(x, sep ORDER BY y), MySQL's GROUP_CONCAT(x ORDER BY y).
+	OrderBy []OrderItem
+	Over    *WindowSpec
+	Pos     Pos
 }
 
 // NamedArg is name => value inside a CALL or table function argument list.
@@ -284,11 +291,14 @@ type Select struct {
 	Pos      Pos
 }
 
-// SelectItem is expr [AS alias]; Expr may be *Star.
+// SelectItem is expr [AS alias]; Expr may be *Star. Aliases holds the
+// names of AS (a, b), for a generator's columns (Spark's SELECT
+// posexplode(arr) AS (pos, x)).
 type SelectItem struct {
-	Expr  Expr
-	Alias string
-	Pos   Pos
+	Expr    Expr
+	Alias   string
+	Aliases []string
+	Pos     Pos
 }
 
 // SetOp is L UNION|INTERSECT|EXCEPT [ALL] R.
@@ -367,7 +377,10 @@ type Join struct {
 	L, R  TableExpr
 	On    Expr
 	Using []string
-	Pos   Pos
+	// Natural joins on the columns the two sides share by name (USING
+	// those), as NATURAL JOIN does.
+	Natural bool
+	Pos     Pos
 }
 
 // ---- statements ----
@@ -469,10 +482,12 @@ type Describe struct {
 	Pos      Pos
 }
 
-// ShowCreateTable is SHOW CREATE TABLE name.
+// ShowCreateTable is SHOW CREATE TABLE name. MySQL asks for MySQL's
+// answer: a Table, Create Table row with MySQL's column types.
 type ShowCreateTable struct {
-	Name ObjectName
-	Pos  Pos
+	Name  ObjectName
+	MySQL bool
+	Pos   Pos
 }
 
 // ShowPartitions is SHOW PARTITIONS name.

@@ -202,6 +202,10 @@ func (f *formatter) funcCall(c *FuncCall) {
 		f.WriteString("DISTINCT ")
 	}
 	f.exprs(c.Args)
+	if len(c.OrderBy) > 0 {
+		f.WriteString(" ORDER BY ")
+		f.orderItems(c.OrderBy)
+	}
 	f.WriteString(")")
 	if c.Over == nil {
 		return
@@ -346,6 +350,10 @@ func (f *formatter) selectBlock(s *Select) {
 		if item.Alias != "" {
 			f.write(" AS ", quoteIdent(item.Alias))
 		}
+		if len(item.Aliases) > 0 {
+			f.WriteString(" AS")
+			f.columnList(item.Aliases)
+		}
 	}
 	if s.From != nil {
 		f.WriteString(" FROM ")
@@ -391,6 +399,9 @@ func (f *formatter) tableExpr(t TableExpr) {
 	case *Join:
 		f.WriteString("(")
 		f.tableExpr(t.L)
+		if t.Natural {
+			f.WriteString(" NATURAL")
+		}
 		f.write(" ", string(t.Type), " JOIN ")
 		f.tableExpr(t.R)
 		if t.On != nil {

@@ -48,3 +48,17 @@ func TestParseNestedAccess(t *testing.T) {
 		t.Errorf("UNNEST WITH ORDINALITY: %+v", u)
 	}
 }
+
+// TestParseSelectItemAliases: AS (a, b) names a generator's columns in the
+// select list, and prints back the same.
+func TestParseSelectItemAliases(t *testing.T) {
+	sel := mustParseOne(t, `SELECT id, posexplode(a) AS (p, "x y") FROM t`).(*QueryStmt).Query.Body.(*Select)
+	if got := sel.Items[1].Aliases; len(got) != 2 || got[0] != "p" || got[1] != "x y" || sel.Items[1].Alias != "" {
+		t.Fatalf("aliases %q, alias %q", got, sel.Items[1].Alias)
+	}
+	text := FormatQuery(&Query{Body: sel})
+	again := mustParseOne(t, text).(*QueryStmt).Query.Body.(*Select)
+	if FormatQuery(&Query{Body: again}) != text || len(again.Items[1].Aliases) != 2 {
+		t.Fatalf("%s reparsed differently", text)
+	}
+}

@@ -172,7 +172,7 @@ func (p *parser) selectClauses(s *Select) {
 	}
 }
 
-// selectItem parses *, t.*, or expr [[AS] alias]. Without AS the alias must not
+// selectItem parses *, t.*, or expr [[AS] alias | AS (alias, …)]. Without AS the alias must not
 // be a reserved word, so SELECT a FROM t never reads FROM as an alias.
 func (p *parser) selectItem() SelectItem {
 	t := p.tok()
@@ -181,7 +181,11 @@ func (p *parser) selectItem() SelectItem {
 	}
 	item := SelectItem{Expr: p.expr(), Pos: t.pos}
 	if p.acceptWord("as") {
-		item.Alias = p.aliasName()
+		if p.tok().isOp("(") {
+			item.Aliases = p.identList()
+		} else {
+			item.Alias = p.aliasName()
+		}
 	} else if p.tok().isName() {
 		item.Alias = p.advance().text
 	}

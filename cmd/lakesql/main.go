@@ -208,7 +208,7 @@ func usageError(stderr io.Writer, err error) int {
 func runSQL(cfg cliConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	opts := lakesql.Options{Warehouse: cfg.warehouse, Catalog: cfg.catalog, StatementTimeout: cfg.timeout,
-		CatalogURI: cfg.catalogFlags.uri, CatalogProps: cfg.catalogFlags.props, ReadOnly: cfg.readOnly}
+		CatalogURI: cfg.catalogFlags.uri, CatalogProps: cfg.catalogFlags.props, ReadOnly: cfg.readOnly, Notices: stderr}
 	if f, ok := stderr.(*os.File); ok && readline.IsTerminal(int(f.Fd())) {
 		opts.Progress = stderr // progress lines of long statements
 	}

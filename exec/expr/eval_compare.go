@@ -118,8 +118,10 @@ func (ev *evaluator) compareBits(fn string, a, b operand) (*memory.Buffer, error
 	case KindBytes:
 		compareWith(p.less, newBytesVec(a), newBytesVec(b), bytes.Compare, bits, n)
 	default:
-		out.Release()
-		return nil, fmt.Errorf("cannot compare values of type %s", planner.TypeString(a.t))
+		if err := ev.compareNested(p.less, a, b, bits); err != nil {
+			out.Release()
+			return nil, err
+		}
 	}
 	if p.negate {
 		for i := range bits {

@@ -19,6 +19,9 @@ func ShowCreateTable(ctx context.Context, s *engine.Session, st *sql.ShowCreateT
 	if err != nil {
 		return nil, err
 	}
+	if st.MySQL {
+		return showCreateTableMySQL(tbl)
+	}
 	return engine.TextRows([]string{"create_statement"}, [][]string{{CreateTableText(tbl, qualified)}}), nil
 }
 

@@ -20,20 +20,24 @@ import (
 )
 
 // metadataTable is one Iceberg metadata table: iceberg-go computes its rows.
+// maps names its map<string, string> columns that stay maps, so that
+// summary['added-data-files'] reads one entry, as in Spark; other nested
+// columns are rendered as text.
 type metadataTable struct {
 	name string
 	read func(table.InspectTable, context.Context) (array.RecordReader, error)
+	maps []string
 }
 
 // metadataTables are the metadata tables lakesql serves, in the order error
 // messages list them.
 var metadataTables = []metadataTable{
-	{"snapshots", table.InspectTable.Snapshots},
-	{"history", table.InspectTable.History},
-	{"files", table.InspectTable.Files},
-	{"partitions", table.InspectTable.Partitions},
-	{"manifests", table.InspectTable.Manifests},
-	{"refs", table.InspectTable.Refs},
+	{"snapshots", table.InspectTable.Snapshots, []string{"summary"}},
+	{"history", table.InspectTable.History, nil},
+	{"files", table.InspectTable.Files, nil},
+	{"partitions", table.InspectTable.Partitions, nil},
+	{"manifests", table.InspectTable.Manifests, nil},
+	{"refs", table.InspectTable.Refs, nil},
 }
 
 // findMetadataTable finds a metadata table by name, or returns nil.
@@ -107,7 +111,8 @@ func (s *Session) metadataTableName(ctx context.Context, name sql.ObjectName) (n
 // readMetadataTable reads a metadata table of the table's current snapshot
 // into memory. The partition column of .files and .partitions is a STRUCT
 // of readable values (PartitionRows), so partition.event_date works as in
-// Spark; the other nested columns (maps, lists) are rendered as text.
+// Spark, and .snapshots' summary a map (metadataTable.maps); the other
+// nested columns (maps, lists) are rendered as text.
 func readMetadataTable(ctx context.Context, tbl *table.Table, meta *metadataTable) (*planner.Rows, error) {
 	inSchema, batches, err := metadataRows(ctx, tbl, meta)
 	if err != nil {
@@ -121,7 +126,7 @@ func readMetadataTable(ctx context.Context, tbl *table.Table, meta *metadataTabl
 	cols := make([]planner.Column, inSchema.NumFields())
 	for i, f := range inSchema.Fields() {
 		cols[i] = planner.Column{Name: f.Name, T: f.Type}
-		if _, nested := f.Type.(arrow.NestedType); nested && f.Name != "partition" {
+		if _, nested := f.Type.(arrow.NestedType); nested && f.Name != "partition" && !keptMap(meta, f) {
 			cols[i].T = planner.TypeVarchar
 		}
 	}
@@ -131,10 +136,13 @@ func readMetadataTable(ctx context.Context, tbl *table.Table, meta *metadataTabl
 	for _, in := range batches {
 		out := make([]arrow.Array, len(cols))
 		for i, f := range inSchema.Fields() {
-			if arrow.TypeEqual(f.Type, cols[i].T) {
+			switch m, isMap := in.Column(i).(*array.Map); {
+			case isMap && keptMap(meta, f):
+				out[i] = sortedStringMap(m)
+			case arrow.TypeEqual(f.Type, cols[i].T):
 				out[i] = in.Column(i)
 				out[i].Retain()
-			} else {
+			default:
 				out[i] = text.column(f.Name, in.Column(i))
 			}
 		}

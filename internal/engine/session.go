@@ -37,6 +37,8 @@ type Options struct {
 	// Progress, when set, receives progress lines of long statements
 	// (rewrite_data_files, OPTIMIZE).
 	Progress io.Writer
+	// Notices, when set, receives the warehouse's notices (catalog.Warehouse.SetNotices).
+	Notices io.Writer
 	// ReadOnly refuses every statement that writes a table or a file.
 	ReadOnly bool
 }
@@ -75,6 +77,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	wh.SetNotices(opts.Notices)
 	return &Session{opts: opts, wh: wh, manifests: storage.NewManifestCache(manifestCacheEntries)}, nil
 }
 

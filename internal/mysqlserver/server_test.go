@@ -161,7 +161,7 @@ func TestErrors(t *testing.T) {
 		{"USE nowhere", "1049 42000: namespace nowhere does not exist (known: shop, tutorial)"},
 		{"SELECT nocolumn FROM shop.items", `1054 42S22: column "nocolumn" does not exist (columns: id, small, flag, ratio, price, day, at, at_tz, name, raw) (at line 1, column 8)`},
 		{"SELECT no_such_fn(name) FROM shop.items", "1305 42000: unknown function no_such_fn (at line 1, column 8)"},
-		{"SELECT a FROM shop.items NATURAL JOIN shop.items b", "1235 42000: line 1, column 1: NATURAL JOIN is not supported in the MySQL dialect"},
+		{"REPLACE INTO shop.items (id) VALUES (1)", "1235 42000: line 1, column 1: REPLACE INTO is not supported in the MySQL dialect"},
 		{"SELECT @@no_such_variable", "1105 HY000: line 1, column 8: unknown system variable 'no_such_variable'"},
 	}
 	for _, c := range cases {

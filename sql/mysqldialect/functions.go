@@ -2,6 +2,7 @@ package mysqldialect
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -77,6 +78,13 @@ func (t *translator) funcCall(x *ast.FuncCallExpr) (sql.Expr, error) {
 		}
 	case "str_to_date":
 		return t.strToDate(x, args)
+	case "makedate":
+		// MAKEDATE(year, day of year): January 1st plus the days after it.
+		if len(args) == 2 {
+			one := &sql.Literal{Kind: sql.LitInteger, Value: "1", Pos: pos}
+			jan1 := call("make_date", args[0], one, one)
+			return &sql.BinaryExpr{Op: "+", L: jan1, R: &sql.BinaryExpr{Op: "-", L: args[1], R: one, Pos: pos}, Pos: pos}, nil
+		}
 	case "locate", "position":
 		if len(args) == 2 {
 			return call("strpos", args[1], args[0]), nil
@@ -117,7 +125,8 @@ var intervalUnits = map[ast.TimeUnitType]struct {
 }
 
 // dateArith is DATE_ADD(d, INTERVAL n unit), DATE_SUB, ADDDATE, SUBDATE and
-// d ± INTERVAL n unit, which TiDB parses as date_add/date_sub: d ± interval.
+// d ± INTERVAL n unit, which TiDB parses as date_add/date_sub: d ± interval,
+// a DATE for a DATE and whole days, months or years, as in MySQL.
 func (t *translator) dateArith(x *ast.FuncCallExpr, sub bool) (sql.Expr, error) {
 	if len(x.Args) != 3 {
 		return nil, t.unsupported(x, x.FnName.O+" with these arguments")
@@ -147,14 +156,20 @@ func (t *translator) dateArith(x *ast.FuncCallExpr, sub bool) (sql.Expr, error) 
 		return nil, err
 	}
 	pos := t.pos(x)
-	if u.times != 1 {
+	if lit, ok := n.(*sql.Literal); ok && u.times != 1 && lit.Kind == sql.LitInteger {
+		// INTERVAL takes a constant: 2 QUARTER is 6 MONTH, not 2 * 3.
+		if v, err := strconv.ParseInt(lit.Value, 10, 64); err == nil {
+			n = &sql.Literal{Kind: sql.LitInteger, Value: strconv.FormatInt(v*int64(u.times), 10), Pos: lit.Pos}
+		}
+	}
+	if lit, ok := n.(*sql.Literal); u.times != 1 && !(ok && lit.Kind == sql.LitInteger) {
 		n = &sql.BinaryExpr{Op: "*", L: n, R: &sql.Literal{Kind: sql.LitInteger, Value: fmt.Sprint(u.times), Pos: pos}, Pos: pos}
 	}
 	op := "+"
 	if sub {
 		op = "-"
 	}
-	return &sql.BinaryExpr{Op: op, L: d, R: &sql.Interval{Value: n, Unit: u.unit, Pos: t.pos(x.Args[1])}, Pos: pos}, nil
+	return &sql.BinaryExpr{Op: op, L: d, R: &sql.Interval{Value: n, Unit: u.unit, Pos: t.pos(x.Args[1]), DateStays: true}, Pos: pos}, nil
 }
 
 // trim is TRIM([BOTH|LEADING|TRAILING] [chars] FROM x), which TiDB parses as
@@ -242,6 +257,7 @@ var strToDateFormats = map[string]string{
 	"%Y-%m-%d %H:%i:%s": "TIMESTAMP",
 	"%Y-%m-%d %T":       "TIMESTAMP",
 	"%Y-%m-%d %H:%i":    "TIMESTAMP",
+	"%Y-%m-%d %H":       "TIMESTAMP", // read with ":00" added
 }
 
 // strToDate is STR_TO_DATE(s, format) for the ISO formats: a cast.
@@ -251,14 +267,18 @@ func (t *translator) strToDate(x *ast.FuncCallExpr, args []sql.Expr) (sql.Expr, 
 	}
 	lit, ok := args[1].(*sql.Literal)
 	if !ok || lit.Kind != sql.LitString || strToDateFormats[lit.Value] == "" {
-		return nil, t.unsupported(x.Args[1], "a STR_TO_DATE format other than '%Y-%m-%d', '%Y-%m-%d %H:%i:%s', '%Y-%m-%d %T' and '%Y-%m-%d %H:%i'")
+		return nil, t.unsupported(x.Args[1], "a STR_TO_DATE format other than '%Y-%m-%d', '%Y-%m-%d %H:%i:%s', '%Y-%m-%d %T', '%Y-%m-%d %H:%i' and '%Y-%m-%d %H'")
 	}
 	pos := t.pos(x)
+	if lit.Value == "%Y-%m-%d %H" {
+		// An hour alone is no timestamp the cast reads; its minutes are.
+		args[0] = &sql.BinaryExpr{Op: "||", L: args[0], R: &sql.Literal{Kind: sql.LitString, Value: ":00", Pos: pos}, Pos: pos}
+	}
 	return &sql.CastExpr{X: args[0], To: sql.TypeName{Name: strToDateFormats[lit.Value], Pos: pos}, Try: true, Pos: pos}, nil
 }
 
-// groupConcat translates GROUP_CONCAT([DISTINCT] a[, b …] [SEPARATOR s])
-// to string_agg. TiDB's parser gives the separator (',' by default) as the
+// groupConcat translates GROUP_CONCAT([DISTINCT] a[, b …] [ORDER BY …]
+// [SEPARATOR s]) to string_agg. TiDB's parser gives the separator (',' by default) as the
 // last argument; several values are concatenated with ||, which is NULL
 // when one is, so such rows are skipped as MySQL skips them.
 func (t *translator) groupConcat(x *ast.AggregateFuncExpr) (sql.Expr, error) {
@@ -274,7 +294,13 @@ func (t *translator) groupConcat(x *ast.AggregateFuncExpr) (sql.Expr, error) {
 	for _, a := range args[1 : len(args)-1] {
 		value = &sql.BinaryExpr{Op: "||", L: value, R: a, Pos: pos}
 	}
-	return &sql.FuncCall{Name: "string_agg", Args: []sql.Expr{value, args[len(args)-1]}, Distinct: x.Distinct, Pos: pos}, nil
+	call := &sql.FuncCall{Name: "string_agg", Args: []sql.Expr{value, args[len(args)-1]}, Distinct: x.Distinct, Pos: pos}
+	if x.Order != nil {
+		if call.OrderBy, err = t.orderItems(x.Order.Items); err != nil {
+			return nil, err
+		}
+	}
+	return call, nil
 }
 
 // aggregate translates count, sum, avg, min, max and the other aggregates.
@@ -282,11 +308,11 @@ func (t *translator) groupConcat(x *ast.AggregateFuncExpr) (sql.Expr, error) {
 // non-NULL constant, so they all become COUNT(*).
 func (t *translator) aggregate(x *ast.AggregateFuncExpr) (sql.Expr, error) {
 	name := strings.ToLower(x.F)
-	if x.Order != nil {
-		return nil, t.unsupported(x, "ORDER BY inside an aggregate")
-	}
 	if name == "group_concat" {
 		return t.groupConcat(x)
+	}
+	if x.Order != nil {
+		return nil, t.unsupported(x, "ORDER BY inside "+x.F)
 	}
 	pos := t.pos(x)
 	if name == "count" && !x.Distinct && countsRows(x.Args) {

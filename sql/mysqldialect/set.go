@@ -2,6 +2,7 @@ package mysqldialect
 
 import (
 	"cmp"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,7 @@ func (t *translator) set(st *ast.SetStmt) (sql.Statement, error) {
 	}
 	type assignment struct{ name, value string }
 	var assignments []assignment
+	users := map[string]*sql.Literal{}
 	for _, v := range st.Variables {
 		switch {
 		case v.Name == ast.SetNames || v.Name == ast.SetCharset:
@@ -41,7 +43,11 @@ func (t *translator) set(st *ast.SetStmt) (sql.Statement, error) {
 				assignments = append(assignments, assignment{"collation_connection", coll.GetString()})
 			}
 		case !v.IsSystem:
-			return nil, t.unsupported(v, "user variable @"+v.Name)
+			lit, err := t.userValue(v)
+			if err != nil {
+				return nil, err
+			}
+			users[strings.ToLower(v.Name)] = lit
 		case v.IsGlobal:
 			return nil, t.unsupported(v, "SET GLOBAL")
 		default:
@@ -69,6 +75,7 @@ func (t *translator) set(st *ast.SetStmt) (sql.Statement, error) {
 	for _, a := range assignments {
 		t.env.Vars.Set(a.name, a.value)
 	}
+	maps.Copy(t.env.Vars.user, users)
 	return engine, nil
 }
 
@@ -139,4 +146,26 @@ func (t *translator) setExprValue(v *ast.VariableAssignment, e ast.ExprNode) (st
 		}
 	}
 	return "", t.unsupported(v, "this SET value")
+}
+
+// userValue is the value SET @name = value gives a user variable: a
+// constant (a number, string, NULL, TRUE/FALSE or a negative number), which
+// @name then stands for in later statements of the connection.
+func (t *translator) userValue(v *ast.VariableAssignment) (*sql.Literal, error) {
+	x, err := t.expr(v.Value)
+	if err != nil {
+		return nil, err
+	}
+	if neg, ok := x.(*sql.UnaryExpr); ok && neg.Op == "-" {
+		if lit, ok := neg.X.(*sql.Literal); ok && (lit.Kind == sql.LitInteger || lit.Kind == sql.LitDecimal || lit.Kind == sql.LitFloat) {
+			out := *lit
+			out.Value = "-" + lit.Value
+			return &out, nil
+		}
+	}
+	lit, ok := x.(*sql.Literal)
+	if !ok {
+		return nil, t.unsupported(v.Value, "a user variable set to anything but a constant")
+	}
+	return lit, nil
 }

@@ -77,7 +77,7 @@ func (t *translator) show(st *ast.ShowStmt) (sql.Statement, error) {
 		return t.showQuery(st, `SELECT * FROM (VALUES ('Iceberg', 'DEFAULT', 'Apache Iceberg tables in Parquet', 'NO', 'NO', 'NO'))
 			AS e("Engine", "Support", "Comment", "Transactions", "XA", "Savepoints")`, "", "", "Engine")
 	case ast.ShowCreateTable:
-		return &sql.ShowCreateTable{Name: t.tableName(st.Table), Pos: t.pos(st)}, nil
+		return &sql.ShowCreateTable{Name: t.tableName(st.Table), MySQL: true, Pos: t.pos(st)}, nil
 	case ast.ShowCreateDatabase:
 		return t.showQuery(st, fmt.Sprintf(`SELECT schema_name AS "Database", 'CREATE DATABASE `+"`%s`"+`' AS "Create Database"
 			FROM information_schema.schemata`, strings.ReplaceAll(st.DBName, "'", "''")), "schema_name = "+stringLit(st.DBName), "", "")

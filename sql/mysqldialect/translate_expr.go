@@ -146,6 +146,11 @@ func (t *translator) binary(x *ast.BinaryOperationExpr) (sql.Expr, error) {
 	switch x.Op {
 	case opcode.NullEQ: // a <=> b
 		return &sql.IsDistinctExpr{L: l, R: r, Not: true, Pos: pos}, nil
+	case opcode.LogicXor:
+		// a XOR b is NULL when either is, else true when exactly one is
+		// true: the booleans compared with <>. A number literal is true
+		// when it is not 0, as in MySQL.
+		return &sql.BinaryExpr{Op: "<>", L: truth(l), R: truth(r), Pos: pos}, nil
 	case opcode.IntDiv:
 		// a DIV b truncates toward zero: (a - a % b) / b divides exactly
 		// (% keeps the dividend's sign), so the cast has nothing to round.
@@ -154,6 +159,17 @@ func (t *translator) binary(x *ast.BinaryOperationExpr) (sql.Expr, error) {
 		return &sql.CastExpr{X: div, To: sql.TypeName{Name: "BIGINT", Pos: pos}, Pos: pos}, nil
 	}
 	return nil, t.unsupported(x, "operator "+x.Op.String())
+}
+
+// truth is the boolean of a MySQL operand of a logical operator.
+func truth(e sql.Expr) sql.Expr {
+	if lit, ok := e.(*sql.Literal); ok && (lit.Kind == sql.LitInteger || lit.Kind == sql.LitDecimal) {
+		v, err := strconv.ParseFloat(lit.Value, 64)
+		if err == nil {
+			return &sql.Literal{Kind: sql.LitBool, Value: strconv.FormatBool(v != 0), Pos: lit.Pos}
+		}
+	}
+	return &sql.CastExpr{X: e, To: sql.TypeName{Name: "BOOLEAN", Pos: e.Position()}, Pos: e.Position()}
 }
 
 func (t *translator) between(x *ast.BetweenExpr) (sql.Expr, error) {
@@ -260,11 +276,11 @@ func (t *translator) compareSubquery(x *ast.CompareSubqueryExpr) (sql.Expr, erro
 // variable is @@name (a system variable, read when the statement is
 // translated) or @name (a user variable, which lakesql has not).
 func (t *translator) variable(x *ast.VariableExpr) (sql.Expr, error) {
-	if !x.IsSystem {
-		return nil, t.unsupported(x, "user variable @"+x.Name)
-	}
 	if x.Value != nil {
 		return nil, t.unsupported(x, "assigning a variable in an expression")
+	}
+	if !x.IsSystem {
+		return t.env.Vars.User(x.Name, t.pos(x)), nil
 	}
 	v, ok := t.env.Vars.Get(x.Name)
 	if !ok {

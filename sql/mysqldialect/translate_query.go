@@ -153,9 +153,6 @@ func (t *translator) selectBody(st *ast.SelectStmt) (sql.SetExpr, error) {
 		return nil, err
 	}
 	if st.GroupBy != nil {
-		if st.GroupBy.Rollup {
-			return nil, t.unsupported(st.GroupBy, "GROUP BY … WITH ROLLUP")
-		}
 		for _, item := range st.GroupBy.Items {
 			e, err := t.expr(item.Expr)
 			if err != nil {
@@ -168,6 +165,9 @@ func (t *translator) selectBody(st *ast.SelectStmt) (sql.SetExpr, error) {
 		if sel.Having, err = t.expr(st.Having.Expr); err != nil {
 			return nil, err
 		}
+	}
+	if st.GroupBy != nil && st.GroupBy.Rollup {
+		return rollup(sel), nil
 	}
 	return sel, nil
 }
@@ -288,10 +288,7 @@ func (t *translator) join(j *ast.Join) (sql.TableExpr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if j.NaturalJoin {
-		return nil, t.unsupported(j, "NATURAL JOIN")
-	}
-	out := &sql.Join{L: l, R: r, Pos: t.pos(j)}
+	out := &sql.Join{L: l, R: r, Natural: j.NaturalJoin, Pos: t.pos(j)}
 	switch j.Tp {
 	case ast.LeftJoin:
 		out.Type = sql.JoinLeft
@@ -299,7 +296,7 @@ func (t *translator) join(j *ast.Join) (sql.TableExpr, error) {
 		out.Type = sql.JoinRight
 	default:
 		out.Type = sql.JoinCross
-		if j.On != nil || len(j.Using) > 0 {
+		if j.On != nil || len(j.Using) > 0 || j.NaturalJoin {
 			out.Type = sql.JoinInner
 		}
 	}

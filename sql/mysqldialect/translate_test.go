@@ -88,8 +88,8 @@ func TestTranslateSetRecordsVariables(t *testing.T) {
 
 func TestTranslateErrors(t *testing.T) {
 	cases := []struct{ mysql, want string }{
-		{"SELECT @x", "line 1, column 8: user variable @x is not supported in the MySQL dialect"},
-		{"SELECT GROUP_CONCAT(a ORDER BY a) FROM t", "line 1, column 8: ORDER BY inside an aggregate is not supported"},
+		{"SET @x = (SELECT 1)", "line 1, column 10: a user variable set to anything but a constant is not supported"},
+		{"REPLACE INTO t VALUES (1)", "line 1, column 1: REPLACE INTO is not supported"},
 		{"SELECT\n DATE_FORMAT(ts, '%D')", "line 2, column 18: DATE_FORMAT conversion %D is not supported"},
 		{"SELECT @@nope", "line 1, column 8: unknown system variable 'nope'"},
 	}
@@ -106,7 +106,7 @@ func TestTranslateErrors(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "syntax error at line 1, column ") {
 		t.Errorf("syntax error: got %v", err)
 	}
-	st, _ := Parse("SELECT @y")
+	st, _ := Parse("SET @y = a + 1")
 	if _, err := st.Translate(newEnv()); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("user variable: %v is not ErrUnsupported", err)
 	}
@@ -134,5 +134,30 @@ func TestParamCountAndArgs(t *testing.T) {
 	env.Args = env.Args[:1]
 	if _, err := st.Translate(env); err == nil || !strings.Contains(err.Error(), "parameter 2 has no value (1 given)") {
 		t.Errorf("missing argument: %v", err)
+	}
+}
+
+// TestUserVariables: SET @name = constant keeps the value for the
+// connection, later statements read it, and one never set is NULL.
+func TestUserVariables(t *testing.T) {
+	env := newEnv()
+	set, err := Parse("SET @x = 41, @S = 'it''s', @n = -2.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := set.Translate(env); err != nil || out != nil {
+		t.Fatalf("SET: %v, %v", out, err)
+	}
+	st, err := Parse("SELECT @x + 1, @s, @N, @never")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := st.Translate(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := sql.FormatQuery(out.(*sql.QueryStmt).Query)
+	if want := `SELECT (41 + 1) AS "@x + 1", 'it''s' AS "@s", -2.5 AS "@N", NULL AS "@never"`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

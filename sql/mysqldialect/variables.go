@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lakesql/lakesql/sql"
 )
 
 // ServerVersion is the version lakesql reports to MySQL clients. Drivers and
@@ -61,15 +63,28 @@ var defaultVariables = map[string]string{
 	"wait_timeout":                   "28800",
 }
 
-// Variables are one connection's MySQL system variables. SET changes them
-// for the connection; @@name and SHOW VARIABLES read them.
+// Variables are one connection's MySQL system variables, and its user
+// variables. SET changes them for the connection; @@name and SHOW
+// VARIABLES read the system variables, @name a user variable.
 type Variables struct {
 	values map[string]string
+	user   map[string]*sql.Literal // by lower-case name
 }
 
 // NewVariables returns the defaults.
 func NewVariables() *Variables {
-	return &Variables{values: maps.Clone(defaultVariables)}
+	return &Variables{values: maps.Clone(defaultVariables), user: map[string]*sql.Literal{}}
+}
+
+// User returns the value of user variable @name, NULL when it was never
+// set (as in MySQL).
+func (v *Variables) User(name string, pos sql.Pos) *sql.Literal {
+	if lit, ok := v.user[strings.ToLower(name)]; ok {
+		out := *lit
+		out.Pos = pos
+		return &out
+	}
+	return &sql.Literal{Kind: sql.LitNull, Pos: pos}
 }
 
 // Get returns the value of a variable (name in any case), and whether it exists.

@@ -1,12 +1,24 @@
--- Metabase's MySQL driver (MariaDB Connector/J 3) when it connects, checks
--- the connection, syncs the schema and runs a question: the driver's
--- session setup, Metabase's can-connect probe, its describe-database and
--- describe-table queries over information_schema, and the SQL its query
--- processor generates for "count of events by type" and a day bucketing.
+-- Metabase's MySQL driver (metabase/metabase src/metabase/driver/mysql.clj)
+-- over MariaDB Connector/J, the JDBC driver it ships for MySQL:
+-- the session setup Connector/J sends when it connects
+-- (ConnectProtocol.sendSessionInfos: autocommit, session tracking,
+-- jdbcCompliantTruncation's sql_mode), the can-connect? probe of
+-- metabase.driver.sql-jdbc.connection, set-timezone-sql :mysql with the
+-- report time zone UTC, and the SQL its query processor generates for a
+-- question counted by event type and bucketed by sql.qp/date :day
+-- (date(x)), :month (str_to_date of date_format '%Y-%m' and '-01'), :hour
+-- (trunc-with-format '%Y-%m-%d %H' over CAST AS datetime), :year
+-- (makedate(year(x), 1)), datetime-diff :day (datediff) and a relative
+-- date filter (driver/date-interval: date_add(now(), INTERVAL n unit)).
+-- Not yet here: db-default-timezone's query (time_format of timediff of
+-- convert_tz), which lakesql does not translate yet.
 set autocommit=1, session_track_schema=1, sql_mode = concat(@@sql_mode,',STRICT_TRANS_TABLES');
-SELECT @@max_allowed_packet, @@wait_timeout;
 SELECT 1;
-SELECT `TABLE_NAME` AS `name`, `TABLE_SCHEMA` AS `schema`, `TABLE_COMMENT` AS `description` FROM `information_schema`.`TABLES` WHERE `TABLE_SCHEMA` = 'tutorial' AND `TABLE_TYPE` IN ('BASE TABLE', 'VIEW');
-SELECT `COLUMN_NAME`, `DATA_TYPE`, `COLUMN_TYPE`, `ORDINAL_POSITION`, `IS_NULLABLE`, `COLUMN_COMMENT` FROM `information_schema`.`COLUMNS` WHERE `TABLE_SCHEMA` = 'tutorial' AND `TABLE_NAME` = 'retail_clickstream_events' ORDER BY `ORDINAL_POSITION` ASC;
+SET @@session.time_zone = '+00:00';
 SELECT `tutorial`.`retail_clickstream_events`.`event_type` AS `event_type`, COUNT(*) AS `count` FROM `tutorial`.`retail_clickstream_events` GROUP BY `tutorial`.`retail_clickstream_events`.`event_type` ORDER BY `tutorial`.`retail_clickstream_events`.`event_type` ASC LIMIT 1048575;
-SELECT str_to_date(date_format(`tutorial`.`retail_clickstream_events`.`event_time`, '%Y-%m-%d'), '%Y-%m-%d') AS `event_time`, COUNT(*) AS `count` FROM `tutorial`.`retail_clickstream_events` GROUP BY str_to_date(date_format(`tutorial`.`retail_clickstream_events`.`event_time`, '%Y-%m-%d'), '%Y-%m-%d') ORDER BY str_to_date(date_format(`tutorial`.`retail_clickstream_events`.`event_time`, '%Y-%m-%d'), '%Y-%m-%d') ASC LIMIT 2000;
+SELECT DATE(`tutorial`.`retail_clickstream_events`.`event_time`) AS `event_time`, COUNT(*) AS `count` FROM `tutorial`.`retail_clickstream_events` GROUP BY DATE(`tutorial`.`retail_clickstream_events`.`event_time`) ORDER BY DATE(`tutorial`.`retail_clickstream_events`.`event_time`) ASC LIMIT 1048575;
+SELECT STR_TO_DATE(CONCAT(DATE_FORMAT(`tutorial`.`retail_clickstream_events`.`event_time`, '%Y-%m'), '-01'), '%Y-%m-%d') AS `event_time`, COUNT(*) AS `count` FROM `tutorial`.`retail_clickstream_events` GROUP BY STR_TO_DATE(CONCAT(DATE_FORMAT(`tutorial`.`retail_clickstream_events`.`event_time`, '%Y-%m'), '-01'), '%Y-%m-%d') ORDER BY STR_TO_DATE(CONCAT(DATE_FORMAT(`tutorial`.`retail_clickstream_events`.`event_time`, '%Y-%m'), '-01'), '%Y-%m-%d') ASC LIMIT 1048575;
+SELECT STR_TO_DATE(DATE_FORMAT(CAST(`tutorial`.`retail_clickstream_events`.`event_time` AS datetime), '%Y-%m-%d %H'), '%Y-%m-%d %H') AS `event_time`, COUNT(*) AS `count` FROM `tutorial`.`retail_clickstream_events` GROUP BY STR_TO_DATE(DATE_FORMAT(CAST(`tutorial`.`retail_clickstream_events`.`event_time` AS datetime), '%Y-%m-%d %H'), '%Y-%m-%d %H') ORDER BY STR_TO_DATE(DATE_FORMAT(CAST(`tutorial`.`retail_clickstream_events`.`event_time` AS datetime), '%Y-%m-%d %H'), '%Y-%m-%d %H') ASC LIMIT 1048575;
+SELECT MAKEDATE(YEAR(`tutorial`.`retail_clickstream_events`.`event_time`), 1) AS `event_time`, COUNT(*) AS `count` FROM `tutorial`.`retail_clickstream_events` GROUP BY MAKEDATE(YEAR(`tutorial`.`retail_clickstream_events`.`event_time`), 1) ORDER BY MAKEDATE(YEAR(`tutorial`.`retail_clickstream_events`.`event_time`), 1) ASC LIMIT 1048575;
+SELECT DATEDIFF(MAX(`tutorial`.`retail_clickstream_events`.`event_time`), MIN(`tutorial`.`retail_clickstream_events`.`event_time`)) AS `days` FROM `tutorial`.`retail_clickstream_events`;
+SELECT `tutorial`.`retail_clickstream_events`.`event_type` AS `event_type`, COUNT(*) AS `count` FROM `tutorial`.`retail_clickstream_events` WHERE `tutorial`.`retail_clickstream_events`.`event_time` >= DATE_ADD(NOW(), INTERVAL -30 day) GROUP BY `tutorial`.`retail_clickstream_events`.`event_type` ORDER BY `tutorial`.`retail_clickstream_events`.`event_type` ASC;
