@@ -2,7 +2,6 @@ package optimizer
 
 import (
 	"maps"
-	"math"
 	"math/bits"
 	"slices"
 
@@ -22,7 +21,8 @@ const maxExactJoinLeaves = 10
 // (DPsub, as DuckDB and Postgres order small join graphs): each connected
 // subset's best plan is its cheapest split into two connected subsets that
 // an equality joins, where a plan's cost is the sum of the rows of the
-// joins it computes. Greedy ordering (joining the smallest pair first) can
+// joins it computes (estimated as joinEstimate does, from the split's
+// sides). Greedy ordering (joining the smallest pair first) can
 // take a small join that leads nowhere — TPC-H Q5 joins supplier to nation
 // before customer, then orders to lineitem, 910,000 rows, when
 // region-nation-customer-orders-lineitem stays under 200,000.
@@ -53,12 +53,16 @@ func exactJoinOrder(parts []*joinPart, multi []planner.Expr, maskOf func(planner
 		if bits.OnesCount64(s) < 2 {
 			continue
 		}
-		rows := g.rows(s)
 		for l := (s - 1) & s; l > 0; l = (l - 1) & s {
 			r := s ^ l
-			if l < r || !g.best[l].ok || !g.best[r].ok || !g.equiJoined(l, r) {
-				continue // each split once; both sides planned; a hash join
+			if l < r || !g.best[l].ok || !g.best[r].ok {
+				continue // each split once; both sides planned
 			}
+			keyNDV := g.keyDistinctValues(l, r)
+			if keyNDV == 0 {
+				continue // not a hash join
+			}
+			rows := max(1, g.best[l].rows*g.best[r].rows/keyNDV)
 			cost := g.best[l].cost + g.best[r].cost + rows
 			if !g.best[s].ok || cost < g.best[s].cost {
 				g.best[s] = joinPlanChoice{left: l, right: r, rows: rows, cost: cost, ok: true}
@@ -155,48 +159,26 @@ func typedColumnEquality(e planner.Expr) (l, r *planner.ColumnRef, ok bool) {
 	return l, r, true
 }
 
-// rows estimates the rows of joining the leaves of s: the product of their
-// rows, divided by a class's distinct values once per further leaf it
-// equates, and cut by the other conditions within s (as joinEstimate
-// guesses them: a tenth for an equality, a half otherwise).
-func (g *joinGraph) rows(s uint64) float64 {
-	rows := 1.0
-	for i, p := range g.parts {
-		if s&(1<<i) != 0 {
-			rows *= p.rows
-		}
-	}
+// keyDistinctValues estimates the distinct values of the key joining the
+// leaves l to the leaves r, 0 when no equality joins them: the most of
+// the classes with columns on both sides (or 10 for another equality), as
+// joinEstimate guesses. Not their product: the columns of a key of several
+// (TPC-H's ps_partkey, ps_suppkey) are not independent, and a product
+// would take lineitem joined to partsupp for a few thousand rows, not six
+// million.
+func (g *joinGraph) keyDistinctValues(l, r uint64) float64 {
+	ndv := 0.0
 	for c, leaves := range g.classLeaves {
-		if k := bits.OnesCount64(leaves & s); k > 1 {
-			rows /= math.Pow(g.classNDV[c], float64(k-1))
-		}
-	}
-	for i, m := range g.otherMasks {
-		if m&^s == 0 {
-			if isEquality(g.others[i]) {
-				rows /= 10
-			} else {
-				rows /= 2
-			}
-		}
-	}
-	return max(1, rows)
-}
-
-// equiJoined reports whether an equality joins the leaves l to the leaves
-// r: a class with columns on both sides, or another equality over both.
-func (g *joinGraph) equiJoined(l, r uint64) bool {
-	for _, leaves := range g.classLeaves {
 		if leaves&l != 0 && leaves&r != 0 {
-			return true
+			ndv = max(ndv, g.classNDV[c])
 		}
 	}
 	for i, m := range g.otherMasks {
 		if m&^(l|r) == 0 && m&l != 0 && m&r != 0 && isEquality(g.others[i]) {
-			return true
+			ndv = max(ndv, 10)
 		}
 	}
-	return false
+	return ndv
 }
 
 // build plans the leaves of s as the dynamic program chose, the side with
