@@ -55,14 +55,12 @@ func (g *graceJoin) next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	for {
 		if g.cur != nil {
-			b, err := g.cur.Next(ctx)
-			if err != nil || b != nil {
-				return b, err
+			b, done, err := nextOrClose(ctx, g.cur)
+			if done {
+				g.cur = nil
 			}
-			err = g.cur.Close()
-			g.cur = nil
-			if err != nil {
-				return nil, err
+			if err != nil || !done {
+				return b, err
 			}
 		}
 		if g.part == spillPartitions {

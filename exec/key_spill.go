@@ -237,3 +237,13 @@ func (s *spillScan) Close() error {
 	s.file.close()
 	return nil
 }
+
+// nextOrClose returns the next batch of op, which reads one spilled
+// partition; at op's end it closes op and reports done, for the caller to
+// go on to the next partition.
+func nextOrClose(ctx context.Context, op Operator) (b arrow.RecordBatch, done bool, err error) {
+	if b, err = op.Next(ctx); err != nil || b != nil {
+		return b, false, err
+	}
+	return nil, true, op.Close()
+}
