@@ -34,7 +34,8 @@ type materializeOp struct {
 	env    *Env
 	shared *sharedResult
 	schema *arrow.Schema
-	next   int64 // the first row not yet returned
+	rows   arrow.RecordBatch // the shared rows, while open
+	next   int64             // the first of rows not yet returned
 	opened bool
 }
 
@@ -52,6 +53,7 @@ func (m *materializeOp) Open(ctx context.Context) error {
 	s.readers++
 	m.opened, m.next = true, 0
 	if s.rows != nil {
+		m.rows = s.rows
 		return nil
 	}
 	// The other references wait for the rows under the lock.
@@ -70,7 +72,7 @@ func (m *materializeOp) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.rows = rows
+	s.rows, m.rows = rows, rows
 	return nil
 }
 
@@ -79,12 +81,11 @@ func (m *materializeOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rows := m.shared.rows
-	if rows == nil || m.next >= rows.NumRows() {
+	if m.rows == nil || m.next >= m.rows.NumRows() {
 		return nil, nil
 	}
-	end := min(m.next+BatchSize, rows.NumRows())
-	out := rows.NewSlice(m.next, end)
+	end := min(m.next+BatchSize, m.rows.NumRows())
+	out := m.rows.NewSlice(m.next, end)
 	m.next = end
 	return out, nil
 }
@@ -93,7 +94,7 @@ func (m *materializeOp) Close() error {
 	if !m.opened {
 		return nil
 	}
-	m.opened = false
+	m.opened, m.rows = false, nil
 	s := m.shared
 	s.mu.Lock()
 	defer s.mu.Unlock()
