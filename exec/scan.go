@@ -25,6 +25,10 @@ type ScanFile struct {
 	Size    int64
 	Rows    int64         // the record count of table metadata; 0 when not known
 	deletes *deleteFilter // nil: no row of the file is deleted
+	// FirstRowID and DataSeq are what a format v3 table's rows of the
+	// file inherit as _row_id (plus the row's position) and
+	// _last_updated_sequence_number; nil when not known.
+	FirstRowID, DataSeq *int64
 }
 
 // ScanColumn is a column a scan reads, with its Iceberg type for statistics.
@@ -129,9 +133,12 @@ func NewTableScan(fs icebergio.IO, files []ScanFile, cols []ScanColumn, rowFilte
 	}
 	for i, c := range slices.Concat(cols, extraColumns(files, cols)) {
 		s.colIndex[c.FieldID] = i
+		lineage := planner.IsLineageColumn(c.FieldID)
 		if planner.IsMetadataColumn(c.FieldID) {
-			s.made = append(s.made, madeColumn{at: i, fieldID: c.FieldID})
-			continue
+			s.made = append(s.made, madeColumn{at: i, fieldID: c.FieldID, read: lineage})
+			if !lineage {
+				continue
+			}
 		}
 		s.readCols = append(s.readCols, c.ReadColumn)
 	}
@@ -387,7 +394,7 @@ func (s *tableScan) drain(ctx context.Context, it storage.RecordIterator, file *
 			return err
 		}
 		n := batch.NumRows()
-		batch = s.withMadeColumns(ctx, batch, file.Path, first)
+		batch = s.withMadeColumns(ctx, batch, file.ScanFile, first)
 		if batch, err = s.applyDeletes(ctx, batch, first, file.deletes); err != nil {
 			return err
 		}

@@ -35,7 +35,7 @@ func ScanFiles(ctx context.Context, fs icebergio.IO, ref *planner.TableRef, plan
 	files := make([]ScanFile, len(plan.Files))
 	refs := make([]storage.ScanFileRef, len(plan.Files))
 	for i, df := range plan.Files {
-		files[i] = ScanFile{Path: df.FilePath(), Size: df.FileSizeBytes(), Rows: df.Count()}
+		files[i] = ScanFile{Path: df.FilePath(), Size: df.FileSizeBytes(), Rows: df.Count(), FirstRowID: df.FirstRowID(), DataSeq: &plan.FileSeqs[i]}
 		refs[i] = storage.ScanFileRef{File: df, Seq: plan.FileSeqs[i]}
 	}
 	if len(plan.DeleteFiles) == 0 || len(files) == 0 {

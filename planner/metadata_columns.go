@@ -1,6 +1,10 @@
 package planner
 
-import "github.com/lakesql/lakesql/sql"
+import (
+	"slices"
+
+	"github.com/lakesql/lakesql/sql"
+)
 
 // Iceberg reserves field ids at the top of the range for metadata columns
 // that every table has without storing them; Spark and Trino expose them by
@@ -14,6 +18,14 @@ const (
 	// file, counted from 0 over every row the file holds (the position a
 	// position delete names).
 	RowPositionFieldID = 2147483645
+	// RowIDFieldID and LastUpdatedSequenceNumberFieldID are the row
+	// lineage columns of format v3 tables: a row's _row_id and the data
+	// sequence number of the commit that last changed it. A file may store
+	// them (a rewrite keeps them); where it stores NULL or nothing, they
+	// are inherited: the file's first_row_id plus the row's position, and
+	// the file's data sequence number.
+	RowIDFieldID                     = 2147483540
+	LastUpdatedSequenceNumberFieldID = 2147483539
 )
 
 // metadataColumns are the metadata columns of a table scan.
@@ -22,18 +34,33 @@ var metadataColumns = []ScanColumn{
 	{FieldID: RowPositionFieldID, Name: "_pos", T: TypeBigint},
 }
 
+// lineageColumns are the row lineage columns of a format v3 table's scan.
+var lineageColumns = []ScanColumn{
+	{FieldID: RowIDFieldID, Name: "_row_id", T: TypeBigint},
+	{FieldID: LastUpdatedSequenceNumberFieldID, Name: "_last_updated_sequence_number", T: TypeBigint},
+}
+
 // IsMetadataColumn reports whether a scan column is a metadata column: the
-// scan makes its values, no file stores them, so no file statistics bound
-// them either.
+// scan makes (or, for row lineage, completes) its values, so no file
+// statistics bound them.
 func IsMetadataColumn(fieldID int) bool {
-	return fieldID == FilePathFieldID || fieldID == RowPositionFieldID
+	return fieldID == FilePathFieldID || fieldID == RowPositionFieldID || IsLineageColumn(fieldID)
+}
+
+// IsLineageColumn reports whether a scan column is a row lineage column.
+func IsLineageColumn(fieldID int) bool {
+	return fieldID == RowIDFieldID || fieldID == LastUpdatedSequenceNumberFieldID
 }
 
 // withMetadataColumns adds the metadata columns to a scan of every column
 // of a table, as hidden columns (named, never part of *). A table column of
 // the same name hides the metadata column, as in Spark.
 func withMetadataColumns(scan *Scan) *Scan {
-	for _, m := range metadataColumns {
+	columns := metadataColumns
+	if t := scan.Table.Table; t != nil && t.Metadata().Version() >= 3 {
+		columns = append(slices.Clone(columns), lineageColumns...)
+	}
+	for _, m := range columns {
 		if _, taken := scan.Table.Schema.FindFieldByNameCaseInsensitive(m.Name); !taken {
 			scan.Columns = append(scan.Columns, m)
 		}
