@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/lakesql/lakesql/internal/engine"
@@ -30,27 +31,16 @@ func ShowCreateTable(ctx context.Context, s *engine.Session, st *sql.ShowCreateT
 func CreateTableText(tbl *table.Table, name string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE TABLE %s (\n", name)
-	fields := tbl.Schema().Fields()
-	for i, f := range fields {
-		fmt.Fprintf(&b, "  %s %s", sql.QuoteIdent(f.Name), sqlTypeName(f.Type))
+	writeColumns(&b, tbl.Schema().Fields(), func(f iceberg.NestedField) string {
+		column := sql.QuoteIdent(f.Name) + " " + sqlTypeName(f.Type)
 		if f.Required {
-			b.WriteString(" NOT NULL")
+			column += " NOT NULL"
 		}
-		if f.Doc != "" {
-			fmt.Fprintf(&b, " COMMENT %s", quoteString(f.Doc))
-		}
-		if i < len(fields)-1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
-	}
+		return column
+	})
 	b.WriteString(")")
-	if spec := tbl.Spec(); spec.NumFields() > 0 {
-		var parts []string
-		for _, pf := range spec.Fields() {
-			parts = append(parts, storage.PartitionFieldText(tbl.Schema(), pf))
-		}
-		fmt.Fprintf(&b, "\nPARTITIONED BY (%s)", strings.Join(parts, ", "))
+	if partitions := partitionFieldsText(tbl); partitions != "" {
+		fmt.Fprintf(&b, "\nPARTITIONED BY (%s)", partitions)
 	}
 	var props []string
 	for k, v := range tbl.Properties() {
@@ -61,6 +51,32 @@ func CreateTableText(tbl *table.Table, name string) string {
 		fmt.Fprintf(&b, "\nTBLPROPERTIES (%s)", strings.Join(props, ", "))
 	}
 	return b.String()
+}
+
+// writeColumns writes the column lines of a CREATE TABLE: each field as
+// column renders it, then its comment, comma-separated.
+func writeColumns(b *strings.Builder, fields []iceberg.NestedField, column func(iceberg.NestedField) string) {
+	for i, f := range fields {
+		b.WriteString("  " + column(f))
+		if f.Doc != "" {
+			fmt.Fprintf(b, " COMMENT %s", quoteString(f.Doc))
+		}
+		if i < len(fields)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+}
+
+// partitionFieldsText is the table's partition fields as PARTITIONED BY
+// lists them ("" when unpartitioned).
+func partitionFieldsText(tbl *table.Table) string {
+	spec := tbl.Spec()
+	var parts []string
+	for _, pf := range spec.Fields() {
+		parts = append(parts, storage.PartitionFieldText(tbl.Schema(), pf))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
