@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -158,8 +157,10 @@ func (df *dynamicFilter) setBuild(ctx context.Context, build arrow.RecordBatch) 
 		if pred, ok := s.predicate(df.probeCols[i]); ok {
 			parts = append(parts, pred)
 		}
-		if keys, ok := integerKeys(arr); ok && len(keys) > maxPruningValues {
-			df.rowKeys = append(df.rowKeys, storage.NewInPredicate(df.probeFields[i], keys))
+		if s.overflow || len(s.values) > maxPruningValues {
+			if keys, ok := integerKeys(arr); ok {
+				df.rowKeys = append(df.rowKeys, storage.NewInPredicate(df.probeFields[i], keys))
+			}
 		}
 		arr.Release()
 	}
@@ -167,8 +168,9 @@ func (df *dynamicFilter) setBuild(ctx context.Context, build arrow.RecordBatch) 
 	return nil
 }
 
-// integerKeys returns the distinct non-NULL values of an integer-backed
-// array (those storage.ColumnPredicate tests), sorted.
+// integerKeys returns the non-NULL values of an integer-backed array (those
+// storage.ColumnPredicate tests), repeats included: the set
+// NewInPredicate builds sorts them once.
 func integerKeys(arr arrow.Array) ([]int64, bool) {
 	if !storage.FilterableType(arr.DataType()) || arr.DataType().ID() == arrow.DECIMAL128 {
 		return nil, false
@@ -189,8 +191,7 @@ func integerKeys(arr arrow.Array) ([]int64, bool) {
 			keys = append(keys, int64(a.Value(i)))
 		}
 	}
-	slices.Sort(keys)
-	return slices.Compact(keys), true
+	return keys, true
 }
 
 // dynamicScan is a table scan that waits for its join's build side: it

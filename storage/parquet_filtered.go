@@ -42,7 +42,8 @@ type ColumnPredicate struct {
 }
 
 // NewInPredicate is col IN (values) for long lists of values (a join's
-// build keys), looked up in a set built once.
+// build keys, in any order, repeats allowed), looked up in a set built
+// once.
 func NewInPredicate(col int, values []int64) ColumnPredicate {
 	p := ColumnPredicate{Col: col, Op: OpEq, Values: values}
 	if len(values) > 0 {
