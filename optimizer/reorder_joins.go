@@ -223,18 +223,24 @@ func keyDistinctValues(multi []planner.Expr, leaves []*joinLeaf, leafOf []int, w
 	return ndv
 }
 
-// columnEquality recognizes a = b between two columns.
+// columnEquality recognizes a = b between two columns, by their indexes.
 func columnEquality(e planner.Expr) (a, b int, ok bool) {
-	c, isCall := e.(*planner.Call)
-	if !isCall || c.Fn != planner.FnEq {
-		return 0, 0, false
-	}
-	l, lok := c.Args[0].(*planner.ColumnRef)
-	r, rok := c.Args[1].(*planner.ColumnRef)
-	if !lok || !rok {
+	l, r, ok := equatedColumns(e)
+	if !ok {
 		return 0, 0, false
 	}
 	return l.Index, r.Index, true
+}
+
+// equatedColumns recognizes a = b between two columns.
+func equatedColumns(e planner.Expr) (l, r *planner.ColumnRef, ok bool) {
+	c, isCall := e.(*planner.Call)
+	if !isCall || c.Fn != planner.FnEq {
+		return nil, nil, false
+	}
+	l, lok := c.Args[0].(*planner.ColumnRef)
+	r, rok := c.Args[1].(*planner.ColumnRef)
+	return l, r, lok && rok
 }
 
 // joinEstimate is the estimated size of joining parts a and b under the

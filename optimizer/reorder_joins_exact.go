@@ -115,8 +115,10 @@ func (g *joinGraph) classify(multi []planner.Expr, maskOf func(planner.Expr) uin
 		return c
 	}
 	for _, e := range multi {
-		l, r, ok := typedColumnEquality(e)
-		if !ok {
+		// Columns of one type may be joined with any other column
+		// equated to either.
+		l, r, ok := equatedColumns(e)
+		if !ok || !arrow.TypeEqual(l.T, r.T) {
 			g.others = append(g.others, e)
 			g.otherMasks = append(g.otherMasks, maskOf(e))
 			continue
@@ -142,21 +144,6 @@ func (g *joinGraph) classify(multi []planner.Expr, maskOf func(planner.Expr) uin
 		g.classLeaves[id] |= leaf
 	}
 	return true
-}
-
-// typedColumnEquality recognizes a = b between two columns of one type,
-// which may be joined with any other column equated to either.
-func typedColumnEquality(e planner.Expr) (l, r *planner.ColumnRef, ok bool) {
-	c, isCall := e.(*planner.Call)
-	if !isCall || c.Fn != planner.FnEq {
-		return nil, nil, false
-	}
-	l, lok := c.Args[0].(*planner.ColumnRef)
-	r, rok := c.Args[1].(*planner.ColumnRef)
-	if !lok || !rok || !arrow.TypeEqual(l.T, r.T) {
-		return nil, nil, false
-	}
-	return l, r, true
 }
 
 // keyDistinctValues estimates the distinct values of the key joining the
