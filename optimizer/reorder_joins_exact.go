@@ -58,7 +58,7 @@ func exactJoinOrder(parts []*joinPart, multi []planner.Expr, maskOf func(planner
 			if l < r || !g.best[l].ok || !g.best[r].ok {
 				continue // each split once; both sides planned
 			}
-			keyNDV := g.keyDistinctValues(l, r)
+			keyNDV := g.joinKeyNDV(l, r)
 			if keyNDV == 0 {
 				continue // not a hash join
 			}
@@ -146,14 +146,14 @@ func (g *joinGraph) classify(multi []planner.Expr, maskOf func(planner.Expr) uin
 	return true
 }
 
-// keyDistinctValues estimates the distinct values of the key joining the
+// joinKeyNDV estimates the distinct values of the key joining the
 // leaves l to the leaves r, 0 when no equality joins them: the most of
 // the classes with columns on both sides (or 10 for another equality), as
 // joinEstimate guesses. Not their product: the columns of a key of several
 // (TPC-H's ps_partkey, ps_suppkey) are not independent, and a product
 // would take lineitem joined to partsupp for a few thousand rows, not six
 // million.
-func (g *joinGraph) keyDistinctValues(l, r uint64) float64 {
+func (g *joinGraph) joinKeyNDV(l, r uint64) float64 {
 	ndv := 0.0
 	for c, leaves := range g.classLeaves {
 		if leaves&l != 0 && leaves&r != 0 {
