@@ -208,16 +208,14 @@ func markColumns(e planner.Expr, needed []bool) {
 }
 
 // remapColumns rewrites column indexes through mapping. The plans of
-// subqueries inside e are pruned on their own.
+// subqueries inside e are left as they are: optimize_subqueries already ran
+// this rule on them, and pruning each occurrence again would give a
+// subquery pushed into a scan's filter a plan of its own, so it would run
+// twice (the executor shares results by plan).
 func remapColumns(e planner.Expr, mapping []int) planner.Expr {
 	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
-		switch x := x.(type) {
-		case *planner.ColumnRef:
-			return &planner.ColumnRef{Index: mapping[x.Index], Name: x.Name, T: x.T}
-		case *planner.Subquery:
-			out := *x
-			out.Plan = pruneColumns(x.Plan)
-			return &out
+		if ref, ok := x.(*planner.ColumnRef); ok {
+			return &planner.ColumnRef{Index: mapping[ref.Index], Name: ref.Name, T: ref.T}
 		}
 		return x
 	})

@@ -41,6 +41,7 @@ func (s *Session) Explain(ctx context.Context, st *sql.Explain) (*Result, error)
 		}
 	})
 	var lines [][]string
+	shown := map[planner.Plan]bool{}
 	var walk func(planner.Plan, int, planner.Plan) error
 	walk = func(node planner.Plan, depth int, parent planner.Plan) error {
 		indent := strings.Repeat("  ", depth)
@@ -67,6 +68,12 @@ func (s *Session) Explain(ctx context.Context, st *sql.Explain) (*Result, error)
 		}
 		for _, c := range node.Children() {
 			if err := walk(c, depth+1, node); err != nil {
+				return err
+			}
+		}
+		for _, sq := range subqueriesOf(node, shown) {
+			lines = append(lines, []string{indent + "  " + sq.String() + " runs once:"})
+			if err := walk(sq.Plan, depth+2, nil); err != nil {
 				return err
 			}
 		}
@@ -188,4 +195,20 @@ func pruningNotes(scan *planner.Scan, filter planner.Expr) []string {
 		}
 	}
 	return notes
+}
+
+// subqueriesOf lists the uncorrelated subqueries node evaluates whose plans
+// are not in shown yet, and adds them: a subquery pushed into a scan's
+// filter is the same one its Filter parent shows, and is printed once.
+func subqueriesOf(node planner.Plan, shown map[planner.Plan]bool) []*planner.Subquery {
+	var out []*planner.Subquery
+	for _, root := range planner.NodeExprs(node) {
+		planner.Walk(root, func(e planner.Expr) {
+			if sq, ok := e.(*planner.Subquery); ok && !shown[sq.Plan] {
+				shown[sq.Plan] = true
+				out = append(out, sq)
+			}
+		})
+	}
+	return out
 }
