@@ -164,6 +164,9 @@ func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error)
 		env.ScanStats[p] = stats
 	}
 	scan := NewTableScan(env.FS, files, cols, plan.RowFilter, stats).(*tableScan)
+	if scan.subqueryKeys = subqueryKeys(ctx, p, env); scan.subqueryKeys != nil {
+		scan.setRowFilter(plan.RowFilter, scan.subqueryKeys...)
+	}
 	scan.rowsNeeded = p.RowsNeeded
 	if df, ok := env.dynamicFilters.Load(p); ok {
 		return &dynamicScan{tableScan: scan, p: p, env: env, filter: df.(*dynamicFilter)}, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -253,18 +254,7 @@ func (s *dynamicScan) prune(ctx context.Context) error {
 	s.files = files
 	// The predicate also skips row groups and pages, and, where storage
 	// can test it, drops rows before the other columns are decoded.
-	s.rowFilter = plan.RowFilter
-	s.late = latePredicates(s.rowFilter, s.readCols)
-	s.filterCols = filterColumns(s.rowFilter, s.cols)
-	for _, keys := range s.filter.rowKeys {
-		for i, c := range s.readCols {
-			if c.FieldID == keys.Col && storage.FilterableType(c.Type) {
-				keys.Col = i
-				s.late = append(s.late, keys)
-				break
-			}
-		}
-	}
+	s.setRowFilter(plan.RowFilter, slices.Concat(s.subqueryKeys, s.filter.rowKeys)...)
 	s.workers = max(1, min(runtime.GOMAXPROCS(0), len(files)))
 	return nil
 }

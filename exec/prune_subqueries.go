@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // resolveSubqueries replaces the uncorrelated subqueries of a scan's filter
@@ -85,4 +88,36 @@ func countPositive(e planner.Expr, positive map[planner.Plan]int) {
 // with it, and per subquery a line saying what it supplied, for EXPLAIN.
 func ResolvedFilter(ctx context.Context, p *planner.Scan, env *Env) (planner.Expr, []string) {
 	return resolveSubqueries(ctx, p.Filter, env)
+}
+
+// subqueryKeys returns, for each conjunct `column IN (subquery)` of a scan's
+// filter whose integer-backed values are too many for the pruning filter
+// (which gets their range), the set of all of them, for storage to test
+// every row against before it decodes the other columns — what a join's
+// build keys do for its probe scan (dynamic_pruning.go). Col is the
+// column's field id. A row failing the set fails the conjunct (FALSE or
+// NULL), so the Filter above would drop it anyway.
+func subqueryKeys(ctx context.Context, p *planner.Scan, env *Env) []storage.ColumnPredicate {
+	if env.NoPruning {
+		return nil
+	}
+	var out []storage.ColumnPredicate
+	for _, c := range planner.Conjuncts(p.Filter) {
+		sq, ok := c.(*planner.Subquery)
+		if !ok || sq.Kind != planner.SubqueryIn {
+			continue
+		}
+		ref, ok := sq.X.(*planner.ColumnRef)
+		if !ok || !arrow.TypeEqual(ref.T, p.Columns[ref.Index].T) {
+			continue
+		}
+		e := env.subquery(sq)
+		e.forPruning.Store(true)
+		if e.result(ctx) != nil || e.summary == nil || len(e.intKeys) == 0 ||
+			!e.summary.overflow && len(e.summary.values) <= maxPruningValues {
+			continue
+		}
+		out = append(out, storage.NewInPredicate(p.Columns[ref.Index].FieldID, e.intKeys))
+	}
+	return out
 }

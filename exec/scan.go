@@ -90,10 +90,13 @@ type tableScan struct {
 	// filterCols are the columns rowFilter refers to, whose page indexes
 	// can skip pages.
 	filterCols []ScanColumn
-	schema     *arrow.Schema
-	stats      *ScanStats
-	workers    int
-	hook       fileHook // nil for table scans
+	// subqueryKeys are the value sets of the filter's IN subqueries that
+	// storage tests rows against (prune_subqueries.go); Col is a field id.
+	subqueryKeys []storage.ColumnPredicate
+	schema       *arrow.Schema
+	stats        *ScanStats
+	workers      int
+	hook         fileHook // nil for table scans
 	// rowsNeeded > 0: stop handing out files once this many rows came out
 	// (a LIMIT right above; see optimizer/push_down_limit.go).
 	rowsNeeded int64
@@ -126,7 +129,7 @@ func NewTableScan(fs icebergio.IO, files []ScanFile, cols []ScanColumn, rowFilte
 		stats = &ScanStats{}
 	}
 	s := &tableScan{
-		fs: fs, files: files, cols: cols, rowFilter: rowFilter, stats: stats,
+		fs: fs, files: files, cols: cols, stats: stats,
 		schema:   arrow.NewSchema(fields, nil),
 		workers:  max(1, min(runtime.GOMAXPROCS(0), len(files))),
 		colIndex: map[int]int{},
@@ -142,9 +145,27 @@ func NewTableScan(fs icebergio.IO, files []ScanFile, cols []ScanColumn, rowFilte
 		}
 		s.readCols = append(s.readCols, c.ReadColumn)
 	}
-	s.late = latePredicates(rowFilter, s.readCols)
-	s.filterCols = filterColumns(rowFilter, cols)
+	s.setRowFilter(rowFilter)
 	return s
+}
+
+// setRowFilter sets the bound filter row groups, pages and rows are tested
+// against, and the storage predicates derived from it, followed by the key
+// sets of keyPreds (whose Col is a field id: IN subqueries' and joins'
+// integer keys, too many to list in the filter).
+func (s *tableScan) setRowFilter(rowFilter iceberg.BooleanExpression, keyPreds ...storage.ColumnPredicate) {
+	s.rowFilter = rowFilter
+	s.late = latePredicates(rowFilter, s.readCols)
+	s.filterCols = filterColumns(rowFilter, s.cols)
+	for _, keys := range keyPreds {
+		for i, c := range s.readCols {
+			if c.FieldID == keys.Col && storage.FilterableType(c.Type) {
+				keys.Col = i
+				s.late = append(s.late, keys)
+				break
+			}
+		}
+	}
 }
 
 func (s *tableScan) Schema() *arrow.Schema { return s.schema }

@@ -46,6 +46,10 @@ type subqueryResult struct {
 	// for it (forPruning) before it ran, as it costs a look at every value.
 	summary    *valueSummary
 	forPruning atomic.Bool
+	// intKeys are an IN subquery's non-NULL values when they are
+	// integer-backed and a scan asked for them (forPruning), for
+	// subqueryKeys; nil otherwise.
+	intKeys []int64
 }
 
 // subqueryKey identifies a subquery's result: its plan and what is done with it.
@@ -171,6 +175,9 @@ func (e *subqueryExpr) add(batch arrow.RecordBatch, before int) error {
 	case planner.SubqueryIn:
 		if e.summary != nil {
 			e.summary.add(batch.Column(0))
+			if keys, ok := integerKeys(batch.Column(0)); ok {
+				e.intKeys = append(e.intKeys, keys...)
+			}
 		}
 		keys, err := encodeKeys(batch.Columns()[:1], n)
 		if err != nil {
