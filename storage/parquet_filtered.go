@@ -10,8 +10,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	computeexec "github.com/apache/arrow-go/v18/arrow/compute/exec"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/parquet-go/parquet-go"
 )
@@ -108,15 +110,33 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 			}
 		}
 	}
-	// readScope decodes column i at the rows of scope.
+	// readScope decodes column i at the rows of scope; a predicate's
+	// column as its unscaled integers when it is a decimal stored as
+	// INT32 or INT64 (unscaled[i] is then set): the predicate compares
+	// those, and only the kept rows are widened to 16-byte decimals.
+	unscaled := make([]bool, len(cols))
 	readScope := func(i int) error {
+		col := cols[i]
+		if slices.ContainsFunc(preds, func(p ColumnPredicate) bool { return p.Col == i }) && f.unscaledDecimal(col) {
+			col.Type, unscaled[i] = arrow.PrimitiveTypes.Int64, true
+		}
 		var err error
 		if ranges == nil {
-			arrays[i], err = f.readColumnChunk(ctx, rg, cols[i], numRows, mem)
+			arrays[i], err = f.readColumnChunk(ctx, rg, col, numRows, mem)
 		} else {
-			arrays[i], err = f.readColumnRuns(ctx, rg, cols[i], scope, inScope, mem)
+			arrays[i], err = f.readColumnRuns(ctx, rg, col, scope, inScope, mem)
 		}
 		return err
+	}
+	// widen turns the unscaled columns into the decimals the caller wants.
+	widen := func() {
+		for i, u := range unscaled {
+			if u {
+				unscaledArr := arrays[i]
+				arrays[i] = decimalsFromUnscaled(unscaledArr.(*array.Int64), cols[i].Type.(*arrow.Decimal128Type), mem)
+				unscaledArr.Release()
+			}
+		}
 	}
 	keep := make([]bool, inScope)
 	for i := range keep {
@@ -179,6 +199,7 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 			release()
 			return nil, false, err
 		}
+		widen()
 		return &sliceIterator{schema: arrow.NewSchema(fields, nil), arrays: arrays, numRows: int64(inScope), batchSize: int64(batchSize)}, inScope < numRows, nil
 	}
 	var indices arrow.Array
@@ -194,13 +215,13 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 		b.Release()
 		defer indices.Release()
 	}
-	for i, col := range cols {
+	for i := range cols {
 		if arrays[i] == nil {
 			continue
 		}
 		full := arrays[i]
 		if kept == 0 {
-			arrays[i] = array.MakeArrayOfNull(mem, col.Type, 0)
+			arrays[i] = array.MakeArrayOfNull(mem, full.DataType(), 0)
 		} else {
 			arrays[i], err = compute.TakeArray(computeexec.WithAllocator(ctx, mem), full, indices)
 		}
@@ -220,6 +241,7 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 		release()
 		return nil, false, err
 	}
+	widen()
 	return &sliceIterator{schema: arrow.NewSchema(fields, nil), arrays: arrays, numRows: int64(kept), batchSize: int64(batchSize)}, true, nil
 }
 
@@ -352,6 +374,43 @@ func pageFirstRows(chunk parquet.ColumnChunk) []int {
 		return nil
 	}
 	return firsts
+}
+
+// unscaledDecimal reports whether col is a DECIMAL the file stores as INT32
+// or INT64, whose unscaled values a ColumnPredicate compares directly.
+func (f *ParquetFile) unscaledDecimal(col ReadColumn) bool {
+	if _, ok := col.Type.(*arrow.Decimal128Type); !ok {
+		return false
+	}
+	c, err := f.column(col)
+	if err != nil || c == nil || !c.Leaf() {
+		return false
+	}
+	_, _, isDecimal := fileDecimal(c)
+	kind := c.Type().Kind()
+	return isDecimal && (kind == parquet.Int32 || kind == parquet.Int64)
+}
+
+// decimalsFromUnscaled is unscaled as decimals of type t, NULLs kept.
+func decimalsFromUnscaled(unscaled *array.Int64, t *arrow.Decimal128Type, mem memory.Allocator) arrow.Array {
+	n := unscaled.Len()
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * arrow.Decimal128SizeBytes)
+	nums := arrow.Decimal128Traits.CastFromBytes(buf.Bytes())
+	for i, v := range unscaled.Int64Values() {
+		nums[i] = decimal128.FromI64(v)
+	}
+	var validity *memory.Buffer
+	if unscaled.NullN() > 0 {
+		validity = memory.NewResizableBuffer(mem)
+		validity.Resize(int(bitutil.BytesForBits(int64(n))))
+		bitutil.CopyBitmap(unscaled.NullBitmapBytes(), unscaled.Data().Offset(), n, validity.Bytes(), 0)
+		defer validity.Release()
+	}
+	data := array.NewData(t, n, []*memory.Buffer{validity, buf}, nil, unscaled.NullN(), 0)
+	defer data.Release()
+	buf.Release()
+	return array.MakeFromData(data)
 }
 
 // applyPredicate clears keep[i] for the rows of arr that fail p.

@@ -55,6 +55,12 @@ func TestReadRowGroupFiltered(t *testing.T) {
 		{"date and long", []ColumnPredicate{{Col: 5, Op: OpGt, Values: []int64{1000 * 400}}, {Col: 2, Op: OpLe, Values: []int64{1100 * 1_000_000_007}}}, true},
 		{"timestamp dense", []ColumnPredicate{{Col: 7, Op: OpGt, Values: []int64{0}}}, false},
 		{"none match", []ColumnPredicate{{Col: 2, Op: OpLt, Values: []int64{-1 << 62}}}, true},
+		// Decimals stored as INT32 (9 digits) and INT64 (18) are compared
+		// as unscaled integers and widened only at the kept rows (or at
+		// every row when most pass); every 5th row is NULL.
+		{"decimal32 range", []ColumnPredicate{{Col: 9, Op: OpGt, Values: []int64{100 * 12345}}, {Col: 9, Op: OpLe, Values: []int64{400 * 12345}}}, true},
+		{"decimal64 in and decimal32", []ColumnPredicate{{Col: 10, Op: OpEq, Values: []int64{-7 * 12345, 10 * 12345, 2000 * 12345}}, {Col: 9, Op: OpGe, Values: []int64{0}}}, true},
+		{"decimal64 dense", []ColumnPredicate{{Col: 10, Op: OpGt, Values: []int64{-100 * 12345}}}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
