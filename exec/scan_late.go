@@ -1,6 +1,9 @@
 package exec
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/iceberg-go"
 
@@ -9,8 +12,8 @@ import (
 
 // latePredicates extracts from a scan's bound row filter the conjuncts that
 // storage can test on one integer-backed column (=, IN, <, <=, >, >= with
-// literals), so that row groups decode the other columns only at rows that
-// can match (late materialization). Every predicate returned is implied by
+// literals) or STRING column (=, IN), so that row groups decode the other
+// columns only at rows that can match (late materialization). Every predicate returned is implied by
 // the filter; conjuncts it cannot use are left out, never approximated.
 func latePredicates(filter iceberg.BooleanExpression, cols []storage.ReadColumn) []storage.ColumnPredicate {
 	if filter == nil {
@@ -34,6 +37,11 @@ func latePredicates(filter iceberg.BooleanExpression, cols []storage.ReadColumn)
 			preds = append(preds, p)
 		}
 	}
+	// Strings are compared only at the rows the cheaper integer
+	// comparisons kept.
+	slices.SortStableFunc(preds, func(a, b storage.ColumnPredicate) int {
+		return cmp.Compare(len(a.Strings), len(b.Strings))
+	})
 	return preds
 }
 
@@ -81,7 +89,8 @@ func latePredicate(e iceberg.BooleanExpression, cols []storage.ReadColumn) (stor
 			break
 		}
 	}
-	if col < 0 || !storage.FilterableType(cols[col].Type) {
+	isString := col >= 0 && cols[col].Type.ID() == arrow.STRING
+	if col < 0 || !isString && !storage.FilterableType(cols[col].Type) {
 		return none, false
 	}
 	var lits []iceberg.Literal
@@ -114,6 +123,9 @@ func latePredicate(e iceberg.BooleanExpression, cols []storage.ReadColumn) (stor
 	if len(lits) == 0 {
 		return none, false
 	}
+	if isString {
+		return stringPredicate(col, op, lits)
+	}
 	vals := make([]int64, 0, len(lits))
 	for _, l := range lits {
 		v, ok := lateLiteral(l, cols[col].Type)
@@ -123,6 +135,23 @@ func latePredicate(e iceberg.BooleanExpression, cols []storage.ReadColumn) (stor
 		vals = append(vals, v)
 	}
 	return storage.ColumnPredicate{Col: col, Op: op, Values: vals}, true
+}
+
+// stringPredicate is the predicate col = any of lits on a STRING column:
+// equality only, as byte order is not worth testing per row.
+func stringPredicate(col int, op storage.CompareOp, lits []iceberg.Literal) (storage.ColumnPredicate, bool) {
+	if op != storage.OpEq {
+		return storage.ColumnPredicate{}, false
+	}
+	strs := make([]string, 0, len(lits))
+	for _, l := range lits {
+		s, ok := l.(iceberg.StringLiteral)
+		if !ok {
+			return storage.ColumnPredicate{}, false
+		}
+		strs = append(strs, string(s))
+	}
+	return storage.ColumnPredicate{Col: col, Op: op, Strings: strs}, true
 }
 
 // lateLiteral returns a literal as the integer the Arrow column stores, when

@@ -33,11 +33,13 @@ const (
 // (INT, LONG, DATE, TIMESTAMP as micro- or nanoseconds, DECIMAL of at most
 // 18 digits as its unscaled value): a row can only be
 // wanted when its value compares to Values[0] (for OpEq: equals one of
-// Values). Rows whose value is NULL never match.
+// Values). On a STRING column, Strings replaces Values: the value equals
+// one of them (Op is OpEq). Rows whose value is NULL never match.
 type ColumnPredicate struct {
-	Col    int // position in the cols of ReadRowGroupFiltered
-	Op     CompareOp
-	Values []int64
+	Col     int // position in the cols of ReadRowGroupFiltered
+	Op      CompareOp
+	Values  []int64
+	Strings []string
 	// in is the set of Values when NewInPredicate made p: built once,
 	// not per row group.
 	in *intSet
@@ -415,6 +417,10 @@ func decimalsFromUnscaled(unscaled *array.Int64, t *arrow.Decimal128Type, mem me
 
 // applyPredicate clears keep[i] for the rows of arr that fail p.
 func applyPredicate(arr arrow.Array, p ColumnPredicate, keep []bool) {
+	if a, ok := arr.(*array.String); ok && len(p.Strings) > 0 {
+		applyStringsIn(a, p.Strings, keep)
+		return
+	}
 	if len(p.Values) == 0 {
 		return
 	}
@@ -448,6 +454,33 @@ func applyPredicate(arr arrow.Array, p ColumnPredicate, keep []bool) {
 		}
 	}
 	// Other types are not filtered (FilterableType keeps them out).
+}
+
+// applyStringsIn clears keep[i] where row i of arr, still kept, is NULL or
+// none of values. A few values are compared one by one, more looked up.
+func applyStringsIn(arr *array.String, values []string, keep []bool) {
+	var set map[string]struct{}
+	if len(values) > 8 {
+		set = make(map[string]struct{}, len(values))
+		for _, v := range values {
+			set[v] = struct{}{}
+		}
+	}
+	for i, k := range keep {
+		if !k {
+			continue
+		}
+		if arr.IsNull(i) {
+			keep[i] = false
+			continue
+		}
+		v := arr.Value(i)
+		if set != nil {
+			_, keep[i] = set[v]
+		} else {
+			keep[i] = slices.Contains(values, v)
+		}
+	}
 }
 
 // applyCompare clears keep[base+i] where vals[i], row base+i of arr, fails

@@ -61,6 +61,11 @@ func TestReadRowGroupFiltered(t *testing.T) {
 		{"decimal32 range", []ColumnPredicate{{Col: 9, Op: OpGt, Values: []int64{100 * 12345}}, {Col: 9, Op: OpLe, Values: []int64{400 * 12345}}}, true},
 		{"decimal64 in and decimal32", []ColumnPredicate{{Col: 10, Op: OpEq, Values: []int64{-7 * 12345, 10 * 12345, 2000 * 12345}}, {Col: 9, Op: OpGe, Values: []int64{0}}}, true},
 		{"decimal64 dense", []ColumnPredicate{{Col: 10, Op: OpGt, Values: []int64{-100 * 12345}}}, false},
+		// STRING equality and IN, after an integer range; NULL rows and
+		// empty strings are in the column.
+		{"string eq", []ColumnPredicate{{Col: 1, Op: OpGe, Values: []int64{0}}, {Col: 12, Op: OpEq, Strings: []string{"éxx"}}}, true},
+		{"string in, empty string", []ColumnPredicate{{Col: 12, Op: OpEq, Strings: []string{"", "x", "ééxxxxx"}}}, true},
+		{"string in, looked up", []ColumnPredicate{{Col: 12, Op: OpEq, Strings: []string{"a", "b", "c", "d", "e", "f", "g", "h", "éééxxxxxxxxxx", "xxx"}}}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -120,5 +125,28 @@ func TestReadRowGroupFiltered(t *testing.T) {
 				t.Errorf("%d rows came back", got[0].Len())
 			}
 		})
+	}
+}
+
+func TestApplyStringsIn(t *testing.T) {
+	b := array.NewStringBuilder(memory.DefaultAllocator)
+	b.AppendValues([]string{"DE", "", "US", "de", "DE", "FR"}, []bool{true, true, true, true, false, true})
+	arr := b.NewStringArray()
+	defer arr.Release()
+	many := []string{"x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "US", ""}
+	for _, c := range []struct {
+		values []string
+		keep   []bool
+		want   []bool
+	}{
+		{[]string{"DE"}, []bool{true, true, true, true, true, true}, []bool{true, false, false, false, false, false}},
+		{[]string{"", "FR"}, []bool{true, true, true, true, true, false}, []bool{false, true, false, false, false, false}},
+		{many, []bool{true, true, true, true, true, true}, []bool{false, true, true, false, false, false}},
+	} {
+		keep := slices.Clone(c.keep)
+		applyStringsIn(arr, c.values, keep)
+		if !slices.Equal(keep, c.want) {
+			t.Errorf("IN %q: kept %v, want %v", c.values, keep, c.want)
+		}
 	}
 }
