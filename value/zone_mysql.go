@@ -92,15 +92,23 @@ func mysqlInstant(wall int64, loc *time.Location) int64 {
 	u := time.Unix(wall, 0).UTC()
 	t := time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), 0, loc)
 	_, off := t.Zone()
-	got := t.Unix() + int64(off)
-	if got == wall {
-		return t.Unix()
-	}
-	// wall is in a gap: t is a wall clock on one side of the change,
-	// whose instant is the bound of t's zone period on wall's side.
 	start, end := t.ZoneBounds()
-	if got < wall {
-		return end.Unix()
+	if got := t.Unix() + int64(off); got != wall {
+		// wall is in a gap: t is a wall clock on one side of the change,
+		// whose instant is the bound of t's zone period on wall's side.
+		if got < wall {
+			return end.Unix()
+		}
+		return start.Unix()
 	}
-	return start.Unix()
+	if !start.IsZero() {
+		// A wall clock the change before t's period repeats (a fall back)
+		// is its first occurrence, under the offset before the change, as
+		// MySQL takes it (time.Date may take either).
+		_, before := start.Add(-time.Second).Zone()
+		if earlier := wall - int64(before); earlier < start.Unix() {
+			return earlier
+		}
+	}
+	return t.Unix()
 }
