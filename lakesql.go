@@ -63,6 +63,10 @@ type Options struct {
 	// (INSERT, CREATE, CALL, COPY … TO, …): for servers and shared
 	// warehouses.
 	ReadOnly bool
+	// SessionMemoryLimit makes SET memory_limit the session's own limit,
+	// under the process's (which SET then leaves alone): a server's
+	// connections each have theirs.
+	SessionMemoryLimit bool
 	// Dialect is the SQL dialect of Exec: DialectLakesql (the default) or
 	// DialectMySQL (SET sql_dialect changes it).
 	Dialect string
@@ -99,6 +103,8 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		Progress:     opts.Progress,
 		Notices:      opts.Notices,
 		ReadOnly:     opts.ReadOnly,
+
+		SessionMemoryLimit: opts.SessionMemoryLimit,
 	})
 	if err != nil {
 		return nil, err

@@ -60,7 +60,7 @@ func (d *distinct) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if d.spill.closed != nil {
 			err = d.spill.add(ctx, batch)
 		} else if out, err = d.firstOccurrences(ctx, batch); err == nil {
-			err = d.spill.closeIfFull(d)
+			err = d.spill.closeIfFull(ctx, d)
 		}
 		batch.Release()
 		if err != nil {

@@ -25,8 +25,8 @@ type distinctSpill struct {
 
 // closeIfFull closes d's seen rows into a GROUP BY state over every column
 // once memory is short.
-func (s *distinctSpill) closeIfFull(d *distinct) error {
-	if d.seen.len() < minGroupsBeforeClosing || !memoryPressure() {
+func (s *distinctSpill) closeIfFull(ctx context.Context, d *distinct) error {
+	if d.seen.len() < minGroupsBeforeClosing || !memoryPressure(ctx) {
 		return nil
 	}
 	fields := d.input.Schema().Fields()

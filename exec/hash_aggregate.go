@@ -178,7 +178,7 @@ func (h *hashAggregate) newState() (*aggState, error) {
 
 // add folds one input batch into the state.
 func (st *aggState) add(ctx context.Context, batch arrow.RecordBatch, mem memory.Allocator) error {
-	if err := st.closeIfFull(); err != nil {
+	if err := st.closeIfFull(ctx); err != nil {
 		return err
 	}
 	if st.spill != nil {

@@ -37,8 +37,8 @@ const aggregateShare = 0.5
 
 // memoryPressure reports whether the live heap has passed aggregateShare
 // of the memory limit.
-func memoryPressure() bool {
-	limit := MemoryLimit()
+func memoryPressure(ctx context.Context) bool {
+	limit := memoryLimitOf(ctx)
 	return limit > 0 && float64(liveHeap()) > aggregateShare*float64(limit)
 }
 
@@ -153,12 +153,12 @@ func takeBatch(ctx context.Context, schema *arrow.Schema, cols []arrow.Array, ro
 const minGroupsBeforeClosing = 1 << 14
 
 // closeIfFull closes a grouped state when memory is short.
-func (st *aggState) closeIfFull() error {
-	if st.spill != nil || st.keys == nil || st.groups < minGroupsBeforeClosing || !memoryPressure() {
+func (st *aggState) closeIfFull(ctx context.Context) error {
+	if st.spill != nil || st.keys == nil || st.groups < minGroupsBeforeClosing || !memoryPressure(ctx) {
 		return nil
 	}
 	if st.level >= spillLevels {
-		return fmt.Errorf("%s needs more memory than memory_limit (%s) allows, even spilling", st.h.name(), formatLimit())
+		return fmt.Errorf("%s needs more memory than memory_limit (%s) allows, even spilling", st.h.name(), formatLimit(ctx))
 	}
 	st.spill = &aggSpill{level: st.level, schema: st.h.spillSchema(), what: st.h.name()}
 	return nil

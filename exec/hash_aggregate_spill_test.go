@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -90,6 +91,35 @@ func groupedBatches(mem memory.Allocator, rng *rand.Rand, rows, groups int) []ar
 	return recs
 }
 
+// TestSessionMemoryLimit checks that a statement under a session's
+// memory limit (WithMemoryLimit) spills and stops by it, and that the
+// process's limit stays the ceiling: a session cannot hold more.
+func TestSessionMemoryLimit(t *testing.T) {
+	withMemoryLimit(t, 1<<30)
+	background := context.Background()
+	small := WithMemoryLimit(background, 1)
+	large := WithMemoryLimit(background, 1<<40)
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		want int64
+	}{{"no session limit", background, 1 << 30}, {"a lower one", small, 1}, {"a higher one", large, 1 << 30}, {"none set", WithMemoryLimit(background, 0), 1 << 30}} {
+		if got := memoryLimitOf(c.ctx); got != c.want {
+			t.Errorf("%s: the statement's limit is %d, want %d", c.name, got, c.want)
+		}
+	}
+	if got, want := spillThreshold(WithMemoryLimit(background, 10<<20)), int64(10<<20*spillShare); got != want {
+		t.Errorf("a sort under a 10 MiB session limit spills past %d bytes, want %d", got, want)
+	}
+	runtime.GC()
+	if err := checkMemory(small, "a window function"); err == nil || !strings.Contains(err.Error(), "memory_limit (1 B)") {
+		t.Errorf("under a 1-byte session limit: %v", err)
+	}
+	if err := checkMemory(background, "a window function"); err != nil {
+		t.Errorf("under the process's 1 GiB: %v", err)
+	}
+}
+
 // TestOperatorsThatCannotSpillFailInOneLine checks that a hash join's build
 // side and a window function stop with one line naming themselves and the
 // limit when memory is exhausted.
@@ -97,7 +127,7 @@ func TestOperatorsThatCannotSpillFailInOneLine(t *testing.T) {
 	withMemoryLimit(t, 1)
 	runtime.GC() // the live heap is measured by collections
 	for _, what := range []string{"the build side of a hash join", "a window function"} {
-		err := checkMemory(what)
+		err := checkMemory(context.Background(), what)
 		want := what + " needs more memory than memory_limit (1 B) allows and cannot spill to disk yet; raise memory_limit or make the input smaller"
 		if err == nil || err.Error() != want {
 			t.Errorf("error %v, want %q", err, want)

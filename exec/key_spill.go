@@ -54,12 +54,12 @@ func newKeySpill(what string, schema *arrow.Schema, keys []planner.Expr, hasher 
 func (s *keySpill) check(ctx context.Context, kept []arrow.RecordBatch) ([]arrow.RecordBatch, error) {
 	switch {
 	case s == nil:
-		return kept, checkMemory("the build side of a hash join")
+		return kept, checkMemory(ctx, "the build side of a hash join")
 	case s.keys == nil:
-		return kept, checkMemory(s.what)
+		return kept, checkMemory(ctx, s.what)
 	}
 	rows := s.rows.Add(kept[len(kept)-1].NumRows())
-	if !s.on.Load() && (rows < minRowsBeforeSpill || !memoryPressure()) {
+	if !s.on.Load() && (rows < minRowsBeforeSpill || !memoryPressure(ctx)) {
 		return kept, nil
 	}
 	s.on.Store(true)

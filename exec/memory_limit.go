@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -17,7 +18,9 @@ import (
 // The memory limit is the process's, as DuckDB's memory_limit is its
 // database instance's: every query of every session shares it. It is the
 // Go collector's soft limit too, so the heap's garbage is collected harder
-// as the process nears it. ORDER BY, GROUP BY, DISTINCT, hash joins and
+// as the process nears it. A session of a server may hold a lower limit of
+// its own (WithMemoryLimit): its statements spill and stop by that one,
+// and the process's stays the ceiling. ORDER BY, GROUP BY, DISTINCT, hash joins and
 // windows write rows to temporary files when they would take more than
 // their share of it (sort_merge.go, hash_aggregate_spill.go,
 // distinct_spill.go, hash_join_spill.go, window_spill.go); what cannot
@@ -86,10 +89,28 @@ func SetTempDirectory(dir string) {
 	tempDirectory.Store(&dir)
 }
 
+type memoryLimitKey struct{}
+
+// WithMemoryLimit returns ctx whose statements' operators spill and stop by
+// a session's memory limit of bytes (0: the process's) rather than the
+// process's; the lower of the two applies.
+func WithMemoryLimit(ctx context.Context, bytes int64) context.Context {
+	return context.WithValue(ctx, memoryLimitKey{}, bytes)
+}
+
+// memoryLimitOf is the memory limit of the statement of ctx.
+func memoryLimitOf(ctx context.Context) int64 {
+	limit := MemoryLimit()
+	if own, _ := ctx.Value(memoryLimitKey{}).(int64); own > 0 && (limit <= 0 || own < limit) {
+		return own
+	}
+	return limit
+}
+
 // spillThreshold is how many bytes of rows one operator may hold before it
 // spills; 0 for no limit.
-func spillThreshold() int64 {
-	return int64(float64(MemoryLimit()) * spillShare)
+func spillThreshold(ctx context.Context) int64 {
+	return int64(float64(memoryLimitOf(ctx)) * spillShare)
 }
 
 // liveHeap is the heap the last garbage collection found live.
@@ -102,8 +123,8 @@ func liveHeap() int64 {
 	return int64(s[0].Value.Uint64())
 }
 
-// formatLimit is the memory limit as SET shows it.
-func formatLimit() string { return FormatBytes(max(MemoryLimit(), 0)) }
+// formatLimit is the statement's memory limit as SET shows it.
+func formatLimit(ctx context.Context) string { return FormatBytes(max(memoryLimitOf(ctx), 0)) }
 
 // usableMemory is the machine's memory, or the container's limit (cgroup
 // v2 memory.max, cgroup v1 memory.limit_in_bytes) when that is lower; 0
@@ -174,10 +195,10 @@ const exhaustedShare = 0.9
 // checkMemory fails an operator that cannot spill (named by what) once the
 // live heap passes exhaustedShare of the memory limit: one line saying so,
 // rather than the process dying short of memory.
-func checkMemory(what string) error {
-	limit := MemoryLimit()
+func checkMemory(ctx context.Context, what string) error {
+	limit := memoryLimitOf(ctx)
 	if limit > 0 && float64(liveHeap()) > exhaustedShare*float64(limit) {
-		return fmt.Errorf("%s needs more memory than memory_limit (%s) allows and cannot spill to disk yet; raise memory_limit or make the input smaller", what, formatLimit())
+		return fmt.Errorf("%s needs more memory than memory_limit (%s) allows and cannot spill to disk yet; raise memory_limit or make the input smaller", what, formatLimit(ctx))
 	}
 	return nil
 }

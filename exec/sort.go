@@ -66,7 +66,7 @@ func (s *sortOp) sort(ctx context.Context) error {
 			}
 		}
 	}()
-	threshold, held := spillThreshold(), int64(0)
+	threshold, held := spillThreshold(ctx), int64(0)
 	// spill writes the batches held as one more sorted run.
 	spill := func() error {
 		run, err := s.spillRun(ctx, batches)

@@ -238,6 +238,9 @@ func init() {
 		"current_date":      {"()", 0, 0, bindNow(TypeDate)},
 		"current_time":      {"()", 0, 0, bindNow(TypeTime)},
 		"current_timestamp": {"()", 0, 0, bindNow(TypeTimestampTZ)},
+		"convert_tz":        {"(datetime, 'from zone', 'to zone')", 3, 3, bindConvertTZ},
+		"timediff":          {"(end, start)", 2, 2, bindTimeDiff},
+		"time_format":       {"(time, 'format')", 2, 2, bindDurationFormat},
 	}
 	maps.Copy(scalarFunctions, nestedFunctions())
 }

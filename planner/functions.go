@@ -157,6 +157,15 @@ const (
 	FnFromUnixtime = "from_unixtime"
 	// unix_timestamp(x DATE|TIMESTAMP|TIMESTAMPTZ) → BIGINT seconds, floored.
 	FnUnixTimestamp = "unix_timestamp"
+	// convert_tz(x TIMESTAMP, from, to STRING) → TIMESTAMP: MySQL's
+	// CONVERT_TZ (value.MySQLConvertTZ); NULL for a zone MySQL does not know.
+	FnConvertTZ = "convert_tz"
+	// timediff(a, b both TIMESTAMP or both TIME) → INTERVAL a − b in
+	// nanoseconds alone, within MySQL's TIME range of ±838:59:59.
+	FnTimeDiff = "timediff"
+	// format_duration(x TIME|INTERVAL, pattern STRING literal) → STRING:
+	// MySQL's TIME_FORMAT (value.CompileDurationFormat).
+	FnFormatDuration = "format_duration"
 )
 
 // infixOps gives the SQL operator for binary functions when printing plans.

@@ -83,6 +83,10 @@ var scalarFns = map[string]scalarFn{
 	planner.FnFormatTime:    {3, 3, false, formatTimeKernel},
 	planner.FnFromUnixtime:  {1, 1, false, fromUnixtimeKernel},
 	planner.FnUnixTimestamp: {1, 1, false, unixTimestampKernel},
+
+	planner.FnConvertTZ:      {3, 3, false, convertTZKernel},
+	planner.FnTimeDiff:       {2, 2, false, timeDiffKernel},
+	planner.FnFormatDuration: {2, 2, false, formatDurationKernel},
 }
 
 // scalar runs a registry function's kernel.

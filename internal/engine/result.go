@@ -25,6 +25,9 @@ type Result struct {
 	stmtCtx context.Context
 	release context.CancelFunc
 	session *Session
+	// memoryLimit is the session's own memory limit (0: the process's),
+	// which Next applies to its caller's context as it does the deadline.
+	memoryLimit int64
 }
 
 // showIn labels the TIMESTAMPTZ columns of the result with time zone loc,
@@ -68,6 +71,9 @@ func (r *Result) showIn(loc *time.Location) {
 func (r *Result) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if r.rows == nil {
 		return nil, nil
+	}
+	if r.memoryLimit > 0 {
+		ctx = exec.WithMemoryLimit(ctx, r.memoryLimit)
 	}
 	if r.stmtCtx != nil {
 		if deadline, ok := r.stmtCtx.Deadline(); ok {

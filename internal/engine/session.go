@@ -15,6 +15,7 @@ import (
 
 	"github.com/apache/iceberg-go/table"
 	"github.com/lakesql/lakesql/catalog"
+	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 	"github.com/lakesql/lakesql/storage"
@@ -41,6 +42,10 @@ type Options struct {
 	Notices io.Writer
 	// ReadOnly refuses every statement that writes a table or a file.
 	ReadOnly bool
+	// SessionMemoryLimit makes SET memory_limit this session's own limit,
+	// under the process's, instead of the process's: a server sets it, so
+	// that one connection's SET changes no other's.
+	SessionMemoryLimit bool
 }
 
 // Session runs statements against one warehouse. A session is not safe for
@@ -78,11 +83,12 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		return nil, err
 	}
 	wh.SetNotices(opts.Notices)
-	return &Session{opts: opts, wh: wh, manifests: storage.NewManifestCache(manifestCacheEntries)}, nil
+	return &Session{opts: opts, wh: wh, manifests: storage.NewManifestCache(manifestCacheEntries),
+		settings: settings{ownMemoryLimit: opts.SessionMemoryLimit}}, nil
 }
 
 // Context returns ctx with what planning needs from the session: its time
-// zone and its file access policy (file_access.go).
+// zone and its file access policy (file_access.go), and its memory limit.
 func (s *Session) Context(ctx context.Context) context.Context {
 	if s.settings.loc != nil {
 		ctx = planner.WithTimeZone(ctx, s.settings.loc)
@@ -92,6 +98,9 @@ func (s *Session) Context(ctx context.Context) context.Context {
 	}
 	if s.settings.commitRetryTimeout != nil {
 		ctx = storage.WithCommitRetryTimeout(ctx, *s.settings.commitRetryTimeout)
+	}
+	if s.settings.memoryLimit > 0 {
+		ctx = exec.WithMemoryLimit(ctx, s.settings.memoryLimit)
 	}
 	return ctx
 }

@@ -47,6 +47,11 @@ type settings struct {
 	// session cannot turn it back on, nor then change allowedDirs.
 	noExternalAccess bool
 	allowedDirs      []string
+	// ownMemoryLimit makes memory_limit the session's (memoryLimit, 0 for
+	// the process's) rather than the process's (Options.SessionMemoryLimit);
+	// no RESET changes it.
+	ownMemoryLimit bool
+	memoryLimit    int64
 }
 
 // setting is one name SET and RESET know, with the text SET shows.
@@ -118,16 +123,15 @@ var sessionSettings = []setting{
 		reset: func(*settings) {}, // on by default, and never turned back on
 	},
 	{
-		name: "memory_limit", description: "memory the process may use, such as '4GB' (shared by every session; ORDER BY, GROUP BY, DISTINCT, hash joins and windows spill to temp_directory as they near it; 0: no limit)",
-		show: func(*settings) string { return formatBytes(exec.MemoryLimit()) },
-		set: func(_ *settings, v string) error {
-			n, err := parseBytes("memory_limit", v)
-			if err == nil {
-				exec.SetMemoryLimit(n)
+		name: "memory_limit", description: "memory the process may use, such as '4GB' (shared by every session; on a server, each connection's own, under the process's; ORDER BY, GROUP BY, DISTINCT, hash joins and windows spill to temp_directory as they near it; 0: no limit)",
+		show: func(s *settings) string {
+			if s.memoryLimit > 0 {
+				return formatBytes(s.memoryLimit)
 			}
-			return err
+			return formatBytes(exec.MemoryLimit())
 		},
-		reset: func(*settings) { exec.SetMemoryLimit(exec.DefaultMemoryLimit()) },
+		set:   setMemoryLimit,
+		reset: func(s *settings) { s.memoryLimit = 0; resetProcessMemoryLimit(s) },
 	},
 	{
 		name: "partition_overwrite_mode", aliases: []string{"spark.sql.sources.partitionoverwritemode"},
@@ -260,6 +264,32 @@ func onOff(on bool) string {
 		return "on"
 	}
 	return "off"
+}
+
+// setMemoryLimit sets the process's memory limit, or the session's own
+// (ownMemoryLimit), which cannot exceed the process's: the sum of the
+// connections' cannot then exceed what the machine gives the process.
+func setMemoryLimit(s *settings, v string) error {
+	n, err := parseBytes("memory_limit", v)
+	switch {
+	case err != nil:
+		return err
+	case !s.ownMemoryLimit:
+		exec.SetMemoryLimit(n)
+	case n > exec.MemoryLimit() && exec.MemoryLimit() > 0:
+		return fmt.Errorf("SET memory_limit: %s is more than the server's memory_limit (%s), which every connection's is under", formatBytes(n), formatBytes(exec.MemoryLimit()))
+	default:
+		s.memoryLimit = n // 0: the server's
+	}
+	return nil
+}
+
+// resetProcessMemoryLimit restores the process's default memory limit,
+// unless the session's limit is its own.
+func resetProcessMemoryLimit(s *settings) {
+	if !s.ownMemoryLimit {
+		exec.SetMemoryLimit(exec.DefaultMemoryLimit())
+	}
 }
 
 func setDisabledRules(s *settings, v string) error {

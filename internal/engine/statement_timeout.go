@@ -36,10 +36,12 @@ func (s *Session) TimeoutError(ctx context.Context, err error) error {
 }
 
 // Bound ties the result to its statement's context: Close releases it, and
-// under a statement_timeout Next stops at the statement's deadline (without
-// one, Next adds nothing to its caller's context).
+// under a statement_timeout Next stops at the statement's deadline; under
+// the session's own memory_limit its operators spill and stop by that
+// (without either, Next adds nothing to its caller's context).
 func (r *Result) Bound(stmtCtx context.Context, release context.CancelFunc, s *Session) {
 	r.release = release
+	r.memoryLimit = s.settings.memoryLimit
 	if s.settings.statementTimeout > 0 {
 		r.stmtCtx, r.session = stmtCtx, s
 	}

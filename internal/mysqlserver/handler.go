@@ -85,6 +85,7 @@ func (h *handler) session(ctx context.Context, c *mysql.Conn) (*connection, erro
 	}
 	opts := h.opts
 	opts.User, opts.ConnectionID = c.User, c.ConnectionID
+	opts.SessionMemoryLimit = true // one connection's SET memory_limit is its own
 	s, err := lakesql.Open(ctx, opts)
 	if err != nil {
 		return nil, sqlError(err)

@@ -9,6 +9,7 @@ import (
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // renamedFunctions are MySQL functions lakesql has under another name, with
@@ -200,41 +201,8 @@ func (t *translator) trim(x *ast.FuncCallExpr) (sql.Expr, error) {
 	return &sql.FuncCall{Name: name, Args: out, Pos: t.pos(x)}, nil
 }
 
-// mysqlFormat maps the conversions of MySQL's DATE_FORMAT to lakesql's
-// strftime (C's conversions plus %f microseconds). MySQL conversions
-// without a C equivalent (%c, %e, %k, %l: numbers without padding; %D: a day
-// with its English suffix; week numbering variants) are refused rather
-// than formatted differently.
-var mysqlFormat = map[byte]string{
-	'a': "%a", 'b': "%b", 'd': "%d", 'f': "%f", 'H': "%H", 'h': "%I", 'I': "%I", 'i': "%M",
-	'j': "%j", 'M': "%B", 'm': "%m", 'p': "%p", 'r': "%r", 'S': "%S", 's': "%S", 'T': "%T",
-	'W': "%A", 'w': "%w", 'Y': "%Y", 'y': "%y", '%': "%%",
-}
-
-// strftimePattern translates a DATE_FORMAT pattern into a strftime one.
-func strftimePattern(pattern string) (string, error) {
-	var b strings.Builder
-	for i := 0; i < len(pattern); i++ {
-		c := pattern[i]
-		if c != '%' {
-			b.WriteByte(c)
-			continue
-		}
-		if i+1 == len(pattern) {
-			b.WriteString("%%")
-			break
-		}
-		i++
-		conv, ok := mysqlFormat[pattern[i]]
-		if !ok {
-			return "", fmt.Errorf("DATE_FORMAT conversion %%%c is not supported (supported: %%Y %%y %%m %%M %%b %%d %%j %%H %%h %%I %%i %%S %%s %%f %%p %%r %%T %%W %%a %%w %%%%)", pattern[i])
-		}
-		b.WriteString(conv)
-	}
-	return b.String(), nil
-}
-
-// dateFormat is DATE_FORMAT(x, 'pattern') → strftime(x, pattern in C's conversions).
+// dateFormat is DATE_FORMAT(x, 'pattern') → strftime(x, pattern in C's
+// conversions), which value.MySQLPattern translates.
 func (t *translator) dateFormat(x *ast.FuncCallExpr, args []sql.Expr) (sql.Expr, error) {
 	if len(args) != 2 {
 		return nil, t.errorAt(x, "%s takes (date, 'format')", strings.ToUpper(x.FnName.O))
@@ -243,9 +211,9 @@ func (t *translator) dateFormat(x *ast.FuncCallExpr, args []sql.Expr) (sql.Expr,
 	if !ok || lit.Kind != sql.LitString {
 		return nil, t.unsupported(x.Args[1], "a DATE_FORMAT format that is not a string literal")
 	}
-	pattern, err := strftimePattern(lit.Value)
+	pattern, _, err := value.MySQLPattern(lit.Value)
 	if err != nil {
-		return nil, t.errorAt(x.Args[1], "%s", err)
+		return nil, t.errorAt(x.Args[1], "DATE_FORMAT %s", err)
 	}
 	return &sql.FuncCall{Name: "strftime", Args: []sql.Expr{args[0], &sql.Literal{Kind: sql.LitString, Value: pattern, Pos: lit.Pos}}, Pos: t.pos(x)}, nil
 }

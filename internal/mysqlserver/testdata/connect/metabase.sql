@@ -9,11 +9,11 @@
 -- (date(x)), :month (str_to_date of date_format '%Y-%m' and '-01'), :hour
 -- (trunc-with-format '%Y-%m-%d %H' over CAST AS datetime), :year
 -- (makedate(year(x), 1)), datetime-diff :day (datediff) and a relative
--- date filter (driver/date-interval: date_add(now(), INTERVAL n unit)).
--- Not yet here: db-default-timezone's query (time_format of timediff of
--- convert_tz), which lakesql does not translate yet.
+-- date filter (driver/date-interval: date_add(now(), INTERVAL n unit)),
+-- and driver/db-default-timezone's query for the server's zone and offset.
 set autocommit=1, session_track_schema=1, sql_mode = concat(@@sql_mode,',STRICT_TRANS_TABLES');
 SELECT 1;
+SELECT @@GLOBAL.time_zone AS global_tz, @@system_time_zone AS system_tz, time_format(timediff(now(), convert_tz(now(), @@GLOBAL.time_zone, '+00:00')), '%H:%i') AS offset;
 SET @@session.time_zone = '+00:00';
 SELECT `tutorial`.`retail_clickstream_events`.`event_type` AS `event_type`, COUNT(*) AS `count` FROM `tutorial`.`retail_clickstream_events` GROUP BY `tutorial`.`retail_clickstream_events`.`event_type` ORDER BY `tutorial`.`retail_clickstream_events`.`event_type` ASC LIMIT 1048575;
 SELECT DATE(`tutorial`.`retail_clickstream_events`.`event_time`) AS `event_time`, COUNT(*) AS `count` FROM `tutorial`.`retail_clickstream_events` GROUP BY DATE(`tutorial`.`retail_clickstream_events`.`event_time`) ORDER BY DATE(`tutorial`.`retail_clickstream_events`.`event_time`) ASC LIMIT 1048575;

@@ -19,3 +19,6 @@ SELECT table_name, table_type, engine FROM information_schema.tables WHERE table
 SHOW VARIABLES LIKE 'time_zone';
 SET time_zone = '+00:00';
 SHOW VARIABLES LIKE 'time_zone';
+SELECT CONVERT_TZ('2024-03-10 02:30:00', 'America/New_York', 'UTC') AS gap, CONVERT_TZ('2016-01-01 12:00:00', '+00:00', 'Nowhere/Zone') AS unknown, TIMEDIFF('2008-12-31 23:59:59.000001', '2008-12-30 01:01:01.000002') AS diff, TIME_FORMAT(TIMEDIFF('2024-01-01 00:00:00', '2024-01-01 05:30:00'), '%H:%i') AS neg;
+SET memory_limit = '1MB';
+SELECT max(r) FROM (SELECT row_number() OVER (ORDER BY event_id) AS r FROM retail_clickstream_events) w;
