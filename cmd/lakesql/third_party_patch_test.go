@@ -28,7 +28,7 @@ type patchedModule struct {
 var patchedModules = []patchedModule{
 	{"iceberg-go", "github.com/apache/iceberg-go", "table/arrow_filter_plan.go",
 		regexp.MustCompile(`(?m)^\s*"github.com/apache/iceberg-go/table/substrait"$`),
-		"Substrait linked into the table package, 3 ms and 8 MB of binary"},
+		"Substrait linked into every binary: 28 packages, 5 MB, 0.27 MB allocated at init"},
 	{"inflection", "github.com/jinzhu/inflection", "inflections.go",
 		regexp.MustCompile(`(?m)^func init\(\) \{\s*compile\(\)`),
 		"hundreds of regular expressions, 3 ms"},
