@@ -25,13 +25,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/apache/arrow-go/v18/arrow/compute/exprs"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/iceberg-go"
 	iceinternal "github.com/apache/iceberg-go/internal"
 	tblutils "github.com/apache/iceberg-go/table/internal"
-	"github.com/apache/iceberg-go/table/substrait"
-	"github.com/substrait-io/substrait-go/v8/expr"
 )
 
 // compiledFileFilterPlan contains immutable work derived from one Iceberg
@@ -43,23 +40,26 @@ type compiledFileFilterPlan struct {
 	bloomPreds      []tblutils.RowGroupBloomPred
 	dictionaryPreds []tblutils.RowGroupDictionaryPred
 
-	recordFilter      expr.Expression
-	extensionRegistry *expr.ExtensionRegistry
-	dropFile          bool
+	dropFile bool
 
 	// extracts are variant sub-path terms materialized as synthetic derived
 	// columns for the record filter; applied per-batch by extractResidualFilter.
 	extracts []iceberg.VariantExtractColumn
 }
 
-func (p *compiledFileFilterPlan) recordProcessor(ctx context.Context) recProcessFn {
-	if p == nil || p.recordFilter == nil {
-		return nil
-	}
+// errRowFilterNotLinked is lakesql's patch (LAKESQL-PATCH.md): upstream
+// evaluates a row filter by converting it to Substrait and running it with
+// arrow/compute/exprs, which links Substrait's protobuf descriptors, extension
+// YAML and decimal library into every program that imports this package.
+// lakesql filters rows in its own executor and never asks iceberg-go to, so
+// its copy leaves that out and refuses the filtered scans, deletes and
+// overwrites that would need it.
+var errRowFilterNotLinked = fmt.Errorf("%w: filtering rows needs Substrait, which lakesql's build of iceberg-go leaves out", iceberg.ErrNotImplemented)
 
-	ctx = exprs.WithExtensionIDSet(ctx, exprs.NewExtensionSetDefault(*p.extensionRegistry))
-
-	return filterRecords(ctx, p.recordFilter)
+// recordProcessor is nil: a plan that would filter rows is an error instead
+// (errRowFilterNotLinked).
+func (p *compiledFileFilterPlan) recordProcessor(context.Context) recProcessFn {
+	return nil
 }
 
 func (p *compiledFileFilterPlan) statsEvaluator() func(*metadata.RowGroupMetaData, []int) (bool, error) {
@@ -387,14 +387,7 @@ func compileFileFilterPlan(
 		return plan, nil
 	}
 
-	extSet, recordFilter, err := substrait.ConvertExpr(recordSchema, boundFilter, caseSensitive)
-	if err != nil {
-		return nil, err
-	}
-	plan.recordFilter = recordFilter
-	plan.extensionRegistry = extSet
-
-	return plan, nil
+	return nil, errRowFilterNotLinked
 }
 
 // stripExtractPredicates replaces variant extract predicates, and any NOT over them, with AlwaysTrue for stats/bloom pruning.

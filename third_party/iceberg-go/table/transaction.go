@@ -34,13 +34,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute/exprs"
 	"github.com/apache/iceberg-go"
 	iceberginternal "github.com/apache/iceberg-go/internal"
 	"github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table/dv"
 	tblutils "github.com/apache/iceberg-go/table/internal"
-	"github.com/apache/iceberg-go/table/substrait"
 	"github.com/google/uuid"
 	"golang.org/x/sync/errgroup"
 )
@@ -3217,9 +3215,7 @@ func (t *Transaction) makePositionDeleteRecordsForFilter(ctx context.Context, fs
 		return nil, err
 	}
 
-	extSet := substrait.NewExtensionSet()
-
-	ctx, cancel := context.WithCancelCause(exprs.WithExtensionIDSet(ctx, extSet))
+	ctx, cancel := context.WithCancelCause(ctx)
 	taskChan := make(chan tblutils.Enumerated[FileScanTask], len(tasks))
 
 	numWorkers := min(concurrency, len(tasks))
@@ -3460,17 +3456,5 @@ func prepareBatchFilter(filter iceberg.BooleanExpression, schema *iceberg.Schema
 		}, nil
 	}
 
-	extSet, substraitFilter, err := substrait.ConvertExpr(schema, bound, caseSensitive)
-	if err != nil {
-		return nil, fmt.Errorf("prepareBatchFilter: convert expression: %w", err)
-	}
-
-	return func(ctx context.Context, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-		// Attach a fresh extension-ID set to the call-site ctx so allocator
-		// and deadline values flow through to compute, while the (immutable)
-		// extSet computed during prepare is reused across every batch.
-		ctx = exprs.WithExtensionIDSet(ctx, exprs.NewExtensionSetDefault(*extSet))
-
-		return filterRecords(ctx, substraitFilter)(rec)
-	}, nil
+	return nil, fmt.Errorf("prepareBatchFilter: %w", errRowFilterNotLinked)
 }

@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/compute/exprs"
@@ -36,25 +35,21 @@ import (
 //go:embed functions_set.yaml
 var funcsetYAML string
 
-var funcSetURI = "extension:apache.iceberg:functions_set"
+var (
+	collection = extensions.GetDefaultCollectionWithNoError()
+	funcSetURI = "extension:apache.iceberg:functions_set"
+)
 
-// collection loads Substrait's default extension YAML and Iceberg's function
-// set on first use. lakesql patch: upstream does this in a package-level
-// variable and init, which costs every program importing iceberg-go/table
-// about 0.2 s and 32 MB at start-up, used or not.
-var collection = sync.OnceValue(func() *extensions.Collection {
-	c := extensions.GetDefaultCollectionWithNoError()
-	if !c.URILoaded(funcSetURI) {
-		if err := c.Load(funcSetURI, strings.NewReader(funcsetYAML)); err != nil {
+func init() {
+	if !collection.URILoaded(funcSetURI) {
+		if err := collection.Load(funcSetURI, strings.NewReader(funcsetYAML)); err != nil {
 			panic(err)
 		}
 	}
-
-	return c
-})
+}
 
 func NewExtensionSet() exprs.ExtensionIDSet {
-	return exprs.NewExtensionSetDefault(expr.NewEmptyExtensionRegistry(collection()))
+	return exprs.NewExtensionSetDefault(expr.NewEmptyExtensionRegistry(collection))
 }
 
 // ConvertExpr converts a bound expression to a Substrait expression so that it can
@@ -66,7 +61,7 @@ func ConvertExpr(schema *iceberg.Schema, e iceberg.BooleanExpression, _ bool) (*
 		return nil, nil, err
 	}
 
-	reg := expr.NewEmptyExtensionRegistry(collection())
+	reg := expr.NewEmptyExtensionRegistry(collection)
 
 	bldr := expr.ExprBuilder{Reg: reg, BaseSchema: types.NewRecordTypeFromStruct(base.Struct)}
 	b, err := iceberg.VisitExpr(e, &toSubstraitExpr{bldr: bldr})
