@@ -69,11 +69,34 @@ func InstantToLocal(micros int64, loc *time.Location) int64 {
 
 // LocalToInstant converts a wall-clock time in loc (a TIMESTAMP's
 // microseconds) to the instant. A time skipped by a DST change is read with
-// the offset before the change, as Go's time.Date does; a repeated time is
-// the first of the two.
+// the offset before the change, as Go's time.Date does (and Java's
+// ZonedDateTime, so Spark); a repeated time is the first of the two, as in
+// Java and PostgreSQL.
 func LocalToInstant(micros int64, loc *time.Location) int64 {
-	u := time.UnixMicro(micros).UTC()
-	return time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), u.Nanosecond(), loc).UnixMicro()
+	secs, frac := floorDivMod(micros, microsPerSecond)
+	return firstOccurrence(wallTime(secs, loc), secs)*microsPerSecond + frac
+}
+
+// wallTime is time.Date's reading of wall, whole seconds of a wall clock
+// (as a TIMESTAMP's seconds), in loc.
+func wallTime(wall int64, loc *time.Location) time.Time {
+	u := time.Unix(wall, 0).UTC()
+	return time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), 0, loc)
+}
+
+// firstOccurrence is the instant in seconds of t, wallTime's reading of
+// wall, moved to wall's first occurrence when the change that began t's
+// zone period repeats it (a fall back): time.Date may take either, and
+// takes the later one east of UTC.
+func firstOccurrence(t time.Time, wall int64) int64 {
+	start, _ := t.ZoneBounds()
+	if !start.IsZero() {
+		_, before := start.Add(-time.Second).Zone()
+		if earlier := wall - int64(before); earlier < start.Unix() {
+			return earlier
+		}
+	}
+	return t.Unix()
 }
 
 // ParseTimestampTZIn parses a TIMESTAMPTZ; text without a zone is a

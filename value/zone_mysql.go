@@ -89,26 +89,17 @@ func MySQLConvertTZ(micros int64, from, to *time.Location) int64 {
 
 // mysqlInstant is the instant in seconds of a wall clock in loc.
 func mysqlInstant(wall int64, loc *time.Location) int64 {
-	u := time.Unix(wall, 0).UTC()
-	t := time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), 0, loc)
+	t := wallTime(wall, loc)
 	_, off := t.Zone()
-	start, end := t.ZoneBounds()
 	if got := t.Unix() + int64(off); got != wall {
 		// wall is in a gap: t is a wall clock on one side of the change,
 		// whose instant is the bound of t's zone period on wall's side.
+		start, end := t.ZoneBounds()
 		if got < wall {
 			return end.Unix()
 		}
 		return start.Unix()
 	}
-	if !start.IsZero() {
-		// A wall clock the change before t's period repeats (a fall back)
-		// is its first occurrence, under the offset before the change, as
-		// MySQL takes it (time.Date may take either).
-		_, before := start.Add(-time.Second).Zone()
-		if earlier := wall - int64(before); earlier < start.Unix() {
-			return earlier
-		}
-	}
-	return t.Unix()
+	// A repeated wall clock is its first occurrence, as MySQL takes it.
+	return firstOccurrence(t, wall)
 }
