@@ -54,6 +54,16 @@ func TestSeveralCatalogsByName(t *testing.T) {
 	testutil.Exec(t, s, "DELETE FROM prod.sales.orders WHERE id = 13", "ALTER TABLE prod.sales.orders ADD COLUMN note STRING",
 		"UPDATE prod.sales.orders SET note = 'late' WHERE id = 12")
 	testutil.WantRows(t, s, "SELECT id, note FROM prod.sales.orders", "10|NULL", "11|NULL", "12|late")
+	first := testutil.RowsInOrder(t, s, "SELECT snapshot_id FROM prod.sales.orders.snapshots ORDER BY committed_at LIMIT 1")[0]
+	testutil.WantRows(t, s, "SELECT count(*) FROM prod.sales.orders VERSION AS OF "+first, "4")
+	testutil.Exec(t, s, "MERGE INTO prod.sales.orders o USING tmp.x x ON o.customer = x.customer AND o.id = 10 "+
+		"WHEN MATCHED THEN UPDATE SET note = x.tier WHEN NOT MATCHED THEN INSERT (id, customer, day) VALUES (20 + x.customer, x.customer, DATE '2026-01-03')")
+	testutil.WantRows(t, s, "SELECT id, note FROM prod.sales.orders", "10|gold", "11|NULL", "12|late", "22|NULL", "23|NULL")
+	testutil.Exec(t, s, "INSERT OVERWRITE archive.old.orders SELECT id, amount FROM prod.sales.orders WHERE note IS NOT NULL",
+		"CREATE OR REPLACE TABLE archive.old.copy AS SELECT * FROM archive.old.orders")
+	testutil.WantRows(t, s, "SELECT id FROM archive.old.copy", "10", "12")
+	testutil.Exec(t, s, "TRUNCATE TABLE archive.old.copy", "DROP TABLE archive.old.copy PURGE")
+	testutil.WantRows(t, s, "SHOW TABLES IN archive.old", "old|orders")
 
 	// Its files are in its own warehouse, and its metadata tables are read
 	// with four-part names.
@@ -73,7 +83,7 @@ func TestSeveralCatalogsByName(t *testing.T) {
 
 	// The catalog on its own: a session whose default it is sees the same table.
 	alone := testutil.OpenWith(t, lakesql.Options{Catalog: "prod"})
-	testutil.WantRows(t, alone, "SELECT id, amount, note FROM sales.orders", "10|5.5|NULL", "11|NULL|NULL", "12|7.0|late")
+	testutil.WantRows(t, alone, "SELECT id, amount, note FROM sales.orders", "10|5.5|gold", "11|NULL|NULL", "12|7.0|late", "22|NULL|NULL", "23|NULL|NULL")
 }
 
 // Naming a catalog that is not declared is an unknown-name error naming the
