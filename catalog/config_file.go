@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/apache/iceberg-go/config"
 	"gopkg.in/yaml.v3"
@@ -45,9 +44,7 @@ func readConfigFile() (*config.Config, error) {
 	}
 	var conf config.Config
 	if err := yaml.Unmarshal(data, &conf); err != nil {
-		// yaml's messages span lines ("yaml: unmarshal errors:\n  line 3: …").
-		msg := strings.Join(strings.Fields(err.Error()), " ")
-		return nil, fmt.Errorf("iceberg-go configuration %s: %s", path, msg)
+		return nil, fmt.Errorf("iceberg-go configuration %s: %s", path, storage.OneLine(err))
 	}
 	return &conf, nil
 }
