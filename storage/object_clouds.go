@@ -25,7 +25,7 @@ func asObjectIO(ctx context.Context, fsys icebergio.IO, location *url.URL) icebe
 		return fsys
 	}
 	extract := blobfs.DefaultObjectLocationExtractor(objectAuthority(location), location.Scheme)
-	return &ObjectIO{FileIO: b, extract: extract, ctx: ctx}
+	return &ObjectIO{FileIO: b, extract: extract, ctx: ctx, bucket: location.Host}
 }
 
 // objectAuthority is what names a location's bucket: its host, and for
