@@ -2,6 +2,7 @@ package lakesql_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -61,16 +62,24 @@ func TestObjectStorageWarehouse(t *testing.T) {
 		t.Fatalf("after expire: %v, want %v", got, want)
 	}
 
-	// An object no snapshot references is an orphan; with older_than now
-	// it goes, and nothing else does.
-	stray := folder + "/data/stray.parquet"
-	if err := s.Warehouse().FS().WriteFile(stray, []byte("not a table file")); err != nil {
-		t.Fatal(err)
+	// Objects no snapshot references are orphans; with older_than now
+	// they go, in one DeleteObjects request, and nothing else does.
+	var strays []string
+	for i := range 5 {
+		stray := fmt.Sprintf("%s/data/stray-%d.parquet", folder, i)
+		if err := s.Warehouse().FS().WriteFile(stray, []byte("not a table file")); err != nil {
+			t.Fatal(err)
+		}
+		strays = append(strays, stray)
 	}
 	now := "TIMESTAMP '" + time.Now().Add(2*time.Second).UTC().Format("2006-01-02 15:04:05") + "'"
 	time.Sleep(2 * time.Second)
-	if got := testutil.Rows(t, s, "CALL system.remove_orphan_files('shop.orders', "+now+")"); !slices.Equal(got, []string{stray}) {
-		t.Fatalf("remove_orphan_files = %v, want %v", got, stray)
+	beforeOrphans := storage.ObjectRequestCounts()
+	if got := testutil.Rows(t, s, "CALL system.remove_orphan_files('shop.orders', "+now+")"); !slices.Equal(got, strays) {
+		t.Fatalf("remove_orphan_files = %v, want %v", got, strays)
+	}
+	if deletes := storage.ObjectRequestCounts().Sub(beforeOrphans).Deletes; deletes != 1 {
+		t.Errorf("remove_orphan_files of %d objects sent %d delete requests, want 1", len(strays), deletes)
 	}
 	if left := objectsBelow(t, s, folder); !slices.Equal(left, after) {
 		t.Fatalf("remove_orphan_files left %v, want %v", left, after)
