@@ -2,17 +2,34 @@ package storage
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/url"
 
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/io/gocloud/blobfs"
 
-	// Google Cloud Storage (gs://) and Azure Data Lake / Blob Storage
-	// (abfs[s]://, wasb[s]://) through iceberg-go's gocloud I/O, configured
-	// with the Iceberg gcs.* and adls.* properties.
+	// Azure Data Lake / Blob Storage (abfs[s]://, wasb[s]://) through
+	// iceberg-go's gocloud I/O, configured with the Iceberg adls.*
+	// properties; Google Cloud Storage (gs://, gcs.*) is in object_gcs.go.
 	_ "github.com/apache/iceberg-go/io/gocloud/azure"
-	_ "github.com/apache/iceberg-go/io/gocloud/gcs"
 )
+
+// schemeBuildTags name the build tag that links the backend of a scheme
+// lakesql does not link by default: Google's client (with gRPC's xDS and
+// monitoring packages) adds about 2 MB to the allocations of every start,
+// twice the budget of cmd/lakesql's startup test, so gs:// is opt-in.
+var schemeBuildTags = map[string]string{"gs": "gcs"}
+
+// unlinkedScheme is the error for a location whose scheme's backend this
+// build does not link; nil when it is linked, or no build tag links it.
+func unlinkedScheme(bucket string, location *url.URL, err error) error {
+	tag, ok := schemeBuildTags[location.Scheme]
+	if !ok || !errors.Is(err, icebergio.ErrIOSchemeNotFound) {
+		return nil
+	}
+	return fmt.Errorf("open %s: %s:// locations need a lakesql built with -tags %s (go build -tags %s ./cmd/lakesql)", bucket, location.Scheme, tag, tag)
+}
 
 // asObjectIO gives a bucket iceberg-go opened for a gs:// or abfs://
 // location (its *blobfs.FileIO) lakesql's object I/O, as openS3 does for

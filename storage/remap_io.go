@@ -80,6 +80,9 @@ func (r *RemapIO) FileSystem(location string) (icebergio.IO, error) {
 	}
 	ctx := context.Background()
 	fsys, err := icebergio.LoadFS(ctx, r.Props, location)
+	if err := unlinkedScheme(bucket, u, err); err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %s", bucket, OneLine(err))
 	}
