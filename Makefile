@@ -33,13 +33,14 @@ golden-rewrite:
 
 # stress runs, outside make test, what make test keeps small: the kill test
 # at 100 SIGKILLs, 8 writers × 20 INSERTs with rewrite and expire loops
-# (LAKESQL_STRESS=1 makes them full size), and each fuzz target (parser,
-# binder, executor) for FUZZTIME (default 2m). Fuzz seeds are in each
+# (LAKESQL_STRESS=1 makes them full size), the one-day query on the 1095-day
+# demo in S3, and each fuzz target (parser, binder, executor) for FUZZTIME
+# (default 2m). Fuzz seeds are in each
 # package's testdata/fuzz/; a failing input is saved there too.
 FUZZTIME ?= 2m
 stress:
 	LAKESQL_STRESS=1 $(GO) test -count=1 -timeout 60m -v \
-		-run 'TestKilledWriterLeavesLastCommittedState|TestConcurrentWritersWithRewriteAndExpire|TestRewriteAndInsertFromTwoProcesses|TestStaleMetadataClaimIsTakenOver' .
+		-run 'TestKilledWriterLeavesLastCommittedState|TestConcurrentWritersWithRewriteAndExpire|TestRewriteAndInsertFromTwoProcesses|TestStaleMetadataClaimIsTakenOver|TestObjectStorageThreeYearDemoOneDayQuery' .
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./sql
 	$(GO) test -run '^$$' -fuzz '^FuzzBind$$' -fuzztime $(FUZZTIME) ./planner
 	$(GO) test -run '^$$' -fuzz '^FuzzExecute$$' -fuzztime $(FUZZTIME) .

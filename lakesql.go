@@ -119,8 +119,8 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	return s, nil
 }
 
-// Close releases the session and its catalog's connections.
-func (s *Session) Close() error { return s.engine.Warehouse().Close() }
+// Close releases the session and the connections of the catalogs it opened.
+func (s *Session) Close() error { return s.engine.Close() }
 
 // Exec runs one statement (a trailing ';' is allowed) in the session's
 // dialect and returns its result.
@@ -156,7 +156,7 @@ func readsOnly(stmt sql.Statement) bool {
 	switch st := stmt.(type) {
 	case *sql.Explain:
 		return !st.Analyze || readsOnly(st.Stmt)
-	case *sql.QueryStmt, *sql.Set, *sql.Reset, *sql.Use, *sql.ShowViews, *sql.ShowNamespaces,
+	case *sql.QueryStmt, *sql.Set, *sql.Reset, *sql.Use, *sql.ShowViews, *sql.ShowNamespaces, *sql.ShowCatalogs,
 		*sql.ShowTables, *sql.Describe, *sql.DescribeQuery, *sql.Summarize, *sql.ShowPartitions, *sql.ShowCreateTable:
 		return true
 	}
@@ -208,7 +208,9 @@ func (s *Session) execStatement(ctx context.Context, stmt sql.Statement) (*Resul
 	case *sql.DropNamespace:
 		return ddl.DropNamespace(ctx, e, st)
 	case *sql.ShowNamespaces:
-		return ddl.ShowNamespaces(ctx, e)
+		return ddl.ShowNamespaces(ctx, e, st)
+	case *sql.ShowCatalogs:
+		return ddl.ShowCatalogs(e)
 	case *sql.CreateTable:
 		return ddl.CreateTable(ctx, e, st)
 	case *sql.DropTable:

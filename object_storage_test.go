@@ -2,6 +2,7 @@ package lakesql_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -61,16 +62,24 @@ func TestObjectStorageWarehouse(t *testing.T) {
 		t.Fatalf("after expire: %v, want %v", got, want)
 	}
 
-	// An object no snapshot references is an orphan; with older_than now
-	// it goes, and nothing else does.
-	stray := folder + "/data/stray.parquet"
-	if err := s.Warehouse().FS().WriteFile(stray, []byte("not a table file")); err != nil {
-		t.Fatal(err)
+	// Objects no snapshot references are orphans; with older_than now
+	// they go, in one DeleteObjects request, and nothing else does.
+	var strays []string
+	for i := range 5 {
+		stray := fmt.Sprintf("%s/data/stray-%d.parquet", folder, i)
+		if err := s.Warehouse().FS().WriteFile(stray, []byte("not a table file")); err != nil {
+			t.Fatal(err)
+		}
+		strays = append(strays, stray)
 	}
 	now := "TIMESTAMP '" + time.Now().Add(2*time.Second).UTC().Format("2006-01-02 15:04:05") + "'"
 	time.Sleep(2 * time.Second)
-	if got := testutil.Rows(t, s, "CALL system.remove_orphan_files('shop.orders', "+now+")"); !slices.Equal(got, []string{stray}) {
-		t.Fatalf("remove_orphan_files = %v, want %v", got, stray)
+	beforeOrphans := storage.ObjectRequestCounts()
+	if got := testutil.Rows(t, s, "CALL system.remove_orphan_files('shop.orders', "+now+")"); !slices.Equal(got, strays) {
+		t.Fatalf("remove_orphan_files = %v, want %v", got, strays)
+	}
+	if deletes := storage.ObjectRequestCounts().Sub(beforeOrphans).Deletes; deletes != 1 {
+		t.Errorf("remove_orphan_files of %d objects sent %d delete requests, want 1", len(strays), deletes)
 	}
 	if left := objectsBelow(t, s, folder); !slices.Equal(left, after) {
 		t.Fatalf("remove_orphan_files left %v, want %v", left, after)
@@ -79,9 +88,18 @@ func TestObjectStorageWarehouse(t *testing.T) {
 		t.Fatalf("after remove_orphan_files: %v rows", got)
 	}
 
-	// DROP … PURGE deletes every object of the table; then the namespace
-	// can go.
-	testutil.Exec(t, s, "DROP VIEW shop.eu", "DROP TABLE shop.orders PURGE")
+	// DROP … PURGE deletes every object of the table, the objects in one
+	// DeleteObjects request, not one DELETE each (the folder markers
+	// versitygw keeps go one by one after them); then the namespace can go.
+	testutil.Exec(t, s, "DROP VIEW shop.eu")
+	objects := len(objectsBelow(t, s, folder))
+	beforeDrop := storage.ObjectRequestCounts()
+	testutil.Exec(t, s, "DROP TABLE shop.orders PURGE")
+	deletes := storage.ObjectRequestCounts().Sub(beforeDrop).Deletes
+	t.Logf("DROP TABLE PURGE of %d objects: %d delete requests", objects, deletes)
+	if objects < 8 || deletes*4 > int64(objects) {
+		t.Errorf("DROP TABLE PURGE of %d objects sent %d delete requests, want them batched", objects, deletes)
+	}
 	if left := objectsBelow(t, s, folder); len(left) != 0 {
 		t.Fatalf("DROP TABLE PURGE left %v", left)
 	}

@@ -1,11 +1,8 @@
 package catalog
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"net/url"
 	"os"
@@ -16,7 +13,6 @@ import (
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	_ "github.com/apache/iceberg-go/catalog/rest" // registers type "rest"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
-	"github.com/apache/iceberg-go/config"
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 	_ "modernc.org/sqlite"             // database/sql driver "sqlite", pure Go
 
@@ -94,29 +90,6 @@ func OpenConfig(ctx context.Context, cfg Config) (*Warehouse, error) {
 	}
 	w.fs = &storage.RemapIO{Remaps: cfg.Remaps, Root: root, Props: props}
 	return w, nil
-}
-
-// configuredCatalog is the catalog name declares in iceberg-go's
-// configuration file ($GOICEBERG_HOME/.iceberg-go.yaml, else
-// ~/.iceberg-go.yaml), read now (iceberg-go's own copy is read once at
-// start); nil when there is none.
-func configuredCatalog(name string) (*config.CatalogConfig, error) {
-	path := ""
-	if home := os.Getenv("GOICEBERG_HOME"); home != "" {
-		path = filepath.Join(home, ".iceberg-go.yaml")
-	}
-	data, err := config.LoadConfigFile(path)
-	if err != nil {
-		if path != "" && errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("read iceberg-go configuration: %w", err)
-	}
-	conf, err := config.ParseConfig(data, name)
-	if err != nil {
-		return nil, fmt.Errorf("iceberg-go configuration %s: %w", cmp.Or(path, "~/.iceberg-go.yaml"), err)
-	}
-	return conf, nil
 }
 
 // catalogProps sets the type, URI and driver properties iceberg-go's

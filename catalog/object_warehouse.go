@@ -32,7 +32,10 @@ func openObjectWarehouse(location string, extra []storage.Remap) (*Warehouse, er
 		return nil, fmt.Errorf("open warehouse %s: want scheme://bucket/prefix", location)
 	}
 	if !slices.Contains([]string{"s3", "s3a", "s3n"}, u.Scheme) {
-		return nil, fmt.Errorf("%s:// warehouses are not supported (object storage is s3://, also for S3-compatible stores)", u.Scheme)
+		// iceberg-go's filesystem catalog commits there by copy-then-delete,
+		// which two writers can both win: only S3 gets lakesql's
+		// conditional-write commit (storage.ObjectIO).
+		return nil, fmt.Errorf("warehouse %s: a %s:// warehouse needs an SQL or REST catalog to commit safely (--catalog-uri sqlite:PATH, postgres://… or http(s)://…); without one, object storage is s3://", location, u.Scheme)
 	}
 	location = strings.TrimRight(location, "/")
 	cat, err := hadoop.NewCatalog("lakesql", location, iceberg.Properties{"allow-unsafe-commits": "true"})

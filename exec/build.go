@@ -14,7 +14,8 @@ import (
 
 // Env is what building operators needs from the session.
 type Env struct {
-	// FS reads table files.
+	// FS reads the files a query names ('events.csv'); a table's files are
+	// read through its own (planner.TableRef.FS).
 	FS icebergio.IO
 	// ScanStats, when set, receives per-scan counters keyed by plan node.
 	ScanStats map[*planner.Scan]*ScanStats
@@ -137,7 +138,7 @@ func planFiles(ctx context.Context, p *planner.Scan, env *Env, prune bool) (*sto
 		filter, _ := resolveSubqueries(ctx, p.Filter, env)
 		req.Filter, _ = planner.IcebergFilter(filter, p.Columns)
 	}
-	plan, err := storage.PlanScan(ctx, env.FS, req)
+	plan, err := storage.PlanScan(ctx, p.Table.FS, req)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", p.Table.QualifiedName(), err)
 	}
@@ -149,7 +150,7 @@ func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error)
 	if err != nil {
 		return nil, err
 	}
-	files, err := ScanFiles(ctx, env.FS, p.Table, plan)
+	files, err := ScanFiles(ctx, p.Table, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +164,7 @@ func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error)
 	if env.ScanStats != nil {
 		env.ScanStats[p] = stats
 	}
-	scan := NewTableScan(env.FS, files, cols, plan.RowFilter, stats).(*tableScan)
+	scan := NewTableScan(p.Table.FS, files, cols, plan.RowFilter, stats).(*tableScan)
 	if scan.subqueryKeys = subqueryKeys(ctx, p, env); scan.subqueryKeys != nil {
 		scan.setRowFilter(plan.RowFilter, scan.subqueryKeys...)
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
-	icebergio "github.com/apache/iceberg-go/io"
 
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/storage"
@@ -31,7 +30,7 @@ type equalitySet struct {
 
 // ScanFiles returns the data files of a scan plan to read, each with the
 // deletes that apply to it. The delete files are read here, once per scan.
-func ScanFiles(ctx context.Context, fs icebergio.IO, ref *planner.TableRef, plan *storage.ScanPlan) ([]ScanFile, error) {
+func ScanFiles(ctx context.Context, ref *planner.TableRef, plan *storage.ScanPlan) ([]ScanFile, error) {
 	files := make([]ScanFile, len(plan.Files))
 	refs := make([]storage.ScanFileRef, len(plan.Files))
 	for i, df := range plan.Files {
@@ -42,7 +41,7 @@ func ScanFiles(ctx context.Context, fs icebergio.IO, ref *planner.TableRef, plan
 		return files, nil
 	}
 	column := tableColumn(ref)
-	deletes, err := storage.LoadDeletes(ctx, fs, ref.Table.Metadata(), ref.Schema, refs, plan.DeleteFiles, plan.DeleteSeqs, column, allocator(ctx))
+	deletes, err := storage.LoadDeletes(ctx, ref.FS, ref.Table.Metadata(), ref.Schema, refs, plan.DeleteFiles, plan.DeleteSeqs, column, allocator(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", ref.QualifiedName(), err)
 	}

@@ -6,16 +6,14 @@ import (
 	"context"
 	"slices"
 
-	icebergio "github.com/apache/iceberg-go/io"
-
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/storage"
 )
 
-// Env is what rules may use besides the plan: the files to read table
-// metadata from, and the rules turned off (SET disabled_optimizers).
+// Env is what rules may use besides the plan: the cache of manifest
+// entries, and the rules turned off (SET disabled_optimizers). Table
+// metadata is read through each table's file system (planner.TableRef.FS).
 type Env struct {
-	FS        icebergio.IO
 	Manifests *storage.ManifestCache
 	// Disabled holds the names of rules to skip.
 	Disabled map[string]bool

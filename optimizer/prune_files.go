@@ -29,7 +29,7 @@ func pruneFiles(ctx context.Context, env *Env, p planner.Plan) (planner.Plan, er
 	if scan.Filter != nil {
 		req.Filter, _ = planner.IcebergFilter(scan.Filter, scan.Columns)
 	}
-	files, err := storage.PlanScan(ctx, env.FS, req)
+	files, err := storage.PlanScan(ctx, scan.Table.FS, req)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", scan.Table.QualifiedName(), err)
 	}

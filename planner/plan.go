@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/iceberg-go"
+	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/lakesql/lakesql/storage"
@@ -36,14 +37,27 @@ type Plan interface {
 
 // TableRef is a resolved Iceberg table at one snapshot.
 type TableRef struct {
+	// Catalog names the table's catalog when it is not the session's
+	// default one, which one- and two-part names mean; else "".
+	Catalog         string
 	Namespace, Name string
 	Table           *table.Table
 	Snapshot        *table.Snapshot // nil for a table without snapshots
 	Schema          *iceberg.Schema // the schema rows are read with
+	// FS is the file system the table's files are read and written
+	// through: its catalog's, which a query over several catalogs does
+	// not share.
+	FS icebergio.WriteFileIO
 }
 
-// QualifiedName is namespace.table.
-func (t *TableRef) QualifiedName() string { return t.Namespace + "." + t.Name }
+// QualifiedName is namespace.table, or catalog.namespace.table in a
+// catalog other than the default one.
+func (t *TableRef) QualifiedName() string {
+	if t.Catalog != "" {
+		return t.Catalog + "." + t.Namespace + "." + t.Name
+	}
+	return t.Namespace + "." + t.Name
+}
 
 // ScanColumn is a table column a scan reads.
 type ScanColumn struct {

@@ -410,8 +410,14 @@ type DropNamespace struct {
 	Pos      Pos
 }
 
-// ShowNamespaces is SHOW NAMESPACES|SCHEMAS|DATABASES.
-type ShowNamespaces struct{ Pos Pos }
+// ShowNamespaces is SHOW NAMESPACES|SCHEMAS|DATABASES [IN|FROM catalog].
+type ShowNamespaces struct {
+	Catalog *ObjectName // nil for the default catalog
+	Pos     Pos
+}
+
+// ShowCatalogs is SHOW CATALOGS.
+type ShowCatalogs struct{ Pos Pos }
 
 // Use is USE [catalog.]namespace.
 type Use struct {
@@ -612,6 +618,7 @@ func (Explain) stmt()         {}
 func (CreateNamespace) stmt() {}
 func (DropNamespace) stmt()   {}
 func (ShowNamespaces) stmt()  {}
+func (ShowCatalogs) stmt()    {}
 func (Use) stmt()             {}
 func (CreateTable) stmt()     {}
 func (DropTable) stmt()       {}

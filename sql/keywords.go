@@ -21,7 +21,7 @@ var reservedWords = []string{
 // date and day are common column names, day(ts) a partition transform.
 var nonReservedWords = []string{
 	// statements and their clauses
-	"add", "alter", "analyze", "call", "cascade", "column", "columns", "comment",
+	"add", "alter", "analyze", "call", "cascade", "catalogs", "column", "columns", "comment",
 	"create", "data", "database", "databases", "delete", "describe", "desc", "detail",
 	"drop", "dry", "explain", "extended", "field", "formatted", "history", "iceberg",
 	"if", "insert", "into", "locally", "matched", "merge", "source", "target", "update", "namespace", "namespaces", "optimize",

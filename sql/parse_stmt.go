@@ -141,7 +141,14 @@ func (p *parser) show() Statement {
 	pos := p.advance().pos
 	switch {
 	case p.acceptNamespaceWord(true):
-		return &ShowNamespaces{Pos: pos}
+		s := &ShowNamespaces{Pos: pos}
+		if p.acceptWord("in") || p.acceptWord("from") {
+			c := p.objectName()
+			s.Catalog = &c
+		}
+		return s
+	case p.acceptWord("catalogs"):
+		return &ShowCatalogs{Pos: pos}
 	case p.acceptWord("tables"):
 		s := &ShowTables{Pos: pos}
 		if p.acceptWord("in") || p.acceptWord("from") {

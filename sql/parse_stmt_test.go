@@ -32,6 +32,8 @@ func TestStatements(t *testing.T) {
 		{"SHOW NAMESPACES", &ShowNamespaces{}},
 		{"SHOW SCHEMAS", &ShowNamespaces{}},
 		{"SHOW DATABASES", &ShowNamespaces{}},
+		{"SHOW NAMESPACES IN prod", &ShowNamespaces{Catalog: &ObjectName{Parts: []string{"prod"}}}},
+		{"SHOW CATALOGS", &ShowCatalogs{}},
 		{"USE cat.ns", &Use{Name: name("cat", "ns")}},
 		// tables
 		{"CREATE TABLE ns.t (id BIGINT NOT NULL COMMENT 'key', ts TIMESTAMP, data STRING NULL, \"Day\" date)",

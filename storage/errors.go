@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 )
 
 // ErrCorruptFile is the kind of error for a data, delete or manifest file
@@ -38,3 +39,7 @@ func snapshotFileError(what, path string, err error) error {
 	}
 	return fmt.Errorf("read %s %s: %w", what, path, err)
 }
+
+// OneLine is a library's error message on one line: some (YAML's, the
+// cloud SDKs', iceberg-go's scheme hints) span several.
+func OneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }

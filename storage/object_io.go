@@ -94,7 +94,7 @@ func openS3(ctx context.Context, parsed *url.URL, props map[string]string) (iceb
 		return nil, fmt.Errorf("open bucket %s: %w", parsed.Host, err)
 	}
 	extract := blobfs.DefaultObjectLocationExtractor(parsed.Host, s3Schemes...)
-	return &ObjectIO{FileIO: blobfs.New(ctx, bucket, extract), extract: extract, ctx: ctx}, nil
+	return &ObjectIO{FileIO: blobfs.New(ctx, bucket, extract), extract: extract, ctx: ctx, bucket: parsed.Host}, nil
 }
 
 // ObjectIO is one bucket of an object store: iceberg-go's blob file system,
@@ -103,6 +103,7 @@ type ObjectIO struct {
 	*blobfs.FileIO
 	extract blobfs.ObjectLocationExtractor
 	ctx     context.Context
+	bucket  string // its name
 
 	probeOnce sync.Once
 	probeErr  error
@@ -264,11 +265,6 @@ func (o *ObjectIO) WriteNew(name string, data []byte) error {
 		return objectError("write", name, err)
 	}
 	return nil
-}
-
-// RemoveFiles deletes objects in batches; it returns the locations deleted.
-func (o *ObjectIO) RemoveFiles(names []string) ([]string, error) {
-	return o.DeleteFiles(o.ctx, names)
 }
 
 // ObjectEntry is also the fs.DirEntry of the object, for walks.

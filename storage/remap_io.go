@@ -63,7 +63,7 @@ func IsObjectLocation(location string) bool {
 }
 
 // FileSystem is the file system of a resolved location: the local one, or
-// its bucket's (an *ObjectIO for s3://), opened on first use.
+// its bucket's (an *ObjectIO), opened on first use.
 func (r *RemapIO) FileSystem(location string) (icebergio.IO, error) {
 	if !IsObjectLocation(location) {
 		return r.local, nil
@@ -72,16 +72,21 @@ func (r *RemapIO) FileSystem(location string) (icebergio.IO, error) {
 	if err != nil {
 		return nil, fmt.Errorf("location %s: %w", location, err)
 	}
-	bucket := u.Scheme + "://" + u.Host
+	bucket := u.Scheme + "://" + objectAuthority(u)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if fsys, ok := r.objects[bucket]; ok {
 		return fsys, nil
 	}
-	fsys, err := icebergio.LoadFS(context.Background(), r.Props, location)
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", bucket, err)
+	ctx := context.Background()
+	fsys, err := icebergio.LoadFS(ctx, r.Props, location)
+	if err := unlinkedScheme(bucket, u, err); err != nil {
+		return nil, err
 	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %s", bucket, OneLine(err))
+	}
+	fsys = asObjectIO(ctx, fsys, u)
 	if r.objects == nil {
 		r.objects = map[string]icebergio.IO{}
 	}

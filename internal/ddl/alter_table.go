@@ -59,17 +59,22 @@ func AlterTable(ctx context.Context, s *engine.Session, st *sql.AlterTable) (*en
 // renameTable runs ALTER TABLE from RENAME TO to; an unqualified new name
 // stays in the table's namespace.
 func renameTable(ctx context.Context, s *engine.Session, from, to sql.ObjectName, name string) (*engine.Result, error) {
-	ns, table, err := s.TableName(from)
+	wh, ns, table, err := s.TableName(ctx, from)
 	if err != nil {
 		return nil, err
 	}
 	toNS, toName := ns, to.Parts[len(to.Parts)-1]
 	if len(to.Parts) > 1 {
-		if toNS, toName, err = s.TableName(to); err != nil {
+		toWH, n, t, err := s.TableName(ctx, to)
+		if err != nil {
 			return nil, err
 		}
+		if toWH != wh {
+			return nil, fmt.Errorf("ALTER TABLE %s RENAME TO %s: a table cannot move to another catalog (CREATE TABLE … AS SELECT copies it)", name, strings.Join(to.Parts, "."))
+		}
+		toNS, toName = n, t
 	}
-	err = s.Warehouse().RenameTable(ctx, ns, table, toNS, toName)
+	err = wh.RenameTable(ctx, ns, table, toNS, toName)
 	if errors.Is(err, catalog.ErrRenameUnsupported) {
 		target := toNS + "." + toName
 		return nil, fmt.Errorf("ALTER TABLE %s RENAME TO is not supported in a warehouse on object storage without a catalog, which names a table by its folder and cannot move one at once (an SQL or REST catalog, --catalog-uri, renames); CREATE TABLE %s AS SELECT * FROM %s, then DROP TABLE %s, copies it (without its history)", name, target, name, name)

@@ -18,20 +18,20 @@ import (
 // newTableName resolves the name of a table to create: skip reports that
 // it exists and IF NOT EXISTS says to do nothing; existing otherwise is an
 // error.
-func newTableName(ctx context.Context, s *engine.Session, st *sql.CreateTable) (ns, name string, skip bool, err error) {
-	if ns, name, err = s.TableName(st.Name); err != nil {
-		return "", "", false, err
+func newTableName(ctx context.Context, s *engine.Session, st *sql.CreateTable) (wh *catalog.Warehouse, ns, name string, skip bool, err error) {
+	if wh, ns, name, err = s.TableName(ctx, st.Name); err != nil {
+		return nil, "", "", false, err
 	}
-	exists, err := s.Warehouse().TableExists(ctx, ns, name)
+	exists, err := wh.TableExists(ctx, ns, name)
 	switch {
 	case err != nil:
-		return "", "", false, err
+		return nil, "", "", false, err
 	case exists && st.IfNotExists:
-		return ns, name, true, nil
+		return wh, ns, name, true, nil
 	case exists:
-		return "", "", false, catalog.Errorf(catalog.ErrTableExists, "table %s.%s already exists", ns, name)
+		return nil, "", "", false, catalog.Errorf(catalog.ErrTableExists, "table %s.%s already exists", ns, name)
 	}
-	return ns, name, false, nil
+	return wh, ns, name, false, nil
 }
 
 // CreateTable runs CREATE TABLE, with columns and PARTITIONED BY, or AS
@@ -40,7 +40,7 @@ func CreateTable(ctx context.Context, s *engine.Session, st *sql.CreateTable) (*
 	if st.AsQuery != nil {
 		return createTableAs(ctx, s, st)
 	}
-	ns, name, skip, err := newTableName(ctx, s, st)
+	wh, ns, name, skip, err := newTableName(ctx, s, st)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func CreateTable(ctx context.Context, s *engine.Session, st *sql.CreateTable) (*
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.Warehouse().CreateTable(ctx, ns, name, schema, spec, tableProperties(st), icecatalog.WithSortOrder(order)); err != nil {
+	if _, err := wh.CreateTable(ctx, ns, name, schema, spec, tableProperties(st), icecatalog.WithSortOrder(order)); err != nil {
 		return nil, err
 	}
 	return engine.Message("OK"), nil

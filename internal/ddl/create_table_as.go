@@ -12,6 +12,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql/catalog"
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
@@ -28,7 +29,7 @@ func createTableAs(ctx context.Context, s *engine.Session, st *sql.CreateTable) 
 	if len(st.Columns) > 0 {
 		return nil, &planner.Error{Pos: st.Pos, Msg: "CREATE TABLE … AS takes its columns from the query: drop the column list"}
 	}
-	ns, name, skip, err := newTableName(ctx, s, st)
+	wh, ns, name, skip, err := newTableName(ctx, s, st)
 	if err != nil {
 		return nil, err
 	}
@@ -36,16 +37,16 @@ func createTableAs(ctx context.Context, s *engine.Session, st *sql.CreateTable) 
 		return engine.Message("OK"), nil
 	}
 	// Committing a new table creates missing namespace folders: check first.
-	if exists, err := s.Warehouse().NamespaceExists(ctx, ns); err != nil {
+	if exists, err := wh.NamespaceExists(ctx, ns); err != nil {
 		return nil, err
 	} else if !exists {
-		return nil, s.Warehouse().NoSuchNamespace(ctx, ns)
+		return nil, wh.NoSuchNamespace(ctx, ns)
 	}
 	p, err := s.Plan(ctx, st.AsQuery)
 	if err != nil {
 		return nil, err
 	}
-	staged, err := stageTable(s, ns, name, p.Schema(), st)
+	staged, err := stageTable(wh, ns, name, p.Schema(), st)
 	if err != nil {
 		return nil, err
 	}
@@ -54,8 +55,8 @@ func createTableAs(ctx context.Context, s *engine.Session, st *sql.CreateTable) 
 		return nil, err
 	}
 	defer res.Close()
-	rows, err := commitStaged(ctx, s, staged, res, func(files []iceberg.DataFile) error {
-		return createWithFiles(ctx, s, staged, files)
+	rows, err := commitStaged(ctx, wh, staged, res, func(files []iceberg.DataFile) error {
+		return createWithFiles(ctx, wh, staged, files)
 	})
 	if err != nil {
 		return nil, err
@@ -64,8 +65,8 @@ func createTableAs(ctx context.Context, s *engine.Session, st *sql.CreateTable) 
 }
 
 // stageTable builds, in memory only, the metadata of the table the query's
-// columns define, at the location the catalog gives new tables.
-func stageTable(s *engine.Session, ns, name string, cols []planner.Column, st *sql.CreateTable) (*table.Table, error) {
+// columns define, at the location wh's catalog gives new tables.
+func stageTable(wh *catalog.Warehouse, ns, name string, cols []planner.Column, st *sql.CreateTable) (*table.Table, error) {
 	schema, err := queryTableSchema(cols)
 	if err != nil {
 		return nil, err
@@ -80,7 +81,7 @@ func stageTable(s *engine.Session, ns, name string, cols []planner.Column, st *s
 	}
 	props := tableProperties(st)
 	// The warehouse's catalog puts a table in <warehouse>/<namespace>/<table>.
-	location := s.Warehouse().Path(ns, name)
+	location := wh.Path(ns, name)
 	meta, err := table.NewMetadata(schema, &spec, order, location, props)
 	if err != nil {
 		return nil, fmt.Errorf("create table %s.%s: %w", ns, name, err)
@@ -88,9 +89,9 @@ func stageTable(s *engine.Session, ns, name string, cols []planner.Column, st *s
 	if meta, err = asCatalogCreates(meta); err != nil {
 		return nil, fmt.Errorf("create table %s.%s: %w", ns, name, err)
 	}
-	fsys := s.Warehouse().FS()
+	fsys := wh.FS()
 	return table.New(table.Identifier{ns, name}, meta, "",
-		func(context.Context) (icebergio.IO, error) { return fsys, nil }, s.Warehouse().Catalog()), nil
+		func(context.Context) (icebergio.IO, error) { return fsys, nil }, wh.Catalog()), nil
 }
 
 // asCatalogCreates returns meta as the warehouse's catalog will create it
@@ -127,10 +128,10 @@ func queryTableSchema(cols []planner.Column) (*iceberg.Schema, error) {
 }
 
 // commitStaged writes the query's rows into data files of the staged table
-// and commits them with commit (creating or replacing the table). On failure
-// every file written is removed.
-func commitStaged(ctx context.Context, s *engine.Session, staged *table.Table, res *engine.Result, commit func([]iceberg.DataFile) error) (int64, error) {
-	fsys := s.Warehouse().FS()
+// (of warehouse wh) and commits them with commit (creating or replacing the
+// table). On failure every file written is removed.
+func commitStaged(ctx context.Context, wh *catalog.Warehouse, staged *table.Table, res *engine.Result, commit func([]iceberg.DataFile) error) (int64, error) {
+	fsys := wh.FS()
 	types := make([]arrow.DataType, len(res.Schema.Fields()))
 	for i, f := range res.Schema.Fields() {
 		types[i] = f.Type
@@ -154,19 +155,19 @@ func commitStaged(ctx context.Context, s *engine.Session, staged *table.Table, r
 // createWithFiles commits the staged table, with a snapshot of files when
 // there are any, as a new table. The snapshot's manifests are written first;
 // a failed commit removes them.
-func createWithFiles(ctx context.Context, s *engine.Session, staged *table.Table, files []iceberg.DataFile) error {
+func createWithFiles(ctx context.Context, wh *catalog.Warehouse, staged *table.Table, files []iceberg.DataFile) error {
 	name := strings.Join(staged.Identifier(), ".")
 	meta, snapshot, err := snapshotOf(ctx, staged, files)
 	if err != nil {
 		return fmt.Errorf("create table %s: %w", name, err)
 	}
-	_, _, err = s.Warehouse().CommitTable(ctx, staged.Identifier(),
+	_, _, err = wh.CommitTable(ctx, staged.Identifier(),
 		[]table.Requirement{table.AssertCreate()}, append(createUpdates(meta), snapshot...))
 	if err != nil {
-		removeSnapshotFiles(s.Warehouse().FS(), meta.CurrentSnapshot())
+		removeSnapshotFiles(wh.FS(), meta.CurrentSnapshot())
 		// A catalog reports a table created meanwhile as a commit failure
 		// or a failed AssertCreate: whether it exists now tells.
-		if _, lerr := s.Warehouse().Catalog().LoadTable(ctx, staged.Identifier()); errors.Is(err, table.ErrCommitFailed) || lerr == nil {
+		if _, lerr := wh.Catalog().LoadTable(ctx, staged.Identifier()); errors.Is(err, table.ErrCommitFailed) || lerr == nil {
 			return fmt.Errorf("create table %s: another statement created it meanwhile; nothing was written", name)
 		}
 		return fmt.Errorf("create table %s: %w", name, err)

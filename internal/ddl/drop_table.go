@@ -10,20 +10,20 @@ import (
 
 // DropTable runs DROP TABLE [IF EXISTS] t [PURGE].
 func DropTable(ctx context.Context, s *engine.Session, st *sql.DropTable) (*engine.Result, error) {
-	ns, name, err := s.TableName(st.Name)
+	wh, ns, name, err := s.TableName(ctx, st.Name)
 	if err != nil {
 		return nil, err
 	}
-	if exists, err := s.Warehouse().TableExists(ctx, ns, name); err != nil {
+	if exists, err := wh.TableExists(ctx, ns, name); err != nil {
 		return nil, err
 	} else if !exists {
 		if st.IfExists {
 			return engine.Message("OK"), nil
 		}
-		_, err := s.Warehouse().LoadTable(ctx, ns, name) // for its helpful message
+		_, err := wh.LoadTable(ctx, ns, name) // for its helpful message
 		return nil, err
 	}
-	d, err := s.Warehouse().DropTable(ctx, ns, name, st.Purge)
+	d, err := wh.DropTable(ctx, ns, name, st.Purge)
 	if err != nil {
 		return nil, err
 	}

@@ -132,10 +132,14 @@ func exportTables(ctx context.Context, s *engine.Session, st *sql.ExportDatabase
 func exportNamespaces(ctx context.Context, s *engine.Session, st *sql.ExportDatabase) ([]string, bool, error) {
 	ns := s.Namespace()
 	if st.Namespace != nil {
-		var err error
-		if ns, err = s.NamespaceName(*st.Namespace); err != nil {
+		wh, n, err := s.NamespaceName(ctx, *st.Namespace)
+		if err != nil {
 			return nil, false, err
 		}
+		if err := s.InDefaultCatalog(wh, *st.Namespace, "EXPORT DATABASE of namespace"); err != nil {
+			return nil, false, err
+		}
+		ns = n
 	}
 	if ns == "" {
 		nss, err := s.Warehouse().Namespaces(ctx)

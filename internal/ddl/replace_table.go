@@ -9,6 +9,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql/catalog"
 	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
@@ -26,11 +27,11 @@ import (
 // that does not exist; REPLACE refuses to.
 func ReplaceTable(ctx context.Context, s *engine.Session, st *sql.ReplaceTable) (*engine.Result, error) {
 	ct := st.Table
-	ns, name, err := s.TableName(ct.Name)
+	wh, ns, name, err := s.TableName(ctx, ct.Name)
 	if err != nil {
 		return nil, err
 	}
-	exists, err := s.Warehouse().TableExists(ctx, ns, name)
+	exists, err := wh.TableExists(ctx, ns, name)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +42,7 @@ func ReplaceTable(ctx context.Context, s *engine.Session, st *sql.ReplaceTable) 
 	if err != nil {
 		return nil, err
 	}
-	r := &replacement{s: s, tbl: tbl, name: ns + "." + name}
+	r := &replacement{wh: wh, tbl: tbl, name: ns + "." + name}
 	if ct.AsQuery == nil {
 		schema, err := icebergSchema(ct.Columns)
 		if err != nil {
@@ -74,7 +75,7 @@ func ReplaceTable(ctx context.Context, s *engine.Session, st *sql.ReplaceTable) 
 		return nil, err
 	}
 	defer res.Close()
-	rows, err := commitStaged(ctx, s, r.staged, res, func(files []iceberg.DataFile) error { return r.commit(ctx, files) })
+	rows, err := commitStaged(ctx, wh, r.staged, res, func(files []iceberg.DataFile) error { return r.commit(ctx, files) })
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +84,7 @@ func ReplaceTable(ctx context.Context, s *engine.Session, st *sql.ReplaceTable) 
 
 // replacement is one REPLACE TABLE at work.
 type replacement struct {
-	s       *engine.Session
+	wh      *catalog.Warehouse // the table's catalog's
 	tbl     *table.Table
 	name    string
 	updates []table.Update
@@ -131,9 +132,9 @@ func (r *replacement) stage(schema *iceberg.Schema, ct *sql.CreateTable) error {
 	if err != nil {
 		return fmt.Errorf("replace table %s: %w", r.name, err)
 	}
-	fsys := r.s.Warehouse().FS()
+	fsys := r.wh.FS()
 	r.staged = table.New(r.tbl.Identifier(), meta, r.tbl.MetadataLocation(),
-		func(context.Context) (icebergio.IO, error) { return fsys, nil }, r.s.Warehouse().Catalog())
+		func(context.Context) (icebergio.IO, error) { return fsys, nil }, r.wh.Catalog())
 	return nil
 }
 
@@ -202,9 +203,9 @@ func (r *replacement) commit(ctx context.Context, files []iceberg.DataFile) erro
 		table.AssertCurrentSchemaID(base.CurrentSchema().ID),
 		table.AssertDefaultSpecID(base.DefaultPartitionSpec()),
 	}
-	_, _, err = r.s.Warehouse().CommitTable(ctx, r.tbl.Identifier(), reqs, append(r.updates, snapshot...))
+	_, _, err = r.wh.CommitTable(ctx, r.tbl.Identifier(), reqs, append(r.updates, snapshot...))
 	if err != nil {
-		removeSnapshotFiles(r.s.Warehouse().FS(), meta.CurrentSnapshot())
+		removeSnapshotFiles(r.wh.FS(), meta.CurrentSnapshot())
 		if storage.LostRace(ctx, r.tbl, err) {
 			return fmt.Errorf("replace table %s: another statement changed it meanwhile; nothing was replaced", r.name)
 		}

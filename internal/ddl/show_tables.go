@@ -10,10 +10,10 @@ import (
 // ShowTables runs SHOW TABLES [IN ns]: the current namespace's, or every
 // namespace's when none is current.
 func ShowTables(ctx context.Context, s *engine.Session, st *sql.ShowTables) (*engine.Result, error) {
-	ns := s.Namespace()
+	wh, ns := s.Warehouse(), s.Namespace()
 	if st.Namespace != nil {
 		var err error
-		if ns, err = s.NamespaceName(*st.Namespace); err != nil {
+		if wh, ns, err = s.NamespaceName(ctx, *st.Namespace); err != nil {
 			return nil, err
 		}
 	}
@@ -22,13 +22,13 @@ func ShowTables(ctx context.Context, s *engine.Session, st *sql.ShowTables) (*en
 		nss = []string{ns}
 	} else {
 		var err error
-		if nss, err = s.Warehouse().Namespaces(ctx); err != nil {
+		if nss, err = wh.Namespaces(ctx); err != nil {
 			return nil, err
 		}
 	}
 	var rows [][]string
 	for _, n := range nss {
-		tables, err := s.Warehouse().Tables(ctx, n)
+		tables, err := wh.Tables(ctx, n)
 		if err != nil {
 			return nil, err
 		}

@@ -22,7 +22,7 @@ func TruncateTable(ctx context.Context, s *engine.Session, st *sql.TruncateTable
 	if target.Snapshot == nil {
 		return engine.Message("OK"), nil
 	}
-	plan, err := storage.PlanScan(ctx, s.Warehouse().FS(), storage.ScanRequest{Metadata: target.Table.Metadata(), Snapshot: target.Snapshot, Schema: target.Schema})
+	plan, err := storage.PlanScan(ctx, target.FS, storage.ScanRequest{Metadata: target.Table.Metadata(), Snapshot: target.Snapshot, Schema: target.Schema})
 	if err != nil {
 		return nil, fmt.Errorf("truncate %s: %w", target.QualifiedName(), err)
 	}

@@ -20,8 +20,11 @@ func CreateView(ctx context.Context, s *engine.Session, st *sql.CreateView) (*en
 	if st.Temporary {
 		return createTempView(ctx, s, st)
 	}
-	ns, name, err := s.TableName(st.Name)
+	wh, ns, name, err := s.TableName(ctx, st.Name)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.InDefaultCatalog(wh, st.Name, "view"); err != nil {
 		return nil, err
 	}
 	if st.IfNotExists {
@@ -103,8 +106,11 @@ func DropView(ctx context.Context, s *engine.Session, st *sql.DropView) (*engine
 	if len(st.Name.Parts) == 1 && s.DropTempView(st.Name.Parts[0]) {
 		return engine.Message("OK"), nil
 	}
-	ns, name, err := s.TableName(st.Name)
+	wh, ns, name, err := s.TableName(ctx, st.Name)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.InDefaultCatalog(wh, st.Name, "view"); err != nil {
 		return nil, err
 	}
 	if err := s.Warehouse().DropView(ctx, ns, name, st.IfExists); err != nil {
@@ -119,10 +125,14 @@ func DropView(ctx context.Context, s *engine.Session, st *sql.DropView) (*engine
 func ShowViews(ctx context.Context, s *engine.Session, st *sql.ShowViews) (*engine.Result, error) {
 	ns := s.Namespace()
 	if st.Namespace != nil {
-		var err error
-		if ns, err = s.NamespaceName(*st.Namespace); err != nil {
+		wh, n, err := s.NamespaceName(ctx, *st.Namespace)
+		if err != nil {
 			return nil, err
 		}
+		if err := s.InDefaultCatalog(wh, *st.Namespace, "views of namespace"); err != nil {
+			return nil, err
+		}
+		ns = n
 	}
 	nss := []string{ns}
 	if ns == "" {

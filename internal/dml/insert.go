@@ -29,7 +29,7 @@ func Insert(ctx context.Context, s *engine.Session, st *sql.Insert) (*engine.Res
 	if st.Overwrite {
 		return insertOverwrite(ctx, s, target, rows.types, rows.next)
 	}
-	n, err := storage.Append(ctx, target.Table, s.Warehouse().FS(), rows.types, rows.next)
+	n, err := storage.Append(ctx, target.Table, target.FS, rows.types, rows.next)
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ import (
 // partition_overwrite_mode = static (Spark's static mode) every table is
 // replaced whole, even by no rows. Removal and addition are one snapshot.
 func insertOverwrite(ctx context.Context, s *engine.Session, target *planner.TableRef, types []arrow.DataType, next func() (arrow.RecordBatch, error)) (*engine.Result, error) {
-	w, err := storage.NewTableWriter(target.Table, s.Warehouse().FS(), types)
+	w, err := storage.NewTableWriter(target.Table, target.FS, types)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func insertOverwrite(ctx context.Context, s *engine.Session, target *planner.Tab
 // of the current spec in a partition a new file is in, or all of them when
 // the table is unpartitioned.
 func overwrittenFiles(ctx context.Context, s *engine.Session, target *planner.TableRef, added []iceberg.DataFile) ([]iceberg.DataFile, error) {
-	plan, err := storage.PlanScan(ctx, s.Warehouse().FS(), storage.ScanRequest{Metadata: target.Table.Metadata(), Snapshot: target.Snapshot, Schema: target.Schema})
+	plan, err := storage.PlanScan(ctx, target.FS, storage.ScanRequest{Metadata: target.Table.Metadata(), Snapshot: target.Snapshot, Schema: target.Schema})
 	if err != nil {
 		return nil, fmt.Errorf("overwrite %s: %w", target.QualifiedName(), err)
 	}

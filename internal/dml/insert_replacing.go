@@ -40,7 +40,7 @@ func insertReplacing(ctx context.Context, s *engine.Session, target *planner.Tab
 		return nil, err
 	}
 	defer rows.Close()
-	w, err := storage.NewTableWriter(sel.target.Table, s.Warehouse().FS(), rows.types)
+	w, err := storage.NewTableWriter(sel.target.Table, sel.target.FS, rows.types)
 	if err != nil {
 		return nil, err
 	}

@@ -166,7 +166,7 @@ func (r *mergeRun) candidates(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if r.files, err = exec.ScanFiles(ctx, env.FS, r.target, plan); err != nil {
+	if r.files, err = exec.ScanFiles(ctx, r.target, plan); err != nil {
 		return err
 	}
 	r.dataFiles = plan.Files
@@ -256,7 +256,7 @@ func int32Lit(v int32) planner.Expr { return &planner.Literal{Value: v, T: arrow
 func (r *mergeRun) runJoin(ctx context.Context) error {
 	left := exec.NewBatches(r.srcShape, r.source)
 	cols, _ := allColumns(r.target, r.scan)
-	right := newPositionedScan(r.s.Warehouse().FS(), r.files, cols)
+	right := newPositionedScan(r.target.FS, r.files, cols)
 	var op exec.Operator
 	if len(r.join.LeftKeys) > 0 {
 		op = exec.NewHashJoin(r.join.Type, left, right, r.join.LeftKeys, r.join.RightKeys, r.join.Cond, true, nil)
@@ -351,7 +351,7 @@ func (r *mergeRun) write(ctx context.Context) error {
 	keep := &planner.ColumnRef{Index: shape.NumFields() - 1, Name: "#keep", T: arrow.FixedWidthTypes.Boolean}
 	op := exec.NewProject(exec.NewFilter(exec.NewBatches(shape, kept), keep), r.outputExprs(), r.outputNames())
 	_, types := allColumns(r.target, r.scan)
-	w, err := storage.NewTableWriter(r.target.Table, r.s.Warehouse().FS(), types)
+	w, err := storage.NewTableWriter(r.target.Table, r.target.FS, types)
 	if err != nil {
 		return err
 	}
@@ -365,7 +365,7 @@ func (r *mergeRun) write(ctx context.Context) error {
 		w.Abort()
 		return err
 	case r.mor:
-		return commitMergeOnRead(ctx, r.s.Warehouse().FS(), r.target.Table, r.dataFiles, r.changedRows(), w, added)
+		return commitMergeOnRead(ctx, r.target.FS, r.target.Table, r.dataFiles, r.changedRows(), w, added)
 	}
 	if err = CommitReplace(ctx, r.target.Table, removed, added); err != nil {
 		w.Abort()

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/iceberg-go"
+	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/lakesql/lakesql/exec"
@@ -35,7 +36,7 @@ func (d deletedRows) add(batch arrow.RecordBatch, pos, file int, marked func(i i
 // write writes one position delete file per data file with deleted rows
 // (data[i] is file i of the positionedScan); on error it removes those it
 // wrote.
-func (d deletedRows) write(fs *storage.RemapIO, tbl *table.Table, data []iceberg.DataFile) ([]iceberg.DataFile, error) {
+func (d deletedRows) write(fs icebergio.WriteFileIO, tbl *table.Table, data []iceberg.DataFile) ([]iceberg.DataFile, error) {
 	var out []iceberg.DataFile
 	for f, positions := range d {
 		df := data[f]
@@ -55,7 +56,7 @@ func (d deletedRows) write(fs *storage.RemapIO, tbl *table.Table, data []iceberg
 }
 
 // removeWritten removes files this statement wrote and does not commit.
-func removeWritten(fs *storage.RemapIO, files []iceberg.DataFile) {
+func removeWritten(fs icebergio.WriteFileIO, files []iceberg.DataFile) {
 	for _, f := range files {
 		_ = fs.Remove(f.FilePath())
 	}
@@ -64,7 +65,7 @@ func removeWritten(fs *storage.RemapIO, files []iceberg.DataFile) {
 // commitMergeOnRead writes the delete files of deleted and commits them with
 // the data files w wrote in one snapshot; on error it removes every file it
 // wrote (w may be nil: nothing was written).
-func commitMergeOnRead(ctx context.Context, fs *storage.RemapIO, tbl *table.Table, data []iceberg.DataFile, deleted deletedRows, w *storage.TableWriter, added []iceberg.DataFile) error {
+func commitMergeOnRead(ctx context.Context, fs icebergio.WriteFileIO, tbl *table.Table, data []iceberg.DataFile, deleted deletedRows, w *storage.TableWriter, added []iceberg.DataFile) error {
 	deletes, err := deleted.write(fs, tbl, data)
 	if err == nil {
 		if err = commitRowDelta(ctx, tbl, data, added, deletes); err != nil {
@@ -82,7 +83,7 @@ func commitMergeOnRead(ctx context.Context, fs *storage.RemapIO, tbl *table.Tabl
 // the selected files are named in position delete files, UPDATE writes
 // their new versions to new data files, and both go in one snapshot.
 func (r *rowSelection) mergeOnRead(ctx context.Context, files []selectedFile, values []planner.Expr) error {
-	fs := r.s.Warehouse().FS()
+	fs := r.target.FS
 	scanFiles := make([]exec.ScanFile, len(files))
 	data := make([]iceberg.DataFile, len(files))
 	for i, sf := range files {

@@ -51,7 +51,7 @@ func (r *rowSelection) files(ctx context.Context) ([]selectedFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := exec.ScanFiles(ctx, env.FS, r.target, plan)
+	files, err := exec.ScanFiles(ctx, r.target, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func plannerConstant(v any, t arrow.DataType) (value any, fits bool) {
 // are read.
 func (r *rowSelection) count(ctx context.Context, f exec.ScanFile) (matched, live int64, err error) {
 	cols, cond := r.condColumns()
-	op := exec.NewTableScan(r.s.Warehouse().FS(), []exec.ScanFile{f}, cols, nil, nil)
+	op := exec.NewTableScan(r.target.FS, []exec.ScanFile{f}, cols, nil, nil)
 	if err := op.Open(ctx); err != nil {
 		return 0, 0, err
 	}
@@ -306,7 +306,7 @@ func withoutSelected(cond planner.Expr) func(exec.Operator) exec.Operator {
 // and extra files, in one snapshot.
 func (r *rowSelection) rewrite(ctx context.Context, removed []iceberg.DataFile, rewrite []exec.ScanFile, transform func(exec.Operator) exec.Operator, extra ...iceberg.DataFile) error {
 	cols, types := allColumns(r.target, r.scan)
-	w, err := storage.NewTableWriter(r.target.Table, r.s.Warehouse().FS(), types)
+	w, err := storage.NewTableWriter(r.target.Table, r.target.FS, types)
 	if err != nil {
 		return err
 	}
@@ -324,7 +324,7 @@ func (r *rowSelection) writeCopies(ctx context.Context, w *storage.TableWriter, 
 	if len(rewrite) == 0 {
 		return w.Close()
 	}
-	op := transform(exec.NewTableScan(r.s.Warehouse().FS(), rewrite, cols, nil, nil))
+	op := transform(exec.NewTableScan(r.target.FS, rewrite, cols, nil, nil))
 	if err := op.Open(ctx); err != nil {
 		return nil, err
 	}

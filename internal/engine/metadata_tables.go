@@ -13,6 +13,7 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
+	"github.com/lakesql/lakesql/catalog"
 	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
@@ -58,11 +59,11 @@ func (s *Session) ResolveMetadataTable(ctx context.Context, name sql.ObjectName)
 	if rows, ok, err := s.resolveInformationSchema(ctx, name); ok {
 		return rows, err
 	}
-	ns, tableName, meta, err := s.metadataTableName(ctx, name)
+	wh, ns, tableName, meta, err := s.metadataTableName(ctx, name)
 	if err != nil || meta == nil {
 		return nil, err
 	}
-	tbl, err := s.wh.LoadTable(ctx, ns, tableName)
+	tbl, err := s.loadTable(ctx, wh, name, ns, tableName)
 	if err != nil {
 		return nil, err
 	}
@@ -75,37 +76,39 @@ func (s *Session) ResolveMetadataTable(ctx context.Context, name sql.ObjectName)
 	return rows, nil
 }
 
-// metadataTableName recognizes [catalog.]ns.t.meta. Three parts are
-// ambiguous: they name catalog.ns.t when the first part is the session's
-// catalog, and ns.t.meta otherwise. A three-part name whose first two parts
+// metadataTableName recognizes [catalog.]ns.t.meta and returns the
+// warehouse of its catalog. Three parts are ambiguous: they name
+// catalog.ns.t when the first part is a catalog's name (catalogs.go), and
+// ns.t.meta otherwise. A three-part name whose first two parts
 // name no table is left to ResolveTable, whose errors explain it better (an
 // unknown catalog, most likely). meta is nil for no metadata table.
-func (s *Session) metadataTableName(ctx context.Context, name sql.ObjectName) (ns, tableName string, meta *metadataTable, err error) {
+func (s *Session) metadataTableName(ctx context.Context, name sql.ObjectName) (wh *catalog.Warehouse, ns, tableName string, meta *metadataTable, err error) {
 	parts := name.Parts
+	wh = s.wh
 	switch {
 	case len(parts) == 4:
-		if err := s.CheckCatalog(parts[0]); err != nil {
-			return "", "", nil, err
+		if wh, err = s.Catalog(ctx, parts[0]); err != nil {
+			return nil, "", "", nil, err
 		}
 		parts = parts[1:]
-	case len(parts) == 3 && !strings.EqualFold(parts[0], s.opts.Catalog):
+	case len(parts) == 3 && !s.isCatalog(parts[0]):
 	default:
-		return "", "", nil, nil
+		return nil, "", "", nil, nil
 	}
 	ns, tableName = parts[0], parts[1]
 	if m := findMetadataTable(parts[2]); m != nil {
-		return ns, tableName, m, nil
+		return wh, ns, tableName, m, nil
 	}
 	if len(name.Parts) == 3 {
-		if exists, _ := s.wh.TableExists(ctx, ns, tableName); !exists {
-			return "", "", nil, nil
+		if exists, _ := wh.TableExists(ctx, ns, tableName); !exists {
+			return nil, "", "", nil, nil
 		}
 	}
 	known := make([]string, len(metadataTables))
 	for i, m := range metadataTables {
 		known[i] = m.name
 	}
-	return "", "", nil, fmt.Errorf("unknown metadata table %s.%s (known: %s)", tableName, parts[2], strings.Join(known, ", "))
+	return nil, "", "", nil, fmt.Errorf("unknown metadata table %s.%s (known: %s)", tableName, parts[2], strings.Join(known, ", "))
 }
 
 // readMetadataTable reads a metadata table of the table's current snapshot

@@ -30,7 +30,7 @@ func (s *Session) Optimize(ctx context.Context, p planner.Plan) (planner.Plan, e
 			disabled[name] = true
 		}
 	}
-	return optimizer.Optimize(ctx, &optimizer.Env{FS: s.wh.FS(), Manifests: s.manifests, Disabled: disabled}, p)
+	return optimizer.Optimize(ctx, &optimizer.Env{Manifests: s.manifests, Disabled: disabled}, p)
 }
 
 // Query runs a query and returns its rows.

@@ -52,8 +52,9 @@ type Options struct {
 // concurrent use; open one per goroutine.
 type Session struct {
 	opts      Options
-	wh        *catalog.Warehouse
-	namespace string // the current namespace (USE), "" until set
+	wh        *catalog.Warehouse // the default catalog's
+	catalogs  *catalogs          // the others, opened on first use (catalogs.go)
+	namespace string             // the current namespace (USE), "" until set
 	settings  settings
 	manifests *storage.ManifestCache
 	// tempViews are the session's temporary views by lower-case name
@@ -83,7 +84,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		return nil, err
 	}
 	wh.SetNotices(opts.Notices)
-	return &Session{opts: opts, wh: wh, manifests: storage.NewManifestCache(manifestCacheEntries),
+	return &Session{opts: opts, wh: wh, catalogs: &catalogs{}, manifests: storage.NewManifestCache(manifestCacheEntries),
 		settings: settings{ownMemoryLimit: opts.SessionMemoryLimit}}, nil
 }
 
@@ -126,15 +127,15 @@ func StatementName(stmt sql.Statement) string {
 // or a table of the current namespace, at its current snapshot unless travel
 // asks for another (time_travel.go).
 func (s *Session) ResolveTable(ctx context.Context, name sql.ObjectName, travel *sql.TimeTravel) (*planner.TableRef, error) {
-	ns, tableName, err := s.TableName(name)
+	wh, ns, tableName, err := s.TableName(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	tbl, err := s.wh.LoadTable(ctx, ns, tableName)
+	tbl, err := s.loadTable(ctx, wh, name, ns, tableName)
 	if err != nil {
 		return nil, err
 	}
-	ref := &planner.TableRef{Namespace: ns, Name: tableName, Table: tbl, Snapshot: tbl.CurrentSnapshot(), Schema: tbl.Schema()}
+	ref := &planner.TableRef{Catalog: s.catalogName(wh, name), Namespace: ns, Name: tableName, Table: tbl, Snapshot: tbl.CurrentSnapshot(), Schema: tbl.Schema(), FS: wh.FS()}
 	if travel != nil {
 		if err := s.timeTravel(ctx, ref, travel); err != nil {
 			return nil, err
@@ -143,45 +144,44 @@ func (s *Session) ResolveTable(ctx context.Context, name sql.ObjectName, travel 
 	return ref, nil
 }
 
-// tableName splits a written table name into namespace and table.
-func (s *Session) TableName(name sql.ObjectName) (string, string, error) {
+// TableName splits a written table name into the warehouse of its catalog,
+// namespace and table. One- and two-part names are the default catalog's;
+// a three-part name starts with the name of a catalog, the default or one
+// declared in iceberg-go's configuration file (catalogs.go).
+func (s *Session) TableName(ctx context.Context, name sql.ObjectName) (*catalog.Warehouse, string, string, error) {
 	parts := name.Parts
 	switch len(parts) {
 	case 1:
 		if s.namespace == "" {
-			return "", "", catalog.Errorf(catalog.ErrNoSuchNamespace, "table %s has no namespace: write namespace.%s or USE a namespace first", parts[0], parts[0])
+			return nil, "", "", catalog.Errorf(catalog.ErrNoSuchNamespace, "table %s has no namespace: write namespace.%s or USE a namespace first", parts[0], parts[0])
 		}
-		return s.namespace, parts[0], nil
+		return s.wh, s.namespace, parts[0], nil
 	case 2:
-		return parts[0], parts[1], nil
+		return s.wh, parts[0], parts[1], nil
 	case 3:
-		if err := s.CheckCatalog(parts[0]); err != nil {
-			return "", "", err
+		wh, err := s.Catalog(ctx, parts[0])
+		if err != nil {
+			return nil, "", "", err
 		}
-		return parts[1], parts[2], nil
+		return wh, parts[1], parts[2], nil
 	}
-	return "", "", fmt.Errorf("table name %s has too many parts: write [catalog.]namespace.table", strings.Join(parts, "."))
+	return nil, "", "", fmt.Errorf("table name %s has too many parts: write [catalog.]namespace.table", strings.Join(parts, "."))
 }
 
-// namespaceName resolves a written namespace name, [catalog.]namespace.
-func (s *Session) NamespaceName(name sql.ObjectName) (string, error) {
+// NamespaceName resolves a written namespace name, [catalog.]namespace,
+// to the warehouse of its catalog and the namespace.
+func (s *Session) NamespaceName(ctx context.Context, name sql.ObjectName) (*catalog.Warehouse, string, error) {
 	switch len(name.Parts) {
 	case 1:
-		return name.Parts[0], nil
+		return s.wh, name.Parts[0], nil
 	case 2:
-		if err := s.CheckCatalog(name.Parts[0]); err != nil {
-			return "", err
+		wh, err := s.Catalog(ctx, name.Parts[0])
+		if err != nil {
+			return nil, "", err
 		}
-		return name.Parts[1], nil
+		return wh, name.Parts[1], nil
 	}
-	return "", fmt.Errorf("namespace name %s has too many parts", strings.Join(name.Parts, "."))
-}
-
-func (s *Session) CheckCatalog(name string) error {
-	if !strings.EqualFold(name, s.opts.Catalog) {
-		return fmt.Errorf("unknown catalog %s (this warehouse's catalog is %s; start lakesql with --catalog %s to use that name)", name, s.opts.Catalog, name)
-	}
-	return nil
+	return nil, "", fmt.Errorf("namespace name %s has too many parts", strings.Join(name.Parts, "."))
 }
 
 // TableNames lists "namespace.table" for every table, for completion.
@@ -240,12 +240,31 @@ func (s *Session) TimeZone() *time.Location { return s.settings.loc }
 // LoadTable loads a table by its written name and returns it with its
 // qualified name, namespace.table.
 func (s *Session) LoadTable(ctx context.Context, name sql.ObjectName) (*table.Table, string, error) {
-	ns, t, err := s.TableName(name)
+	wh, ns, t, err := s.TableName(ctx, name)
 	if err != nil {
 		return nil, "", err
 	}
-	tbl, err := s.wh.LoadTable(ctx, ns, t)
+	tbl, err := s.loadTable(ctx, wh, name, ns, t)
 	return tbl, ns + "." + t, err
+}
+
+// catalogName is the catalog of wh, the warehouse of the written name, as
+// planner.TableRef.Catalog has it: "" for the default.
+func (s *Session) catalogName(wh *catalog.Warehouse, name sql.ObjectName) string {
+	if wh == s.wh {
+		return ""
+	}
+	return name.Parts[0]
+}
+
+// loadTable loads ns.t of wh, the warehouse of the written name. The
+// errors of a catalog other than the default one name that catalog.
+func (s *Session) loadTable(ctx context.Context, wh *catalog.Warehouse, name sql.ObjectName, ns, t string) (*table.Table, error) {
+	tbl, err := wh.LoadTable(ctx, ns, t)
+	if c := s.catalogName(wh, name); err != nil && c != "" {
+		return nil, fmt.Errorf("catalog %s: %w", c, err)
+	}
+	return tbl, err
 }
 
 // Unsupported is the error for a statement kind lakesql does not run.

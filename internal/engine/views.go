@@ -32,9 +32,12 @@ func (s *Session) ResolveView(ctx context.Context, name sql.ObjectName) (*planne
 			return &planner.View{Name: name.Parts[0], Query: tv.query, Columns: tv.columns, Resolver: s.viewScope(tv.namespace, true)}, nil
 		}
 	}
-	ns, viewName, err := s.TableName(name)
-	if err != nil {
-		return nil, nil // not a name a view can have: ResolveTable explains
+	wh, ns, viewName, err := s.TableName(ctx, name)
+	if err != nil || wh != s.wh {
+		// Not a name a view can have (ResolveTable explains), or a name
+		// in another catalog, whose views a query cannot use: a view's
+		// query names tables relative to the default catalog.
+		return nil, nil
 	}
 	qualified := ns + "." + viewName
 	if strings.EqualFold(qualified, s.defining) {

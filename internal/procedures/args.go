@@ -22,7 +22,7 @@ func procedureTable(ctx context.Context, s *engine.Session, args map[string]*pla
 	if err != nil {
 		return nil, "", err
 	}
-	ns, t, err := s.TableName(sql.ObjectName{Parts: strings.Split(name, ".")})
+	ns, t, err := defaultCatalogTable(ctx, s, sql.ObjectName{Parts: strings.Split(name, ".")})
 	if err != nil {
 		return nil, "", err
 	}
@@ -135,4 +135,18 @@ func bigintRow(names []string, cells ...*int64) *engine.Result {
 	batch := b.NewRecordBatch()
 	defer batch.Release()
 	return engine.BatchResult(schema, batch)
+}
+
+// defaultCatalogTable splits a procedure's table name into namespace and
+// table, which must be the default catalog's: the procedures commit, list
+// and delete through the session's warehouse.
+func defaultCatalogTable(ctx context.Context, s *engine.Session, name sql.ObjectName) (string, string, error) {
+	wh, ns, t, err := s.TableName(ctx, name)
+	if err != nil {
+		return "", "", err
+	}
+	if err := s.InDefaultCatalog(wh, name, "procedures and VACUUM on table"); err != nil {
+		return "", "", err
+	}
+	return ns, t, nil
 }

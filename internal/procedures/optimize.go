@@ -17,6 +17,9 @@ import (
 // by zorder(a, b), as Delta's z-ordering does. Unlike Delta, the condition
 // may name any column: it selects the files that may hold matching rows.
 func Optimize(ctx context.Context, s *engine.Session, st *sql.Optimize) (*engine.Result, error) {
+	if _, _, err := defaultCatalogTable(ctx, s, st.Table); err != nil {
+		return nil, err
+	}
 	target, err := s.ResolveTable(ctx, st.Table, nil)
 	if err != nil {
 		return nil, err

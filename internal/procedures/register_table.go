@@ -21,7 +21,7 @@ func registerTable(ctx context.Context, s *engine.Session, args map[string]*plan
 	if err != nil {
 		return nil, err
 	}
-	ns, t, err := s.TableName(sql.ObjectName{Parts: strings.Split(name, ".")})
+	ns, t, err := defaultCatalogTable(ctx, s, sql.ObjectName{Parts: strings.Split(name, ".")})
 	if err != nil {
 		return nil, err
 	}

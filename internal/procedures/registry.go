@@ -42,8 +42,8 @@ var procedures = map[string]procedure{
 func Call(ctx context.Context, s *engine.Session, st *sql.Call) (*engine.Result, error) {
 	parts := st.Name.Parts
 	if len(parts) == 3 {
-		if err := s.CheckCatalog(parts[0]); err != nil {
-			return nil, err
+		if !strings.EqualFold(parts[0], s.CatalogName()) {
+			return nil, fmt.Errorf("CALL %s: procedures run on the default catalog %s only", strings.Join(parts, "."), s.CatalogName())
 		}
 		parts = parts[1:]
 	}

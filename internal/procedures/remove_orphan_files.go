@@ -195,4 +195,40 @@ func (l listableIO) Remove(name string) error {
 	return l.RemapIO.Remove(name)
 }
 
-var _ icebergio.ListableIO = listableIO{}
+// DeleteFiles removes files as Remove does, those of a bucket with one
+// request per 1,000 (storage.ObjectIO.DeleteFiles): iceberg-go's orphan
+// cleanup uses it when it is there (io.BulkRemovableIO). It returns the
+// names deleted and the failures joined.
+func (l listableIO) DeleteFiles(ctx context.Context, names []string) ([]string, error) {
+	var deleted []string
+	var errs []error
+	batches := map[*storage.ObjectIO][]string{}
+	named := map[string]string{} // resolved path → name
+	for _, name := range names {
+		path := l.Resolve(name)
+		fsys, err := l.FileSystem(path)
+		objects, ok := fsys.(*storage.ObjectIO)
+		if err != nil || !ok || !storage.Within(path, l.own) {
+			// Remove says why, or deletes a local file; one already
+			// gone counts as deleted, as BulkRemovableIO asks.
+			if err := l.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, err)
+			} else {
+				deleted = append(deleted, name)
+			}
+			continue
+		}
+		batches[objects] = append(batches[objects], path)
+		named[path] = name
+	}
+	for objects, paths := range batches {
+		done, err := objects.DeleteFiles(ctx, paths)
+		for _, path := range done {
+			deleted = append(deleted, named[path])
+		}
+		errs = append(errs, err)
+	}
+	return deleted, errors.Join(errs...)
+}
+
+var _ icebergio.BulkRemovableIO = listableIO{}

@@ -48,7 +48,11 @@ func parseRewriteArgs(ctx context.Context, s *engine.Session, args map[string]*p
 	if err != nil {
 		return nil, err
 	}
-	target, err := s.ResolveTable(ctx, sql.ObjectName{Parts: strings.Split(name, ".")}, nil)
+	written := sql.ObjectName{Parts: strings.Split(name, ".")}
+	if _, _, err := defaultCatalogTable(ctx, s, written); err != nil {
+		return nil, err
+	}
+	target, err := s.ResolveTable(ctx, written, nil)
 	if err != nil {
 		return nil, err
 	}

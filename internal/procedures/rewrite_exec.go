@@ -128,7 +128,7 @@ func (r *rewriter) planGroups(ctx context.Context) error {
 		}
 	}
 	r.plan = &selected
-	r.files, err = exec.ScanFiles(ctx, env.FS, r.req.target, r.plan)
+	r.files, err = exec.ScanFiles(ctx, r.req.target, r.plan)
 	return err
 }
 

@@ -35,7 +35,7 @@ var vacuumColumns = []string{
 // then remove the orphan files older than it. DRY RUN lists the files it
 // would delete instead, as Delta's does.
 func Vacuum(ctx context.Context, s *engine.Session, st *sql.Vacuum) (*engine.Result, error) {
-	ns, t, err := s.TableName(st.Table)
+	ns, t, err := defaultCatalogTable(ctx, s, st.Table)
 	if err != nil {
 		return nil, err
 	}
