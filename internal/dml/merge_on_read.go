@@ -11,6 +11,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/internal/engine"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/storage"
 )
@@ -64,10 +65,11 @@ func removeWritten(fs *storage.RemapIO, files []iceberg.DataFile) {
 // commitMergeOnRead writes the delete files of deleted and commits them with
 // the data files w wrote in one snapshot; on error it removes every file it
 // wrote (w may be nil: nothing was written).
-func commitMergeOnRead(ctx context.Context, fs *storage.RemapIO, tbl *table.Table, data []iceberg.DataFile, deleted deletedRows, w *storage.TableWriter, added []iceberg.DataFile) error {
+func commitMergeOnRead(ctx context.Context, s *engine.Session, tbl *table.Table, data []iceberg.DataFile, deleted deletedRows, w *storage.TableWriter, added []iceberg.DataFile) error {
+	fs := s.Warehouse().FS()
 	deletes, err := deleted.write(fs, tbl, data)
 	if err == nil {
-		if err = commitRowDelta(ctx, tbl, data, added, deletes); err != nil {
+		if err = commitRowDelta(ctx, s.Manifests(), tbl, data, added, deletes); err != nil {
 			removeWritten(fs, deletes)
 		}
 	}
@@ -107,7 +109,7 @@ func (r *rowSelection) mergeOnRead(ctx context.Context, files []selectedFile, va
 		if err := drain(ctx, op); err != nil {
 			return err
 		}
-		return commitMergeOnRead(ctx, fs, r.target.Table, data, deleted, nil, nil)
+		return commitMergeOnRead(ctx, r.s, r.target.Table, data, deleted, nil, nil)
 	}
 	exprs, names := make([]planner.Expr, len(values)), make([]string, len(values))
 	for i, c := range r.scan.Columns {
@@ -133,7 +135,7 @@ func (r *rowSelection) mergeOnRead(ctx context.Context, files []selectedFile, va
 		w.Abort()
 		return err
 	}
-	return commitMergeOnRead(ctx, fs, r.target.Table, data, deleted, w, added)
+	return commitMergeOnRead(ctx, r.s, r.target.Table, data, deleted, w, added)
 }
 
 // tap calls fn on every batch passing through.
