@@ -34,13 +34,15 @@ golden-rewrite:
 # stress runs, outside make test, what make test keeps small: the kill test
 # at 100 SIGKILLs, 8 writers × 20 INSERTs with rewrite and expire loops
 # (LAKESQL_STRESS=1 makes them full size), the one-day query on the 1095-day
-# demo in S3, and each fuzz target (parser, binder, executor) for FUZZTIME
-# (default 2m). Fuzz seeds are in each
+# demo in S3, a GROUP BY of 10^8 groups and an ORDER BY of 10^7 rows under
+# SET memory_limit = '1GB' (peak RSS at most 1.5 GB; make test skips it),
+# and each fuzz target (parser, binder, executor) for FUZZTIME (default
+# 2m). Fuzz seeds are in each
 # package's testdata/fuzz/; a failing input is saved there too.
 FUZZTIME ?= 2m
 stress:
 	LAKESQL_STRESS=1 $(GO) test -count=1 -timeout 60m -v \
-		-run 'TestKilledWriterLeavesLastCommittedState|TestConcurrentWritersWithRewriteAndExpire|TestRewriteAndInsertFromTwoProcesses|TestStaleMetadataClaimIsTakenOver|TestObjectStorageThreeYearDemoOneDayQuery' .
+		-run 'TestKilledWriterLeavesLastCommittedState|TestConcurrentWritersWithRewriteAndExpire|TestRewriteAndInsertFromTwoProcesses|TestStaleMetadataClaimIsTakenOver|TestObjectStorageThreeYearDemoOneDayQuery|TestLargeAggregationAndSortUnderMemoryLimit' .
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./sql
 	$(GO) test -run '^$$' -fuzz '^FuzzBind$$' -fuzztime $(FUZZTIME) ./planner
 	$(GO) test -run '^$$' -fuzz '^FuzzExecute$$' -fuzztime $(FUZZTIME) .

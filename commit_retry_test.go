@@ -28,7 +28,7 @@ func TestReplaceRetriesOnTopOfConcurrentAppend(t *testing.T) {
 		t.Fatal(err)
 	}
 	testutil.Exec(t, s, "INSERT INTO db.t VALUES (2)")
-	if err := dml.CommitReplace(context.Background(), stale, files.Files, nil); err != nil {
+	if err := dml.CommitReplace(context.Background(), nil, stale, files.Files, nil); err != nil {
 		t.Fatalf("replace on a snapshot another writer appended to: %v", err)
 	}
 	testutil.WantRows(t, s, "SELECT id FROM db.t", "2")
@@ -44,10 +44,34 @@ func TestReplaceConflictsWithConcurrentDelete(t *testing.T) {
 		t.Fatal(err)
 	}
 	testutil.Exec(t, s, "DELETE FROM db.t WHERE id = 1")
-	err = dml.CommitReplace(context.Background(), stale, files.Files, nil)
+	err = dml.CommitReplace(context.Background(), nil, stale, files.Files, nil)
 	if err == nil || !strings.Contains(err.Error(), "commit to db.t failed: a concurrent commit removed 1 of the files this statement changes") ||
 		strings.Contains(err.Error(), "\n") {
 		t.Fatalf("replace of files a concurrent DELETE removed: got %v", err)
+	}
+	testutil.WantRows(t, s, "SELECT id FROM db.t", "2")
+}
+
+// A commit retried after a concurrent INSERT checks for conflicts against
+// the snapshot it read, whose manifest list a concurrent expire_snapshots
+// has deleted by then: the cache the statement planned through still holds
+// the list, and the commit goes on top of the INSERT.
+func TestReplaceRetriesAfterConcurrentExpire(t *testing.T) {
+	s, _ := testutil.Open(t, "CREATE NAMESPACE db", "CREATE TABLE db.t (id INT)", "INSERT INTO db.t VALUES (1)")
+	stale := testutil.Table(t, s, "db", "t")
+	cache := storage.NewManifestCache(1000)
+	files, err := storage.PlanScan(context.Background(), s.Warehouse().FS(),
+		storage.ScanRequest{Metadata: stale.Metadata(), Snapshot: stale.CurrentSnapshot(), Schema: stale.Schema(), Cache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.Exec(t, s, "INSERT INTO db.t VALUES (2)",
+		"CALL system.expire_snapshots(table => 'db.t', older_than => TIMESTAMP '2999-01-01 00:00:00', retain_last => 1)")
+	if _, err := os.Stat(storage.LocalPath(stale.CurrentSnapshot().ManifestList)); !os.IsNotExist(err) {
+		t.Fatalf("the expiry left the manifest list the commit read (%v): the test tests nothing", err)
+	}
+	if err := dml.CommitReplace(context.Background(), cache, stale, files.Files, nil); err != nil {
+		t.Fatalf("replace on a snapshot expired since: %v", err)
 	}
 	testutil.WantRows(t, s, "SELECT id FROM db.t", "2")
 }

@@ -1,7 +1,10 @@
 package lakesql_test
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +13,7 @@ import (
 	"github.com/lakesql/lakesql"
 	"github.com/lakesql/lakesql/internal/procedures"
 	"github.com/lakesql/lakesql/internal/testutil"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // openRewriteTable opens a session on a new warehouse with db.events
@@ -101,5 +105,37 @@ func TestRewriteDataFilesConflictLeavesTableUnchanged(t *testing.T) {
 	left := testutil.FilesBelow(t, filepath.Join(dir, "db", "events", "data"))
 	if len(left) != len(files)-1 || slices.ContainsFunc(left, func(f string) bool { return !slices.Contains(files, f) }) {
 		t.Fatalf("data files after the failed rewrite\n%v\nwant those before its commit but its output\n%v", left, files)
+	}
+}
+
+// An expire_snapshots that removes the snapshot a rewrite read, and deletes
+// its manifest list, while the rewrite runs does not fail the rewrite: the
+// rewrite has the manifest list in memory from its planning, and its
+// commit checks for conflicts and commits on the table as the expiry left
+// it.
+func TestRewriteDataFilesSurvivesConcurrentExpire(t *testing.T) {
+	s, dir := openRewriteTable(t, 3)
+	other := testutil.OpenWith(t, lakesql.Options{Warehouse: dir})
+	read := testutil.Rows(t, s, "SELECT manifest_list FROM db.events.snapshots ORDER BY committed_at DESC LIMIT 1")
+	expired := false
+	procedures.BeforeRewriteCommit = func() {
+		if !expired {
+			expired = true
+			testutil.Exec(t, other, "INSERT INTO db.events VALUES (100, '2026-02-01 00:00:00', 'late')",
+				"CALL system.expire_snapshots(table => 'db.events', older_than => TIMESTAMP '2999-01-01 00:00:00', retain_last => 1)")
+		}
+	}
+	defer func() { procedures.BeforeRewriteCommit = nil }()
+	want := append(testutil.Rows(t, s, "SELECT * FROM db.events"), "100|2026-02-01 00:00:00|late")
+	slices.Sort(want)
+	got := testutil.Rows(t, s, "CALL system.rewrite_data_files(table => 'db.events', options => map('rewrite-all', 'true'))")
+	if _, err := os.Stat(storage.LocalPath(read[0])); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the expiry left the rewrite's manifest list %s (%v): the test tests nothing", read[0], err)
+	}
+	if !strings.HasPrefix(got[0], "3|1|") {
+		t.Fatalf("result %v", got)
+	}
+	if rows := testutil.Rows(t, s, "SELECT * FROM db.events"); !slices.Equal(rows, want) {
+		t.Fatalf("rows\n%v\nwant\n%v", rows, want)
 	}
 }

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -25,22 +26,20 @@ func CheckConflicts(ctx context.Context, fs icebergio.IO, cache *ManifestCache, 
 	if read.MetadataLocation() == cur.MetadataLocation() || len(files) == 0 {
 		return nil
 	}
-	plan := func(t *table.Table) (*ScanPlan, error) {
-		return PlanScan(ctx, fs, ScanRequest{Metadata: t.Metadata(), Snapshot: t.CurrentSnapshot(), Schema: t.Schema(), Cache: cache})
-	}
-	before, err := plan(read)
+	known, err := knownDeletes(ctx, fs, cache, read.CurrentSnapshot())
 	if err != nil {
 		return err
 	}
-	now, err := plan(cur)
+	now, err := PlanScan(ctx, fs, ScanRequest{Metadata: cur.Metadata(), Snapshot: cur.CurrentSnapshot(), Schema: cur.Schema(), Cache: cache})
+	if errors.Is(err, ErrSnapshotGone) {
+		// A concurrent expire_snapshots removed the snapshot cur had just
+		// loaded: the table moved on again.
+		return movedOnError{err}
+	}
 	if err != nil {
 		return err
 	}
 	name := strings.Join(cur.Identifier(), ".")
-	known := make(map[string]bool, len(before.DeleteFiles))
-	for _, del := range before.DeleteFiles {
-		known[del.FilePath()] = true
-	}
 	live := make(map[string]int, len(now.Files))
 	for i, df := range now.Files {
 		live[df.FilePath()] = i
@@ -71,4 +70,36 @@ func CheckConflicts(ctx context.Context, fs icebergio.IO, cache *ManifestCache, 
 			name, len(removed), strings.Join(removed[:min(3, len(removed))], ", "))
 	}
 	return nil
+}
+
+// knownDeletes is the set of delete files of snap, the snapshot the
+// statement read: deletes it already applied. Only snap's delete manifests
+// are read, which the statement's planning read too (a scan needs them
+// all), so through the statement's cache neither they nor the manifest list
+// are read again: a concurrent expire_snapshots may have deleted them since.
+func knownDeletes(ctx context.Context, fs icebergio.IO, cache *ManifestCache, snap *table.Snapshot) (map[string]bool, error) {
+	known := map[string]bool{}
+	if snap == nil {
+		return known, nil
+	}
+	manifests, err := cache.SnapshotManifests(fs, snap)
+	if err != nil {
+		return nil, snapshotFileError("manifest list", snap.ManifestList, err)
+	}
+	var deletes []iceberg.ManifestFile
+	for _, m := range manifests {
+		if m.ManifestContent() == iceberg.ManifestContentDeletes {
+			deletes = append(deletes, m)
+		}
+	}
+	entries, err := readManifests(ctx, fs, deletes, cache)
+	if err != nil {
+		return nil, err
+	}
+	for _, es := range entries {
+		for _, e := range es {
+			known[e.DataFile().FilePath()] = true
+		}
+	}
+	return known, nil
 }

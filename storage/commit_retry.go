@@ -58,7 +58,9 @@ func CommitRetryTimeout(ctx context.Context) time.Duration {
 // together do not retry together, and runs attempt again on the table as
 // the winner left it: a copy, tbl itself stays as the statement read it.
 // Before such a retry, revalidate (when not nil) checks the change still
-// holds on that table; its error ends the commit unchanged. A commit that
+// holds on that table; its error ends the commit unchanged, but for a
+// movedOnError (a concurrent expire_snapshots removed the snapshot just
+// loaded), which is one more lost race. A commit that
 // still loses when the context's commit retry timeout runs out fails with
 // ErrCommitLost in one line. Other errors end the commit at once.
 func RetryCommit(ctx context.Context, tbl *table.Table, attempt func(*table.Table) error, revalidate func(*table.Table) error) error {
@@ -67,7 +69,17 @@ func RetryCommit(ctx context.Context, tbl *table.Table, attempt func(*table.Tabl
 	start := time.Now()
 	cur := tbl
 	for n := 1; ; n++ {
-		err := attempt(cur)
+		var err error
+		if n > 1 && revalidate != nil {
+			err = revalidate(cur)
+			var moved movedOnError
+			if err != nil && !errors.As(err, &moved) {
+				return err
+			}
+		}
+		if err == nil {
+			err = attempt(cur)
+		}
 		if err == nil {
 			return nil
 		}
@@ -97,14 +109,17 @@ func RetryCommit(ctx context.Context, tbl *table.Table, attempt func(*table.Tabl
 		if err := next.Refresh(ctx); err != nil {
 			return fmt.Errorf("commit to %s: reloading the table after a lost commit race: %w", name, err)
 		}
-		if revalidate != nil {
-			if err := revalidate(&next); err != nil {
-				return err
-			}
-		}
 		cur = &next
 	}
 }
+
+// movedOnError is a revalidation's error that found the table it was given
+// already moved on: its snapshot is gone, expired by a concurrent
+// expire_snapshots after a concurrent commit replaced it. RetryCommit counts
+// it as a lost race; the message is the error's own.
+type movedOnError struct{ error }
+
+func (e movedOnError) Unwrap() error { return e.error }
 
 // LostRace reports whether a failed commit staged on tbl failed because
 // another writer committed first, or holds the claim of the next version

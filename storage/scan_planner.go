@@ -76,7 +76,7 @@ func PlanScan(ctx context.Context, fsys icebergio.IO, req ScanRequest) (*ScanPla
 	if req.Snapshot == nil {
 		return plan, nil
 	}
-	manifests, err := req.Snapshot.Manifests(fsys)
+	manifests, err := req.Cache.SnapshotManifests(fsys, req.Snapshot)
 	if err != nil {
 		return nil, snapshotFileError("manifest list", req.Snapshot.ManifestList, err)
 	}

@@ -22,12 +22,12 @@ func TruncateTable(ctx context.Context, s *engine.Session, st *sql.TruncateTable
 	if target.Snapshot == nil {
 		return engine.Message("OK"), nil
 	}
-	plan, err := storage.PlanScan(ctx, target.FS, storage.ScanRequest{Metadata: target.Table.Metadata(), Snapshot: target.Snapshot, Schema: target.Schema})
+	plan, err := storage.PlanScan(ctx, target.FS, storage.ScanRequest{Metadata: target.Table.Metadata(), Snapshot: target.Snapshot, Schema: target.Schema, Cache: s.Manifests()})
 	if err != nil {
 		return nil, fmt.Errorf("truncate %s: %w", target.QualifiedName(), err)
 	}
 	if len(plan.Files) > 0 {
-		if err := dml.CommitReplace(ctx, target.Table, plan.Files, nil); err != nil {
+		if err := dml.CommitReplace(ctx, s.Manifests(), target.Table, plan.Files, nil); err != nil {
 			return nil, err
 		}
 	}

@@ -33,7 +33,7 @@ func insertOverwrite(ctx context.Context, s *engine.Session, target *planner.Tab
 	if err == nil && (len(added) > 0 || s.StaticOverwrite()) {
 		var replaced []iceberg.DataFile
 		if replaced, err = overwrittenFiles(ctx, s, target, added); err == nil && len(replaced)+len(added) > 0 {
-			err = CommitReplace(ctx, target.Table, replaced, added)
+			err = CommitReplace(ctx, s.Manifests(), target.Table, replaced, added)
 		}
 	}
 	if err != nil {
@@ -47,7 +47,7 @@ func insertOverwrite(ctx context.Context, s *engine.Session, target *planner.Tab
 // of the current spec in a partition a new file is in, or all of them when
 // the table is unpartitioned.
 func overwrittenFiles(ctx context.Context, s *engine.Session, target *planner.TableRef, added []iceberg.DataFile) ([]iceberg.DataFile, error) {
-	plan, err := storage.PlanScan(ctx, target.FS, storage.ScanRequest{Metadata: target.Table.Metadata(), Snapshot: target.Snapshot, Schema: target.Schema})
+	plan, err := storage.PlanScan(ctx, target.FS, storage.ScanRequest{Metadata: target.Table.Metadata(), Snapshot: target.Snapshot, Schema: target.Schema, Cache: s.Manifests()})
 	if err != nil {
 		return nil, fmt.Errorf("overwrite %s: %w", target.QualifiedName(), err)
 	}
@@ -83,9 +83,12 @@ func overwrittenFiles(ctx context.Context, s *engine.Session, target *planner.Ta
 // files to remove were chosen from tbl's snapshot, so when another writer
 // commits first the commit is retried on top only if that writer neither
 // removed them nor deleted rows of them. Delete files that pointed only at
-// removed files are left in place; they no longer match any row.
-func CommitReplace(ctx context.Context, tbl *table.Table, remove, add []iceberg.DataFile) error {
-	return commitOnSnapshot(ctx, tbl, remove, func(tx *table.Transaction) error {
+// removed files are left in place; they no longer match any row. cache is
+// the one the files were planned through: it holds the manifest list of
+// tbl's snapshot, which a concurrent expire_snapshots may have deleted by
+// the time a retry checks for conflicts against it.
+func CommitReplace(ctx context.Context, cache *storage.ManifestCache, tbl *table.Table, remove, add []iceberg.DataFile) error {
+	return commitOnSnapshot(ctx, cache, tbl, remove, func(tx *table.Transaction) error {
 		return tx.ReplaceDataFilesWithDataFiles(ctx, remove, add, nil)
 	})
 }
@@ -93,11 +96,11 @@ func CommitReplace(ctx context.Context, tbl *table.Table, remove, add []iceberg.
 // commitRowDelta adds data files and position delete files in one snapshot
 // (merge-on-read); data are the files whose rows the deletes name, which,
 // as in CommitReplace, must not have changed under a retry.
-func commitRowDelta(ctx context.Context, tbl *table.Table, data, add, deletes []iceberg.DataFile) error {
+func commitRowDelta(ctx context.Context, cache *storage.ManifestCache, tbl *table.Table, data, add, deletes []iceberg.DataFile) error {
 	if len(add) == 0 && len(deletes) == 0 {
 		return nil
 	}
-	return commitOnSnapshot(ctx, tbl, data, func(tx *table.Transaction) error {
+	return commitOnSnapshot(ctx, cache, tbl, data, func(tx *table.Transaction) error {
 		return tx.NewRowDelta(nil).AddRows(add...).AddDeletes(deletes...).Commit(ctx)
 	})
 }
@@ -106,7 +109,7 @@ func commitRowDelta(ctx context.Context, tbl *table.Table, data, add, deletes []
 // branch is at the snapshot of the table it is staged on, and commits it
 // through storage.RetryCommit, which re-validates changed (files of tbl's
 // snapshot the statement removes or deletes rows of) before a retry.
-func commitOnSnapshot(ctx context.Context, tbl *table.Table, changed []iceberg.DataFile, stage func(*table.Transaction) error) error {
+func commitOnSnapshot(ctx context.Context, cache *storage.ManifestCache, tbl *table.Table, changed []iceberg.DataFile, stage func(*table.Transaction) error) error {
 	name := strings.Join(tbl.Identifier(), ".")
 	return storage.RetryCommit(ctx, tbl, func(cur *table.Table) error {
 		tx := cur.NewTransaction()
@@ -126,6 +129,6 @@ func commitOnSnapshot(ctx context.Context, tbl *table.Table, changed []iceberg.D
 		if err != nil {
 			return fmt.Errorf("commit to %s: %w", name, err)
 		}
-		return storage.CheckConflicts(ctx, fs, nil, tbl, cur, changed, false)
+		return storage.CheckConflicts(ctx, fs, cache, tbl, cur, changed, false)
 	})
 }

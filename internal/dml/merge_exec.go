@@ -365,9 +365,9 @@ func (r *mergeRun) write(ctx context.Context) error {
 		w.Abort()
 		return err
 	case r.mor:
-		return commitMergeOnRead(ctx, r.target.FS, r.target.Table, r.dataFiles, r.changedRows(), w, added)
+		return commitMergeOnRead(ctx, r.target.FS, r.s.Manifests(), r.target.Table, r.dataFiles, r.changedRows(), w, added)
 	}
-	if err = CommitReplace(ctx, r.target.Table, removed, added); err != nil {
+	if err = CommitReplace(ctx, r.s.Manifests(), r.target.Table, removed, added); err != nil {
 		w.Abort()
 	}
 	return err

@@ -65,10 +65,10 @@ func removeWritten(fs icebergio.WriteFileIO, files []iceberg.DataFile) {
 // commitMergeOnRead writes the delete files of deleted and commits them with
 // the data files w wrote in one snapshot; on error it removes every file it
 // wrote (w may be nil: nothing was written).
-func commitMergeOnRead(ctx context.Context, fs icebergio.WriteFileIO, tbl *table.Table, data []iceberg.DataFile, deleted deletedRows, w *storage.TableWriter, added []iceberg.DataFile) error {
+func commitMergeOnRead(ctx context.Context, fs icebergio.WriteFileIO, cache *storage.ManifestCache, tbl *table.Table, data []iceberg.DataFile, deleted deletedRows, w *storage.TableWriter, added []iceberg.DataFile) error {
 	deletes, err := deleted.write(fs, tbl, data)
 	if err == nil {
-		if err = commitRowDelta(ctx, tbl, data, added, deletes); err != nil {
+		if err = commitRowDelta(ctx, cache, tbl, data, added, deletes); err != nil {
 			removeWritten(fs, deletes)
 		}
 	}
@@ -108,7 +108,7 @@ func (r *rowSelection) mergeOnRead(ctx context.Context, files []selectedFile, va
 		if err := drain(ctx, op); err != nil {
 			return err
 		}
-		return commitMergeOnRead(ctx, fs, r.target.Table, data, deleted, nil, nil)
+		return commitMergeOnRead(ctx, fs, r.s.Manifests(), r.target.Table, data, deleted, nil, nil)
 	}
 	exprs, names := make([]planner.Expr, len(values)), make([]string, len(values))
 	for i, c := range r.scan.Columns {
@@ -134,7 +134,7 @@ func (r *rowSelection) mergeOnRead(ctx context.Context, files []selectedFile, va
 		w.Abort()
 		return err
 	}
-	return commitMergeOnRead(ctx, fs, r.target.Table, data, deleted, w, added)
+	return commitMergeOnRead(ctx, fs, r.s.Manifests(), r.target.Table, data, deleted, w, added)
 }
 
 // tap calls fn on every batch passing through.

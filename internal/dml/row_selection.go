@@ -312,7 +312,7 @@ func (r *rowSelection) rewrite(ctx context.Context, removed []iceberg.DataFile, 
 	}
 	added, err := r.writeCopies(ctx, w, rewrite, cols, transform)
 	if err == nil && len(removed)+len(added)+len(extra) > 0 {
-		err = CommitReplace(ctx, r.target.Table, removed, append(added, extra...))
+		err = CommitReplace(ctx, r.s.Manifests(), r.target.Table, removed, append(added, extra...))
 	}
 	if err != nil {
 		w.Abort()
