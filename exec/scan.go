@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -166,6 +167,11 @@ func (s *tableScan) setRowFilter(rowFilter iceberg.BooleanExpression, keyPreds .
 			}
 		}
 	}
+	// Strings are compared only after the cheaper integer comparisons,
+	// and only when those left many rows (storage skips them otherwise).
+	slices.SortStableFunc(s.late, func(a, b storage.ColumnPredicate) int {
+		return cmp.Compare(len(a.Strings), len(b.Strings))
+	})
 }
 
 func (s *tableScan) Schema() *arrow.Schema { return s.schema }

@@ -1,9 +1,6 @@
 package exec
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/iceberg-go"
 
@@ -37,11 +34,6 @@ func latePredicates(filter iceberg.BooleanExpression, cols []storage.ReadColumn)
 			preds = append(preds, p)
 		}
 	}
-	// Strings are compared only at the rows the cheaper integer
-	// comparisons kept.
-	slices.SortStableFunc(preds, func(a, b storage.ColumnPredicate) int {
-		return cmp.Compare(len(a.Strings), len(b.Strings))
-	})
 	return preds
 }
 

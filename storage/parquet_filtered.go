@@ -150,6 +150,12 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 			return nil, false, fmt.Errorf("read row group %d of %s: predicate on column %d of %d", rg, f.path, p.Col, len(cols))
 		}
 		if arrays[p.Col] == nil {
+			if len(p.Strings) > 0 && sparse(keep) {
+				// Few rows are left: decoding every string to drop
+				// some of them costs more than decoding the column at
+				// those rows, and the query's filter tests them there.
+				continue
+			}
 			if err := readScope(p.Col); err != nil {
 				release()
 				return nil, false, err
@@ -376,6 +382,18 @@ func pageFirstRows(chunk parquet.ColumnChunk) []int {
 		return nil
 	}
 	return firsts
+}
+
+// sparse reports whether at most 1/sparseFraction of keep is set, when
+// late materialization decodes the other columns only at the kept rows.
+func sparse(keep []bool) bool {
+	kept := 0
+	for _, k := range keep {
+		if k {
+			kept++
+		}
+	}
+	return kept*sparseFraction <= len(keep)
 }
 
 // unscaledDecimal reports whether col is a DECIMAL the file stores as INT32

@@ -64,6 +64,9 @@ func TestReadRowGroupFiltered(t *testing.T) {
 		// STRING equality and IN, after an integer range; NULL rows and
 		// empty strings are in the column.
 		{"string eq", []ColumnPredicate{{Col: 1, Op: OpGe, Values: []int64{0}}, {Col: 12, Op: OpEq, Strings: []string{"éxx"}}}, true},
+		// Few rows left by the integer predicate: the strings are not
+		// decoded whole to test them (the caller's filter does).
+		{"string after a sparse integer predicate", []ColumnPredicate{{Col: 1, Op: OpEq, Values: []int64{(7 - 50) * 1000, (30 - 50) * 1000}}, {Col: 12, Op: OpEq, Strings: []string{"éééxxxxxxx"}}}, true},
 		{"string in, empty string", []ColumnPredicate{{Col: 12, Op: OpEq, Strings: []string{"", "x", "ééxxxxx"}}}, true},
 		{"string in, looked up", []ColumnPredicate{{Col: 12, Op: OpEq, Strings: []string{"a", "b", "c", "d", "e", "f", "g", "h", "éééxxxxxxxxxx", "xxx"}}}, true},
 	}
