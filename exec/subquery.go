@@ -47,10 +47,15 @@ type subqueryResult struct {
 	summary    *valueSummary
 	forPruning atomic.Bool
 	// intKeys are an IN subquery's non-NULL values when they are
-	// integer-backed and a scan asked for them (forPruning), for
-	// subqueryKeys; nil otherwise.
-	intKeys []int64
+	// integer-backed, a scan asked for them (forPruning) and there are at
+	// most maxSubqueryKeys, for subqueryKeys; nil otherwise.
+	intKeys     []int64
+	tooManyKeys bool
 }
+
+// maxSubqueryKeys bounds the values an IN subquery keeps for storage to
+// test rows against (32 MiB); past it, the Filter's own lookup does.
+const maxSubqueryKeys = 1 << 22
 
 // subqueryKey identifies a subquery's result: its plan and what is done with it.
 type subqueryKey struct {
@@ -175,8 +180,11 @@ func (e *subqueryExpr) add(batch arrow.RecordBatch, before int) error {
 	case planner.SubqueryIn:
 		if e.summary != nil {
 			e.summary.add(batch.Column(0))
-			if keys, ok := integerKeys(batch.Column(0)); ok {
+			if keys, ok := integerKeys(batch.Column(0)); ok && !e.tooManyKeys {
 				e.intKeys = append(e.intKeys, keys...)
+				if e.tooManyKeys = len(e.intKeys) > maxSubqueryKeys; e.tooManyKeys {
+					e.intKeys = nil
+				}
 			}
 		}
 		keys, err := encodeKeys(batch.Columns()[:1], n)
