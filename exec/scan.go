@@ -132,7 +132,7 @@ func NewTableScan(fs icebergio.IO, files []ScanFile, cols []ScanColumn, rowFilte
 	s := &tableScan{
 		fs: fs, files: files, cols: cols, stats: stats,
 		schema:   arrow.NewSchema(fields, nil),
-		workers:  max(1, min(runtime.GOMAXPROCS(0), len(files))),
+		workers:  runtime.GOMAXPROCS(0),
 		colIndex: map[int]int{},
 	}
 	for i, c := range slices.Concat(cols, extraColumns(files, cols)) {
@@ -194,7 +194,7 @@ func (s *tableScan) Open(ctx context.Context) error {
 	// Openers read footers and hand out row groups; readers decode them. A
 	// file with many row groups is thus read by every core, not one.
 	var openers sync.WaitGroup
-	for range s.workers {
+	for range max(1, min(s.workers, len(s.files))) {
 		openers.Add(1)
 		go func() {
 			defer openers.Done()
