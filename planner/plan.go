@@ -122,10 +122,16 @@ func (s *Scan) Schema() []Column {
 func (f *Filter) Schema() []Column { return f.Input.Schema() }
 func (p *Project) Schema() []Column {
 	cols := make([]Column, len(p.Exprs))
+	// The input's schema is computed once: asking for it per column made a
+	// stack of projections over joins exponential in its depth.
+	var in []Column
 	for i, e := range p.Exprs {
 		cols[i] = Column{Name: p.Names[i], T: e.Type()}
 		if ref, ok := e.(*ColumnRef); ok {
-			cols[i].Table = p.Input.Schema()[ref.Index].Table
+			if in == nil {
+				in = p.Input.Schema()
+			}
+			cols[i].Table = in[ref.Index].Table
 		}
 	}
 	return cols

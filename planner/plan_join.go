@@ -42,11 +42,11 @@ func (j *Join) LeftOnly() bool { return j.Type == JoinSemi || j.Type == JoinAnti
 
 // Schema is the output: the kept columns of Joined.
 func (j *Join) Schema() []Column {
+	if j.Keep == nil && j.LeftOnly() {
+		return j.Left.Schema()
+	}
 	all := j.Joined()
 	if j.Keep == nil {
-		if j.LeftOnly() {
-			return all[:len(j.Left.Schema())]
-		}
 		return all
 	}
 	var out []Column
