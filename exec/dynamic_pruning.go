@@ -44,7 +44,13 @@ type dynamicFilter struct {
 // side is a table scan (under filters or aliases) and whose unmatched probe
 // rows are dropped, and registers it for that scan's build (buildScan).
 func planDynamicFilter(p *planner.Join, env *Env) *dynamicFilter {
-	probePreserved := map[sql.JoinType]bool{sql.JoinInner: false, sql.JoinLeft: !p.BuildLeft, sql.JoinRight: p.BuildLeft}
+	// A semi join never outputs an unmatched row of either side; an anti
+	// join outputs its unmatched left rows, so only a probing right side
+	// can be filtered (its NOT EXISTS keys never match on NULL, as here).
+	probePreserved := map[sql.JoinType]bool{
+		sql.JoinInner: false, sql.JoinLeft: !p.BuildLeft, sql.JoinRight: p.BuildLeft,
+		planner.JoinSemi: false, planner.JoinAnti: !p.BuildLeft,
+	}
 	preserved, known := probePreserved[p.Type]
 	if env.NoPruning || len(p.LeftKeys) == 0 || !known || preserved {
 		return nil

@@ -26,7 +26,11 @@ func TestDynamicFilterOnlyWhereUnmatchedProbeRowsAreDropped(t *testing.T) {
 		{sql.JoinRight, false, true},
 		{sql.JoinRight, true, false},
 		{sql.JoinFull, false, false},
-		{"SEMI", false, false}, // unknown join types prune nothing
+		{planner.JoinSemi, false, true}, // a semi join outputs no unmatched row
+		{planner.JoinSemi, true, true},
+		{planner.JoinAnti, false, false}, // the probe side (left) is its output
+		{planner.JoinAnti, true, true},   // unmatched right rows are never output
+		{"LATERAL", false, false},        // unknown join types prune nothing
 	}
 	for _, c := range cases {
 		p := &planner.Join{Type: c.typ, Left: probe, Right: build, LeftKeys: []planner.Expr{key}, RightKeys: []planner.Expr{key}, BuildLeft: c.buildLeft}
