@@ -32,14 +32,9 @@ func (s *Session) Explain(ctx context.Context, st *sql.Explain) (*Result, error)
 			return nil, err
 		}
 	}
+	// dynamic holds the filters joins put on scans below them, subquery
+	// plans' joins included: a join is printed before its probe scan.
 	dynamic := map[*planner.Scan]string{}
-	planner.WalkPlans(p, func(n planner.Plan) {
-		if j, ok := n.(*planner.Join); ok {
-			if scan, text := exec.DynamicFilterOf(j, env); scan != nil {
-				dynamic[scan] = text
-			}
-		}
-	})
 	var lines [][]string
 	shown := map[planner.Plan]bool{}
 	var walk func(planner.Plan, int, planner.Plan) error
@@ -50,6 +45,11 @@ func (s *Session) Explain(ctx context.Context, st *sql.Explain) (*Result, error)
 			line += fmt.Sprintf(" (rows=%d time=%s)", m.Rows, m.Time.Round(time.Microsecond))
 		}
 		lines = append(lines, []string{line})
+		if j, ok := node.(*planner.Join); ok {
+			if scan, text := exec.DynamicFilterOf(j, env); scan != nil {
+				dynamic[scan] = text
+			}
+		}
 		if fs, ok := node.(*planner.FileScan); ok && fs.Filter != nil {
 			kept, err := exec.PruneHiveFiles(ctx, fs)
 			if err != nil {
