@@ -50,8 +50,9 @@ func isInterval(t arrow.DataType) bool { return t.ID() == arrow.INTERVAL_MONTH_D
 // bindTemporalArithmetic binds + and - on dates, timestamps and intervals,
 // following DuckDB: timestamp ± interval keeps the timestamp's type, date ±
 // interval is a TIMESTAMP, date ± integer is a DATE and date − date is the
-// BIGINT number of days. handled is false when neither operand is a DATE or
-// an INTERVAL, leaving the operator to numeric arithmetic.
+// BIGINT number of days; an interval times an integer is an interval.
+// handled is false when neither operand is a DATE or an INTERVAL, leaving
+// the operator to numeric arithmetic.
 func bindTemporalArithmetic(op string, l, r Expr, pos sql.Pos) (x Expr, handled bool, err error) {
 	lt, rt := l.Type(), r.Type()
 	if op == "-" && lt.ID() == arrow.TIMESTAMP && rt.ID() == arrow.TIMESTAMP {
@@ -60,10 +61,12 @@ func bindTemporalArithmetic(op string, l, r Expr, pos sql.Pos) (x Expr, handled 
 	if lt.ID() != arrow.DATE32 && rt.ID() != arrow.DATE32 && !isInterval(lt) && !isInterval(rt) {
 		return nil, false, nil
 	}
-	if op == "+" && (isInterval(lt) && !isInterval(rt) || IsInteger(lt) && rt.ID() == arrow.DATE32) {
-		l, r, lt, rt = r, l, rt, lt // addition commutes: put the date or timestamp first
+	if (op == "+" || op == "*") && (isInterval(lt) && !isInterval(rt) || IsInteger(lt) && rt.ID() == arrow.DATE32) {
+		l, r, lt, rt = r, l, rt, lt // + and * commute: put the date, timestamp or integer first
 	}
 	switch {
+	case op == "*" && isInterval(rt) && IsInteger(lt):
+		x, err = multiplyInterval(r, l)
 	case (op == "+" || op == "-") && isInterval(rt) && (isInterval(lt) || isTemporal(lt)):
 		x, err = addInterval(op, l, r)
 	case (op == "+" || op == "-") && lt.ID() == arrow.DATE32 && IsInteger(rt):
@@ -98,12 +101,22 @@ func dateStays(e *sql.BinaryExpr, d, iv, x Expr) (Expr, error) {
 	return castTo(x, TypeDate)
 }
 
-// addInterval binds x ± iv for a constant interval iv, where x is a date, a
-// timestamp or another constant interval.
+// addInterval binds x ± iv, where x is a date, a timestamp or a constant
+// interval, and iv an interval: a constant, or one computed per row
+// (ts + n * INTERVAL 1 SECOND) when x is a date or timestamp.
 func addInterval(op string, x, iv Expr) (Expr, error) {
-	lit, ok := iv.(*Literal)
-	if !ok {
-		return nil, fmt.Errorf("only constant INTERVALs are supported")
+	lit, constant := iv.(*Literal)
+	if !constant {
+		if isInterval(x.Type()) {
+			return nil, fmt.Errorf("only constant INTERVALs can be added to an INTERVAL")
+		}
+		if op == "-" {
+			iv = &Call{Fn: FnMulInterval, Args: []Expr{iv, &Literal{Value: int64(-1), T: TypeBigint}}, T: TypeInterval}
+		}
+		return &Call{Fn: FnAddInterval, Args: []Expr{x, iv}, T: intervalSumType(x.Type())}, nil
+	}
+	if lit.Value == nil {
+		return &Literal{T: intervalSumType(x.Type())}, nil
 	}
 	v := lit.Value.(arrow.MonthDayNanoInterval)
 	var err error
@@ -115,16 +128,43 @@ func addInterval(op string, x, iv Expr) (Expr, error) {
 	if isInterval(x.Type()) {
 		left, ok := x.(*Literal)
 		if !ok {
-			return nil, fmt.Errorf("only constant INTERVALs are supported")
+			return nil, fmt.Errorf("only constant INTERVALs can be added to an INTERVAL")
+		}
+		if left.Value == nil {
+			return &Literal{T: TypeInterval}, nil
 		}
 		sum, err := value.AddIntervals(left.Value.(arrow.MonthDayNanoInterval), v)
 		return &Literal{Value: sum, T: TypeInterval}, err
 	}
-	t := x.Type()
+	return &Call{Fn: FnAddInterval, Args: []Expr{x, &Literal{Value: v, T: TypeInterval}}, T: intervalSumType(x.Type())}, nil
+}
+
+// intervalSumType is the type of x ± an interval: a date moves to a
+// TIMESTAMP, a timestamp keeps its type.
+func intervalSumType(t arrow.DataType) arrow.DataType {
 	if t.ID() == arrow.DATE32 {
-		t = TypeTimestamp
+		return TypeTimestamp
 	}
-	return &Call{Fn: FnAddInterval, Args: []Expr{x, &Literal{Value: v, T: TypeInterval}}, T: t}, nil
+	return t
+}
+
+// multiplyInterval binds iv × n for an integer n: folded when both are
+// constants, else computed per row.
+func multiplyInterval(iv, n Expr) (Expr, error) {
+	n = castFolded(n, TypeBigint)
+	l, lok := iv.(*Literal)
+	r, rok := n.(*Literal)
+	if !lok || !rok {
+		return &Call{Fn: FnMulInterval, Args: []Expr{iv, n}, T: TypeInterval}, nil
+	}
+	if l.Value == nil || r.Value == nil {
+		return &Literal{T: TypeInterval}, nil
+	}
+	v, ok := value.MultiplyInterval(l.Value.(arrow.MonthDayNanoInterval), r.Value.(int64))
+	if !ok {
+		return nil, fmt.Errorf("INTERVAL out of range")
+	}
+	return &Literal{Value: v, T: TypeInterval}, nil
 }
 
 // subtractTimestamps binds a − b for timestamps as the INTERVAL between

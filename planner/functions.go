@@ -139,6 +139,7 @@ const (
 	// first (clamped to the month's end), then days, then time. The result is
 	// TIMESTAMP for a DATE, the type of x otherwise.
 	FnAddInterval = "add_interval"
+	FnMulInterval = "mul_interval"
 	// rand() → DOUBLE in [0, 1); uuid() → STRING, a random UUID. Volatile:
 	// a new value per row (IsVolatile).
 	FnRand = "rand"

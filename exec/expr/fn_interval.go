@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -19,12 +18,21 @@ const maxTimestampYear = 1_000_000
 // the months, keeping the day of the month unless the month is shorter
 // (2026-01-31 + 1 month = 2026-02-28), then the days, then the time.
 func addIntervalKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
-	if ops[1].lit == nil {
-		return nil, fmt.Errorf("%s: the interval must be a constant", c)
-	}
-	iv := ops[1].lit.Value.(arrow.MonthDayNanoInterval)
+	iv := fixedVec[arrow.MonthDayNanoInterval](ops[1])
 	x := newInstantVec(ops[0])
-	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return AddInterval(x.At(i), iv) }, rangeError(c))
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return AddInterval(x.At(i), iv.At(i)) }, rangeError(c))
+}
+
+// mulIntervalKernel multiplies each field of an interval by a BIGINT.
+func mulIntervalKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	iv, n := fixedVec[arrow.MonthDayNanoInterval](ops[0]), fixedVec[int64](ops[1])
+	return fixedRows(ev, c.T, ops, func(i int) (arrow.MonthDayNanoInterval, outcome) {
+		v, ok := value.MultiplyInterval(iv.At(i), n.At(i))
+		if !ok {
+			return v, overflow
+		}
+		return v, ValueOK
+	}, rangeError(c))
 }
 
 // AddInterval adds iv to an instant of microseconds (also for

@@ -74,6 +74,7 @@ var scalarFns = map[string]scalarFn{
 	planner.FnDateDiff:      {3, 3, false, dateDiffKernel},
 	planner.FnDateAdd:       {2, 2, false, dateAddKernel},
 	planner.FnAddInterval:   {2, 2, false, addIntervalKernel},
+	planner.FnMulInterval:   {2, 2, false, mulIntervalKernel},
 	planner.FnTimestampSub:  {2, 2, false, timestampSubKernel},
 	planner.FnIntervalKey:   {1, 1, false, intervalKeyKernel},
 	planner.FnMakeDate:      {3, 3, false, makeDateKernel},
