@@ -105,15 +105,21 @@ func (d *describer) VisitBound(p iceberg.BoundPredicate) string {
 		}
 		return fmt.Sprintf("%s %s %s", name, opText[p.Op()], d.value(id, p.Literal()))
 	case iceberg.BoundSetPredicate:
-		vals := make([]string, 0, p.Literals().Len())
-		for _, v := range p.Literals().Members() {
-			vals = append(vals, d.value(id, v))
+		members := p.Literals().Members() // in no set order
+		slices.SortFunc(members, func(a, b iceberg.Literal) int {
+			if c, ok := compareLiterals(a, b); ok {
+				return c
+			}
+			return strings.Compare(a.String(), b.String())
+		})
+		vals := make([]string, len(members))
+		for i, v := range members {
+			vals[i] = d.value(id, v)
 		}
 		op := "IN"
 		if p.Op() == iceberg.OpNotIn {
 			op = "NOT IN"
 		}
-		slices.Sort(vals)
 		return fmt.Sprintf("%s %s (%s)", name, op, strings.Join(vals, ", "))
 	}
 	switch p.Op() {

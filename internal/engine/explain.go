@@ -82,6 +82,9 @@ func (s *Session) Explain(ctx context.Context, st *sql.Explain) (*Result, error)
 	if err := walk(p, 0, nil); err != nil {
 		return nil, err
 	}
+	for _, l := range lines {
+		l[0] = clipInLists(l[0])
+	}
 	return TextRows([]string{"plan"}, lines), nil
 }
 
