@@ -276,10 +276,20 @@ func nullMask(arr arrow.Array) []byte {
 // isValid reads a nullMask.
 func isValid(mask []byte, i int) bool { return mask == nil || bitutil.BitIsSet(mask, i) }
 
-// grow extends s with zero values to length n.
+// grow extends s with zero values to length n. Per-group state grows by a
+// batch of new groups at a time: doubling the capacity keeps the copies
+// few (append grows large slices by a quarter).
 func grow[T any](s []T, n int) []T {
 	if n <= len(s) {
 		return s
 	}
-	return append(s, make([]T, n-len(s))...)
+	if n > cap(s) {
+		t := make([]T, n, max(n, 2*cap(s)))
+		copy(t, s)
+		return t
+	}
+	old := len(s)
+	s = s[:n]
+	clear(s[old:])
+	return s
 }
