@@ -22,6 +22,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/apache/iceberg-go/internal"
 	"github.com/apache/iceberg-go/internal/datafileavro"
@@ -182,7 +183,8 @@ func newDecodeEntry(version int) (any, *dataFile) {
 	return &manifestEntry{Data: df}, df
 }
 
-var dataFileAvroFieldIndexes = avroFieldIndexes(reflect.TypeOf(dataFile{}))
+// Found on first use, not at init (lakesql.patch).
+var dataFileAvroFieldIndexes = sync.OnceValue(func() []int { return avroFieldIndexes(reflect.TypeOf(dataFile{})) })
 
 func avroFieldIndexes(t reflect.Type) []int {
 	indexes := make([]int, 0, t.NumField())
@@ -216,7 +218,7 @@ func cloneDataFileAvroFields(src *dataFile) *dataFile {
 	out := &dataFile{}
 	srcVal := reflect.ValueOf(src).Elem()
 	outVal := reflect.ValueOf(out).Elem()
-	for _, i := range dataFileAvroFieldIndexes {
+	for _, i := range dataFileAvroFieldIndexes() {
 		outVal.Field(i).Set(srcVal.Field(i))
 	}
 

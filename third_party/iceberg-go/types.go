@@ -25,6 +25,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal"
@@ -32,11 +33,14 @@ import (
 	"github.com/geoarrow/geoarrow-go"
 )
 
+// Compiled on first use, not at init (lakesql.patch).
 var (
-	fixedRegex     = regexp.MustCompile(`^fixed\[(\d+)\]$`)
-	decimalRegex   = regexp.MustCompile(`^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$`)
-	geometryRegex  = regexp.MustCompile(`(?i)^geometry\s*(?:\(\s*([^),]+?)\s*\))?$`)
-	geographyRegex = regexp.MustCompile(`(?i)^geography\s*(?:\(\s*([^\s,)]+)\s*(?:,\s*(\w+)\s*)?\))?$`)
+	fixedRegex     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^fixed\[(\d+)\]$`) })
+	decimalRegex   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$`) })
+	geometryRegex  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^geometry\s*(?:\(\s*([^),]+?)\s*\))?$`) })
+	geographyRegex = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^geography\s*(?:\(\s*([^\s,)]+)\s*(?:,\s*(\w+)\s*)?\))?$`)
+	})
 )
 
 type Properties map[string]string
@@ -196,7 +200,7 @@ func (t *typeIFace) UnmarshalJSON(b []byte) error {
 		default:
 			switch {
 			case strings.HasPrefix(typename, "fixed"):
-				matches := fixedRegex.FindStringSubmatch(typename)
+				matches := fixedRegex().FindStringSubmatch(typename)
 				if len(matches) != 2 {
 					return fmt.Errorf("%w: %s", ErrInvalidTypeString, typename)
 				}
@@ -207,7 +211,7 @@ func (t *typeIFace) UnmarshalJSON(b []byte) error {
 				}
 				t.Type = FixedType{len: n}
 			case strings.HasPrefix(typename, "decimal"):
-				matches := decimalRegex.FindStringSubmatch(typename)
+				matches := decimalRegex().FindStringSubmatch(typename)
 				if len(matches) != 3 {
 					return fmt.Errorf("%w: %s", ErrInvalidTypeString, typename)
 				}
@@ -228,7 +232,7 @@ func (t *typeIFace) UnmarshalJSON(b []byte) error {
 			// note that geo type names are case insensitive but other type names are case sensitive.
 			// matches java behavior - this behavior is intentional
 			case strings.HasPrefix(strings.ToLower(typename), "geometry"):
-				matches := geometryRegex.FindStringSubmatch(typename)
+				matches := geometryRegex().FindStringSubmatch(typename)
 				if len(matches) != 2 {
 					return fmt.Errorf("%w: %s", ErrInvalidTypeString, typename)
 				}
@@ -243,7 +247,7 @@ func (t *typeIFace) UnmarshalJSON(b []byte) error {
 					t.Type = GeometryType{}
 				}
 			case strings.HasPrefix(strings.ToLower(typename), "geography"):
-				matches := geographyRegex.FindStringSubmatch(typename)
+				matches := geographyRegex().FindStringSubmatch(typename)
 				if len(matches) != 3 {
 					return fmt.Errorf("%w: %s", ErrInvalidTypeString, typename)
 				}

@@ -22,6 +22,7 @@ import (
 	"hash/maphash"
 	"maps"
 	"runtime/debug"
+	"sync"
 )
 
 const (
@@ -29,7 +30,8 @@ const (
 	unknownVersion    = "(unknown version)"
 )
 
-var version = detectVersion()
+// Read from the build information on first use, not at init (lakesql.patch).
+var version = sync.OnceValue(detectVersion)
 
 func detectVersion() string {
 	info, ok := debug.ReadBuildInfo()
@@ -65,7 +67,7 @@ func moduleVersion(module *debug.Module) string {
 	return module.Version
 }
 
-func Version() string { return version }
+func Version() string { return version() }
 
 func fullVersion() string { return "Apache Iceberg Go " + Version() }
 

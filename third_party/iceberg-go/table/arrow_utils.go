@@ -29,6 +29,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -2571,7 +2572,10 @@ func geoArrowMetadataToIcebergTypeWithCRS(meta geoarrow.Metadata, crs string) (i
 	}
 }
 
-var authorityCodeCRS = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*:[A-Za-z0-9_.-]+$`)
+// Compiled on first use, not at init (lakesql.patch).
+var authorityCodeCRS = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*:[A-Za-z0-9_.-]+$`)
+})
 
 // icebergCRSToGeoArrowMetadata converts an Iceberg CRS string to GeoArrow
 // metadata. props is used only for projjson:<property> references, where the
@@ -2625,7 +2629,7 @@ func icebergCRSToGeoArrowMetadata(crs string, props iceberg.Properties) (geoarro
 	}
 
 	meta := geoarrow.Metadata{CRS: raw}
-	if authorityCodeCRS.MatchString(crs) {
+	if authorityCodeCRS().MatchString(crs) {
 		meta.CRSType = geoarrow.CRSTypeAuthorityCode
 	}
 

@@ -56,6 +56,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/iceberg-go"
@@ -986,8 +987,8 @@ func referencedDataFilePath(df iceberg.DataFile) string {
 	}
 
 	lowerBounds, upperBounds := iceberginternal.BorrowedDataFileBounds(df)
-	lower := lowerBounds[filePathFieldID]
-	upper := upperBounds[filePathFieldID]
+	lower := lowerBounds[filePathFieldID()]
+	upper := upperBounds[filePathFieldID()]
 	if len(lower) == 0 || !bytes.Equal(lower, upper) {
 		return ""
 	}
@@ -1006,11 +1007,12 @@ func referencedDataFilePath(df iceberg.DataFile) string {
 
 // filePathFieldID is the reserved field ID of the file_path column in a
 // positional delete file, sourced from the canonical delete schema.
-var filePathFieldID = func() int {
+// Looked up on first use, not at init (lakesql.patch).
+var filePathFieldID = sync.OnceValue(func() int {
 	f, _ := iceberg.PositionalDeleteSchema.FindFieldByName("file_path")
 
 	return f.ID
-}()
+})
 
 // canonicalPartitionKey returns a deterministic, injective string key for a
 // (specID, partition) tuple. Partition values are compared post-transform

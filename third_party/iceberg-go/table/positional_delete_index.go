@@ -136,19 +136,19 @@ func filePathMayMatch(deleteFile iceberg.DataFile, dataFilePath string) bool {
 	}
 
 	valueCounts, nullCounts, nanCounts, lowerBounds, upperBounds := dataFileStats(deleteFile)
-	if valueCount, ok := valueCounts[filePathFieldID]; ok {
-		if nullCount, ok := nullCounts[filePathFieldID]; ok && nullCount == valueCount {
+	if valueCount, ok := valueCounts[filePathFieldID()]; ok {
+		if nullCount, ok := nullCounts[filePathFieldID()]; ok && nullCount == valueCount {
 			return false
 		}
-		if nanCount, ok := nanCounts[filePathFieldID]; ok && nanCount == valueCount {
+		if nanCount, ok := nanCounts[filePathFieldID()]; ok && nanCount == valueCount {
 			return false
 		}
 	}
 
-	if lower := lowerBounds[filePathFieldID]; lower != nil && bytes.Compare(lower, []byte(dataFilePath)) > 0 {
+	if lower := lowerBounds[filePathFieldID()]; lower != nil && bytes.Compare(lower, []byte(dataFilePath)) > 0 {
 		return false
 	}
-	if upper := upperBounds[filePathFieldID]; upper != nil && bytes.Compare(upper, []byte(dataFilePath)) < 0 {
+	if upper := upperBounds[filePathFieldID()]; upper != nil && bytes.Compare(upper, []byte(dataFilePath)) < 0 {
 		return false
 	}
 

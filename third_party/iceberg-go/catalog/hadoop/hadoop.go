@@ -37,6 +37,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/iceberg-go"
@@ -62,15 +63,20 @@ var _ catalog.Catalog = (*Catalog)(nil)
 
 // versionPattern matches Hadoop catalog metadata filenames:
 // v1.metadata.json, v42.metadata.json, v1.gz.metadata.json, etc.
-var versionPattern = regexp.MustCompile(`^v([0-9]+)(?:\.gz)?\.metadata\.json$`)
+// Compiled on first use, not at init (lakesql.patch).
+var versionPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^v([0-9]+)(?:\.gz)?\.metadata\.json$`)
+})
 
 // uuidMetadataPattern matches UUID-style metadata filenames produced by
 // Java/PyIceberg catalogs: 00000-<uuid>.metadata.json or
 // 00000-<uuid>.gz.metadata.json. The numeric sequence has a minimum width
 // of 5 digits and the UUID is in canonical 8-4-4-4-12 hex format.
-var uuidMetadataPattern = regexp.MustCompile(
-	`^([0-9]{5,})-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?:\.gz)?\.metadata\.json$`,
-)
+var uuidMetadataPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(
+		`^([0-9]{5,})-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?:\.gz)?\.metadata\.json$`,
+	)
+})
 
 // Claims expire aggressively so crashed writers do not permanently block a
 // metadata version. Slow live writers may lose a claim and have to retry, but
@@ -85,7 +91,7 @@ type metadataFile struct {
 }
 
 func metadataFileFromName(path, name string) (metadataFile, bool) {
-	if matches := versionPattern.FindStringSubmatch(name); len(matches) == 2 {
+	if matches := versionPattern().FindStringSubmatch(name); len(matches) == 2 {
 		version, err := strconv.Atoi(matches[1])
 		if err != nil || version <= 0 {
 			return metadataFile{}, false
@@ -99,7 +105,7 @@ func metadataFileFromName(path, name string) (metadataFile, bool) {
 		}, true
 	}
 
-	if matches := uuidMetadataPattern.FindStringSubmatch(name); len(matches) == 2 {
+	if matches := uuidMetadataPattern().FindStringSubmatch(name); len(matches) == 2 {
 		version, err := strconv.Atoi(matches[1])
 		if err != nil || version < 0 {
 			return metadataFile{}, false

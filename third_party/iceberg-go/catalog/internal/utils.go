@@ -30,6 +30,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog"
@@ -229,9 +230,15 @@ func getDefaultWarehouseLocation(namespaceKey, tablename string, nsprops, catpro
 // ([\w-]{36})      -> UUID (36 characters, including hyphens)
 // (?:\.\w+)?       -> optional codec name
 // \.metadata\.json -> file extension at the end of the filename
+//
+// Compiled on first use, not at init (lakesql.patch).
 var (
-	tableMetadataFileNameRegex       = regexp.MustCompile(`^(\d+)-([\w-]{36})(?:\.\w+)?\.metadata\.json$`)
-	legacyTableMetadataFileNameRegex = regexp.MustCompile(`^v(\d+)(?:\.gz)?\.metadata\.json$`)
+	tableMetadataFileNameRegex = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\d+)-([\w-]{36})(?:\.\w+)?\.metadata\.json$`)
+	})
+	legacyTableMetadataFileNameRegex = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^v(\d+)(?:\.gz)?\.metadata\.json$`)
+	})
 )
 
 func ParseMetadataVersion(location string) int {
@@ -240,14 +247,14 @@ func ParseMetadataVersion(location string) int {
 	}
 
 	fileName := path.Base(location)
-	matches := tableMetadataFileNameRegex.FindStringSubmatch(fileName)
+	matches := tableMetadataFileNameRegex().FindStringSubmatch(fileName)
 
 	if len(matches) == 3 {
 		if _, err := uuid.Parse(matches[2]); err != nil {
 			return -1
 		}
 	} else {
-		matches = legacyTableMetadataFileNameRegex.FindStringSubmatch(fileName)
+		matches = legacyTableMetadataFileNameRegex().FindStringSubmatch(fileName)
 		if len(matches) != 2 {
 			return -1
 		}
