@@ -18,12 +18,12 @@ import (
 // dropped through iceberg-go's SQL catalog, seen by a second session.
 func TestViewsInSQLiteCatalog(t *testing.T) {
 	dir := t.TempDir()
-	viewsFlow(t, filepath.Join(dir, "warehouse"), "sqlite:"+filepath.Join(dir, "catalog.db"))
+	viewsFlow(t, filepath.Join(dir, "warehouse"), "sqlite:"+filepath.Join(dir, "catalog.db"), nil)
 }
 
 // The same in an SQL catalog on PostgreSQL.
 func TestViewsInPostgresCatalog(t *testing.T) {
-	viewsFlow(t, filepath.Join(t.TempDir(), "warehouse"), testutil.Postgres(t))
+	viewsFlow(t, filepath.Join(t.TempDir(), "warehouse"), testutil.Postgres(t), nil)
 }
 
 // The same through a REST catalog: lakesql's REST client against lakesql
@@ -38,16 +38,17 @@ func TestViewsInRESTCatalog(t *testing.T) {
 	}
 	srv := httptest.NewServer(restserver.New(wh, "").Handler())
 	t.Cleanup(srv.Close)
-	viewsFlow(t, filepath.Join(tmp, "warehouse"), srv.URL)
-
-	// The server kept the view as the filesystem catalog does: a lakesql
-	// session on that folder reads it.
-	s := testutil.OpenWith(t, lakesql.Options{Warehouse: served})
-	testutil.WantRows(t, s, "SELECT * FROM db.big ORDER BY id", "3|c", "4|NULL")
+	viewsFlow(t, filepath.Join(tmp, "warehouse"), srv.URL, func() {
+		// The server kept the view as the filesystem catalog does: a
+		// lakesql session on that folder reads it.
+		s := testutil.OpenWith(t, lakesql.Options{Warehouse: served})
+		testutil.WantRows(t, s, "SELECT * FROM db.big ORDER BY id", "3|c", "4|NULL")
+	})
 }
 
-// viewsFlow runs the view statements on a warehouse with the catalog uri.
-func viewsFlow(t *testing.T, dir, uri string) {
+// viewsFlow runs the view statements on a warehouse with the catalog uri;
+// check, when given, runs at the end in place of dropping the namespace.
+func viewsFlow(t *testing.T, dir, uri string, check func()) {
 	opts := lakesql.Options{Warehouse: dir, CatalogURI: uri}
 	s := testutil.OpenWith(t, opts,
 		"CREATE NAMESPACE db",
@@ -93,5 +94,19 @@ func viewsFlow(t *testing.T, dir, uri string) {
 		t.Fatalf("catalog %T has no view API", wh.Catalog())
 	} else if exists, err := c.CheckViewExists(context.Background(), table.Identifier{"db", "big"}); err != nil || !exists {
 		t.Fatalf("iceberg-go's catalog: view db.big exists = %v, %v", exists, err)
+	}
+
+	testutil.WantError(t, s, "DROP NAMESPACE db", "namespace db is not empty (tables and views: t, big)")
+	if check != nil {
+		// The REST server's folder catalog keeps a dropped table's
+		// folder, so its namespace cannot be dropped after it.
+		check()
+		return
+	}
+	// CASCADE drops the view with the table.
+	testutil.Exec(t, s, "DROP NAMESPACE db CASCADE")
+	testutil.WantRows(t, other, "SHOW NAMESPACES")
+	if exists, err := wh.Catalog().(viewLister).CheckViewExists(context.Background(), table.Identifier{"db", "big"}); err != nil || exists {
+		t.Fatalf("iceberg-go's catalog after DROP NAMESPACE CASCADE: view db.big exists = %v, %v", exists, err)
 	}
 }
