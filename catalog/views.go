@@ -131,24 +131,39 @@ func (w *Warehouse) ViewMetadata(ctx context.Context, ns, name string) (view.Met
 // (its columns' names and types). With replace an existing view gets a new
 // current version; without it an existing view is an error.
 func (w *Warehouse) CreateView(ctx context.Context, ns, name, sqlText string, schema *iceberg.Schema, replace bool) error {
-	version, err := view.NewVersion(1, view.LastAddedID, []view.Representation{view.NewRepresentation(sqlText, viewDialect)},
-		table.Identifier{ns}, view.WithVersionSummary(view.VersionSummary{"engine-name": "lakesql"}))
-	if err != nil {
-		return fmt.Errorf("create view %s.%s: %w", ns, name, err)
-	}
 	old, _, err := w.ViewMetadata(ctx, ns, name)
 	switch {
 	case err != nil:
 		return err
-	case old == nil:
-		_, _, err = w.CreateViewVersion(ctx, ns, name, version, schema, nil)
-		return err
-	case !replace:
+	case old != nil && !replace:
 		return Errorf(ErrViewExists, "view %s.%s already exists (CREATE OR REPLACE VIEW replaces it)", ns, name)
 	}
-	_, _, err = w.CommitView(ctx, ns, name, []view.Requirement{view.AssertViewUUID(old.ViewUUID())}, []view.Update{
-		view.NewAddSchemaUpdate(schema), view.NewAddViewVersionUpdate(version), view.NewSetCurrentVersionUpdate(view.LastAddedID),
-	})
+	// A replacement whose schema the view already has refers to it by
+	// id: iceberg-go's view builder does not take adding an existing
+	// schema as the last added one.
+	schemaID := view.LastAddedID
+	var updates []view.Update
+	if old != nil {
+		for _, sc := range old.Schemas() {
+			if sc.Equals(schema) {
+				schemaID = sc.ID
+			}
+		}
+		if schemaID == view.LastAddedID {
+			updates = append(updates, view.NewAddSchemaUpdate(schema))
+		}
+	}
+	version, err := view.NewVersion(1, schemaID, []view.Representation{view.NewRepresentation(sqlText, viewDialect)},
+		table.Identifier{ns}, view.WithVersionSummary(view.VersionSummary{"engine-name": "lakesql"}))
+	if err != nil {
+		return fmt.Errorf("create view %s.%s: %w", ns, name, err)
+	}
+	if old == nil {
+		_, _, err = w.CreateViewVersion(ctx, ns, name, version, schema, nil)
+		return err
+	}
+	updates = append(updates, view.NewAddViewVersionUpdate(version), view.NewSetCurrentVersionUpdate(view.LastAddedID))
+	_, _, err = w.CommitView(ctx, ns, name, []view.Requirement{view.AssertViewUUID(old.ViewUUID())}, updates)
 	return err
 }
 
