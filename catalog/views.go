@@ -131,39 +131,24 @@ func (w *Warehouse) ViewMetadata(ctx context.Context, ns, name string) (view.Met
 // (its columns' names and types). With replace an existing view gets a new
 // current version; without it an existing view is an error.
 func (w *Warehouse) CreateView(ctx context.Context, ns, name, sqlText string, schema *iceberg.Schema, replace bool) error {
-	old, _, err := w.ViewMetadata(ctx, ns, name)
-	switch {
-	case err != nil:
-		return err
-	case old != nil && !replace:
-		return Errorf(ErrViewExists, "view %s.%s already exists (CREATE OR REPLACE VIEW replaces it)", ns, name)
-	}
-	// A replacement whose schema the view already has refers to it by
-	// id: iceberg-go's view builder does not take adding an existing
-	// schema as the last added one.
-	schemaID := view.LastAddedID
-	var updates []view.Update
-	if old != nil {
-		for _, sc := range old.Schemas() {
-			if sc.Equals(schema) {
-				schemaID = sc.ID
-			}
-		}
-		if schemaID == view.LastAddedID {
-			updates = append(updates, view.NewAddSchemaUpdate(schema))
-		}
-	}
-	version, err := view.NewVersion(1, schemaID, []view.Representation{view.NewRepresentation(sqlText, viewDialect)},
+	version, err := view.NewVersion(1, view.LastAddedID, []view.Representation{view.NewRepresentation(sqlText, viewDialect)},
 		table.Identifier{ns}, view.WithVersionSummary(view.VersionSummary{"engine-name": "lakesql"}))
 	if err != nil {
 		return fmt.Errorf("create view %s.%s: %w", ns, name, err)
 	}
-	if old == nil {
+	old, _, err := w.ViewMetadata(ctx, ns, name)
+	switch {
+	case err != nil:
+		return err
+	case old == nil:
 		_, _, err = w.CreateViewVersion(ctx, ns, name, version, schema, nil)
 		return err
+	case !replace:
+		return Errorf(ErrViewExists, "view %s.%s already exists (CREATE OR REPLACE VIEW replaces it)", ns, name)
 	}
-	updates = append(updates, view.NewAddViewVersionUpdate(version), view.NewSetCurrentVersionUpdate(view.LastAddedID))
-	_, _, err = w.CommitView(ctx, ns, name, []view.Requirement{view.AssertViewUUID(old.ViewUUID())}, updates)
+	_, _, err = w.CommitView(ctx, ns, name, []view.Requirement{view.AssertViewUUID(old.ViewUUID())}, []view.Update{
+		view.NewAddSchemaUpdate(schema), view.NewAddViewVersionUpdate(version), view.NewSetCurrentVersionUpdate(view.LastAddedID),
+	})
 	return err
 }
 
@@ -227,6 +212,9 @@ func applyViewUpdates(base view.Metadata, reqs []view.Requirement, updates []vie
 	if err != nil {
 		return nil, err
 	}
+	if updates, err = readdedSchemas(base, updates); err != nil {
+		return nil, err
+	}
 	for _, u := range updates {
 		if err := u.Apply(b); err != nil {
 			return nil, err
@@ -237,6 +225,56 @@ func applyViewUpdates(base view.Metadata, reqs []view.Requirement, updates []vie
 		return nil, err
 	}
 	return res.Metadata, nil
+}
+
+// readdedSchemas rewrites an add-view-version of the last added schema
+// (schema-id -1) that follows an add-schema of a schema the view already
+// has, as one of that schema's id. Iceberg's Java view builder, and so
+// Spark and Trino replacing a view without changing its columns, takes a
+// re-added schema as the last added one; iceberg-go's builder does not,
+// and would refuse the version.
+func readdedSchemas(base view.Metadata, updates []view.Update) ([]view.Update, error) {
+	out := slices.Clone(updates)
+	readded := view.LastAddedID // the id of the re-added schema, if the last add-schema was one
+	for i, u := range updates {
+		switch u.Action() {
+		case view.UpdateAddSchema:
+			var add struct {
+				Schema *iceberg.Schema `json:"schema"`
+			}
+			if err := roundTrip(u, &add); err != nil {
+				return nil, err
+			}
+			readded = view.LastAddedID
+			for _, sc := range base.Schemas() {
+				if add.Schema != nil && sc.Equals(add.Schema) {
+					readded = sc.ID
+				}
+			}
+		case view.UpdateAddViewVersion:
+			var add struct {
+				Version *view.Version `json:"view-version"`
+			}
+			if err := roundTrip(u, &add); err != nil {
+				return nil, err
+			}
+			if readded != view.LastAddedID && add.Version != nil && add.Version.SchemaID == view.LastAddedID {
+				add.Version.SchemaID = readded
+				out[i] = view.NewAddViewVersionUpdate(add.Version)
+			}
+		}
+	}
+	return out, nil
+}
+
+// roundTrip reads an update's fields, which iceberg-go keeps unexported,
+// from its JSON form.
+func roundTrip(u view.Update, fields any) error {
+	data, err := json.Marshal(u)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, fields)
 }
 
 // writeView writes a view's metadata to its file in the warehouse and
