@@ -109,6 +109,63 @@ func TestObjectStorageWarehouse(t *testing.T) {
 	}
 }
 
+// expire_snapshots on S3 deletes what the expired snapshots alone
+// referenced (replaced data files, manifests, manifest lists) with
+// DeleteObjects requests of up to 1,000 keys, not one DELETE per object.
+func TestObjectStorageExpireDeletesInBatches(t *testing.T) {
+	s3 := testutil.StartS3(t)
+	wh := s3.Location("warehouse")
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: wh},
+		"CREATE NAMESPACE db",
+		"CREATE TABLE db.t (id BIGINT, p STRING) PARTITIONED BY (p)",
+	)
+	for i := range 12 {
+		testutil.Exec(t, s, fmt.Sprintf("INSERT INTO db.t VALUES (%d, 'p%d'), (NULL, NULL)", i, i%3))
+	}
+	// The overwrite replaces partitions p0, p1 and p2 (the NULL one stays):
+	// the 12 files written there are referenced by expired snapshots only.
+	testutil.Exec(t, s, "INSERT OVERWRITE db.t SELECT id * 10, p FROM db.t WHERE id IS NOT NULL")
+	want := testutil.RowsInOrder(t, s, "SELECT id, p FROM db.t ORDER BY id")
+	folder := wh + "/db/t"
+	before := objectsBelow(t, s, folder)
+	start := storage.ObjectRequestCounts()
+	got := testutil.Rows(t, s, "CALL system.expire_snapshots(table => 'db.t', older_than => "+anHourFromNow()+", retain_last => 1)")
+	deletes := storage.ObjectRequestCounts().Sub(start).Deletes
+	after := objectsBelow(t, s, folder)
+	var counts [6]int
+	if len(got) != 1 {
+		t.Fatalf("expire_snapshots = %v", got)
+	}
+	if _, err := fmt.Sscanf(got[0], "%d|%d|%d|%d|%d|%d", &counts[0], &counts[1], &counts[2], &counts[3], &counts[4], &counts[5]); err != nil {
+		t.Fatalf("expire_snapshots = %v: %v", got, err)
+	}
+	deleted := counts[0] + counts[3] + counts[4]
+	t.Logf("expire_snapshots deleted %d data files, %d manifests, %d manifest lists (%d objects before, %d after): %d delete requests",
+		counts[0], counts[3], counts[4], len(before), len(after), deletes)
+	if counts[0] < 12 || counts[4] < 12 {
+		t.Fatalf("expire_snapshots = %v, want the 12 replaced data files and 12 manifest lists", got)
+	}
+	// The commit itself deletes a few objects of its own (its temporary
+	// metadata object and claim); the expired files add one request.
+	if deletes*4 > int64(deleted) {
+		t.Errorf("expire_snapshots of %d objects sent %d delete requests, want them batched", deleted, deletes)
+	}
+	for _, o := range after {
+		if !slices.Contains(before, o) && !strings.HasSuffix(o, ".metadata.json") && !strings.HasSuffix(o, "version-hint.text") {
+			t.Errorf("expire_snapshots wrote %s", o)
+		}
+	}
+	if gone := len(before) - len(after); gone < deleted-1 {
+		t.Errorf("%d objects gone, want the %d deleted less the new metadata file", gone, deleted)
+	}
+	if got := testutil.RowsInOrder(t, s, "SELECT id, p FROM db.t ORDER BY id"); !slices.Equal(got, want) || len(got) != 24 {
+		t.Fatalf("after expire: %v, want %v", got, want)
+	}
+	if got := testutil.IcebergGo(t, wh, "db", "t", 0).Rows; len(got) != 24 {
+		t.Fatalf("iceberg-go reads %d rows after expire, want 24", len(got))
+	}
+}
+
 // objectsBelow lists the objects below a location.
 func objectsBelow(t *testing.T, s *lakesql.Session, location string) []string {
 	t.Helper()

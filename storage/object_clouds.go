@@ -8,6 +8,7 @@ import (
 
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/io/gocloud/blobfs"
+	"gocloud.dev/blob"
 
 	// Azure Data Lake / Blob Storage (abfs[s]://, wasb[s]://) through
 	// iceberg-go's gocloud I/O, configured with the Iceberg adls.*
@@ -20,6 +21,10 @@ import (
 // monitoring packages) adds about 2 MB to the allocations of every start,
 // twice the budget of cmd/lakesql's startup test, so gs:// is opt-in.
 var schemeBuildTags = map[string]string{"gs": "gcs"}
+
+// bucketSetups adjust, by scheme, the client of a bucket iceberg-go opened,
+// before lakesql uses it (object_gcs.go bounds Google's retries).
+var bucketSetups = map[string]func(*blob.Bucket){}
 
 // unlinkedScheme is the error for a location whose scheme's backend this
 // build does not link; nil when it is linked, or no build tag links it.
@@ -40,6 +45,9 @@ func asObjectIO(ctx context.Context, fsys icebergio.IO, location *url.URL) icebe
 	b, ok := fsys.(*blobfs.FileIO)
 	if !ok {
 		return fsys
+	}
+	if setup := bucketSetups[location.Scheme]; setup != nil {
+		setup(b.Bucket)
 	}
 	extract := blobfs.DefaultObjectLocationExtractor(objectAuthority(location), location.Scheme)
 	return &ObjectIO{FileIO: b, extract: extract, ctx: ctx, bucket: location.Host}

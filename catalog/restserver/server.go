@@ -56,6 +56,12 @@ var endpoints = []struct {
 	{"DELETE", "/v1/namespaces/{namespace}/tables/{table}", (*Server).dropTable},
 	{"POST", "/v1/namespaces/{namespace}/register", (*Server).registerTable},
 	{"POST", "/v1/tables/rename", (*Server).renameTable},
+	{"GET", "/v1/namespaces/{namespace}/views", (*Server).listViews},
+	{"POST", "/v1/namespaces/{namespace}/views", (*Server).createView},
+	{"GET", "/v1/namespaces/{namespace}/views/{view}", (*Server).loadView},
+	{"HEAD", "/v1/namespaces/{namespace}/views/{view}", (*Server).viewExists},
+	{"POST", "/v1/namespaces/{namespace}/views/{view}", (*Server).commitView},
+	{"DELETE", "/v1/namespaces/{namespace}/views/{view}", (*Server).dropView},
 }
 
 // Handler routes the REST API.
@@ -122,7 +128,10 @@ func writeError(w http.ResponseWriter, err error) {
 			api.code, api.kind = http.StatusNotFound, "NoSuchNamespaceException"
 		case errors.Is(err, icecatalog.ErrNoSuchTable):
 			api.code, api.kind = http.StatusNotFound, "NoSuchTableException"
-		case errors.Is(err, icecatalog.ErrNamespaceAlreadyExists), errors.Is(err, icecatalog.ErrTableAlreadyExists):
+		case errors.Is(err, icecatalog.ErrNoSuchView):
+			api.code, api.kind = http.StatusNotFound, "NoSuchViewException"
+		case errors.Is(err, icecatalog.ErrNamespaceAlreadyExists), errors.Is(err, icecatalog.ErrTableAlreadyExists),
+			errors.Is(err, icecatalog.ErrViewAlreadyExists):
 			api.code, api.kind = http.StatusConflict, "AlreadyExistsException"
 		case errors.Is(err, icecatalog.ErrNamespaceNotEmpty):
 			api.code, api.kind = http.StatusConflict, "NamespaceNotEmptyException"

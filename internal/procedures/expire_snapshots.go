@@ -308,13 +308,19 @@ func expiredFiles(fsys icebergio.IO, before, after table.Metadata) ([]expiredFil
 	return files, nil
 }
 
-// deleteFiles removes files with up to workers deletions at a time. A file
+// deleteFiles removes files: the objects of the table's folder in batch
+// requests (1,000 keys per S3 DeleteObjects, as remove_orphan_files and
+// DROP … PURGE), the others with up to workers deletions at a time. A file
 // already gone counts as deleted: a concurrent cleanup got there first. One
 // that is not the table's own (a symlink, or outside its folder) is left.
-func deleteFiles(ctx context.Context, fsys icebergio.IO, paths []string, workers int) error {
+func deleteFiles(ctx context.Context, fsys listableIO, paths []string, workers int) error {
+	batched, rest := fsys.splitObjects(paths)
+	if _, err := batched.delete(ctx); err != nil {
+		return fmt.Errorf("deleting objects failed: %w", err)
+	}
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
-	for _, p := range paths {
+	for _, p := range rest {
 		g.Go(func() error {
 			if err := ctx.Err(); err != nil {
 				return err

@@ -200,31 +200,58 @@ func (l listableIO) Remove(name string) error {
 // cleanup uses it when it is there (io.BulkRemovableIO). It returns the
 // names deleted and the failures joined.
 func (l listableIO) DeleteFiles(ctx context.Context, names []string) ([]string, error) {
-	var deleted []string
-	var errs []error
-	batches := map[*storage.ObjectIO][]string{}
-	named := map[string]string{} // resolved path → name
+	batched, rest := l.splitObjects(names)
+	deleted, err := batched.delete(ctx)
+	errs := []error{err}
+	for _, name := range rest {
+		// Remove says why, or deletes a local file; one already gone
+		// counts as deleted, as BulkRemovableIO asks.
+		if err := l.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		} else {
+			deleted = append(deleted, name)
+		}
+	}
+	return deleted, errors.Join(errs...)
+}
+
+// objectBatches are files of the table's own folder in buckets, to delete
+// with batch requests: their resolved paths by bucket, and the name each
+// path was given as.
+type objectBatches struct {
+	paths map[*storage.ObjectIO][]string
+	named map[string]string // resolved path → name
+}
+
+// splitObjects sorts names into the objects of the table's own folder,
+// which can go in batches, and the rest: local files and anything outside
+// the folder, which Remove deletes or refuses one at a time.
+func (l listableIO) splitObjects(names []string) (objectBatches, []string) {
+	b := objectBatches{paths: map[*storage.ObjectIO][]string{}, named: map[string]string{}}
+	var rest []string
 	for _, name := range names {
 		path := l.Resolve(name)
 		fsys, err := l.FileSystem(path)
 		objects, ok := fsys.(*storage.ObjectIO)
 		if err != nil || !ok || !storage.Within(path, l.own) {
-			// Remove says why, or deletes a local file; one already
-			// gone counts as deleted, as BulkRemovableIO asks.
-			if err := l.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, err)
-			} else {
-				deleted = append(deleted, name)
-			}
+			rest = append(rest, name)
 			continue
 		}
-		batches[objects] = append(batches[objects], path)
-		named[path] = name
+		b.paths[objects] = append(b.paths[objects], path)
+		b.named[path] = name
 	}
-	for objects, paths := range batches {
+	return b, rest
+}
+
+// delete deletes the objects, bucket by bucket, and returns the names
+// deleted, with the failures joined.
+func (b objectBatches) delete(ctx context.Context) ([]string, error) {
+	var deleted []string
+	var errs []error
+	for objects, paths := range b.paths {
 		done, err := objects.DeleteFiles(ctx, paths)
 		for _, path := range done {
-			deleted = append(deleted, named[path])
+			deleted = append(deleted, b.named[path])
 		}
 		errs = append(errs, err)
 	}
