@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/apache/iceberg-go/catalog/rest"
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/lakesql/lakesql/storage"
@@ -18,10 +19,19 @@ func (w *Warehouse) dropManaged(ctx context.Context, ns, name string, tbl *table
 	if tbl != nil {
 		d.Folder = w.fs.Resolve(tbl.Location())
 	}
+	rc, isREST := w.cat.(*rest.Catalog)
 	if purge && tbl != nil {
 		own, ok := w.OwnFolder(d.Folder)
 		d.NotOwned = !ok
 		switch {
+		case !ok && isREST:
+			// The folder is the REST server's to delete: it is asked to
+			// purge, as Spark's DROP TABLE … PURGE asks.
+			if err := rc.PurgeTable(ctx, table.Identifier{ns, name}); err != nil {
+				return d, fmt.Errorf("drop table %s.%s: %w", ns, name, err)
+			}
+			d.NotOwned = false
+			return d, nil
 		case !ok:
 		case w.object:
 			if err := w.purgeObjects(own, refs, &d); err != nil {
