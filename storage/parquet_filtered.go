@@ -559,15 +559,19 @@ type intSet struct {
 // join's build side over a table of up to 64 million rows.
 const maxBitmapRange = 1 << 26
 
+// newIntSet builds the set of values (not empty); a bitmap needs only
+// their bounds, so the values are copied and sorted only for a search.
 func newIntSet(values []int64) intSet {
-	s := intSet{sorted: slices.Sorted(slices.Values(values))}
-	lo, hi := s.sorted[0], s.sorted[len(s.sorted)-1]
-	if span := uint64(hi) - uint64(lo); span < maxBitmapRange {
-		s.lo, s.bits = lo, make([]uint64, span/64+1)
-		for _, v := range s.sorted {
-			d := uint64(v - lo)
-			s.bits[d/64] |= 1 << (d % 64)
-		}
+	lo, hi := slices.Min(values), slices.Max(values)
+	if span := uint64(hi) - uint64(lo); span >= maxBitmapRange {
+		sorted := slices.Clone(values)
+		slices.Sort(sorted)
+		return intSet{sorted: slices.Compact(sorted)}
+	}
+	s := intSet{lo: lo, bits: make([]uint64, (uint64(hi)-uint64(lo))/64+1)}
+	for _, v := range values {
+		d := uint64(v) - uint64(lo)
+		s.bits[d/64] |= 1 << (d % 64)
 	}
 	return s
 }
