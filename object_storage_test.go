@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -300,4 +301,46 @@ func TestObjectStorageWithoutConditionalWritesRefusesCommits(t *testing.T) {
 	if got := testutil.RowsInOrder(t, s, "SHOW TABLES IN db"); !slices.Equal(got, []string{"db|t"}) {
 		t.Fatalf("tables %v, want only t", got)
 	}
+}
+
+// A catalog declared in iceberg-go's configuration file carries its own
+// s3.* properties (endpoint, keys, region): with no AWS environment at
+// all, a folder catalog and an SQL catalog on S3 are written and read
+// through them, beside a local default warehouse.
+func TestDeclaredCatalogPropertiesConfigureItsStorage(t *testing.T) {
+	s3 := testutil.StartS3(t)
+	props := "    properties:\n" +
+		"      s3.endpoint: " + s3.Endpoint + "\n" +
+		"      s3.access-key-id: " + os.Getenv("AWS_ACCESS_KEY_ID") + "\n" +
+		"      s3.secret-access-key: " + os.Getenv("AWS_SECRET_ACCESS_KEY") + "\n" +
+		"      s3.region: us-east-1\n"
+	dir := t.TempDir()
+	declareCatalogs(t, "catalog:\n"+
+		"  lake:\n    warehouse: "+s3.Location("lake")+"\n"+props+
+		"  shared:\n    type: sql\n    uri: sqlite:"+filepath.Join(dir, "shared.db")+"\n    warehouse: "+s3.Location("shared")+"\n"+props)
+	for _, env := range []string{"AWS_ENDPOINT_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"} {
+		t.Setenv(env, "")
+	}
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: filepath.Join(dir, "wh")})
+	for _, cat := range []string{"lake", "shared"} {
+		testutil.Exec(t, s, "CREATE NAMESPACE "+cat+".ns",
+			"CREATE TABLE "+cat+".ns.t (id INT, name STRING)",
+			"INSERT INTO "+cat+".ns.t VALUES (1, 'a'), (2, NULL)")
+		testutil.WantRows(t, s, "SELECT id, name FROM "+cat+".ns.t", "1|a", "2|NULL")
+		// The server's posix backend holds the bucket's objects as files.
+		files := 0
+		filepath.WalkDir(filepath.Join(s3.Dir, s3.Bucket, cat), func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files++
+			}
+			return nil
+		})
+		if files == 0 {
+			t.Fatalf("catalog %s wrote nothing below %s", cat, s3.Location(cat))
+		}
+	}
+	// Without the properties the same catalog cannot reach its bucket.
+	declareCatalogs(t, "catalog:\n  lake:\n    warehouse: "+s3.Location("lake")+"\n")
+	other := testutil.OpenWith(t, lakesql.Options{Warehouse: filepath.Join(dir, "wh")})
+	testutil.WantError(t, other, "SELECT count(*) FROM lake.ns.t", "lake")
 }

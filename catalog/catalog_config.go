@@ -53,7 +53,7 @@ func OpenConfig(ctx context.Context, cfg Config) (*Warehouse, error) {
 			return nil, err
 		}
 		if conf == nil {
-			return Open(cfg.Warehouse, cfg.Remaps)
+			return openFolderWarehouse(cfg.Warehouse, cfg.Remaps, props)
 		}
 		cfg.URI, catType = conf.URI, conf.CatalogType
 		if conf.Warehouse != "" {
@@ -62,8 +62,11 @@ func OpenConfig(ctx context.Context, cfg Config) (*Warehouse, error) {
 		setIfEmpty(props, "credential", conf.Credential)
 		setIfEmpty(props, sqlcat.DriverKey, conf.SQLDriver)
 		setIfEmpty(props, sqlcat.DialectKey, conf.SQLDialect)
+		for k, v := range conf.Properties {
+			setIfEmpty(props, k, v)
+		}
 		if catType == "" && cfg.URI == "" {
-			return Open(cfg.Warehouse, cfg.Remaps)
+			return openFolderWarehouse(cfg.Warehouse, cfg.Remaps, props)
 		}
 	}
 	warehouse, err := warehouseLocation(cfg.Warehouse)
@@ -90,6 +93,15 @@ func OpenConfig(ctx context.Context, cfg Config) (*Warehouse, error) {
 	}
 	w.fs = &storage.RemapIO{Remaps: cfg.Remaps, Root: root, Props: props}
 	return w, nil
+}
+
+// openFolderWarehouse opens the filesystem catalog in dir, with props
+// for its object storage when dir is there.
+func openFolderWarehouse(dir string, remaps []storage.Remap, props iceberg.Properties) (*Warehouse, error) {
+	if storage.IsObjectLocation(dir) {
+		return openObjectWarehouse(dir, remaps, props)
+	}
+	return Open(dir, remaps)
 }
 
 // catalogProps sets the type, URI and driver properties iceberg-go's

@@ -31,9 +31,24 @@ func ConfigFile() string {
 	return "~/.iceberg-go.yaml"
 }
 
+// configFile is iceberg-go's configuration file as lakesql reads it.
+type configFile struct {
+	Catalogs map[string]declaredCatalog `yaml:"catalog"`
+}
+
+// declaredCatalog is a catalog of the configuration file: iceberg-go's
+// keys, and properties, which lakesql passes to that catalog and its
+// storage (s3.endpoint, s3.access-key-id, s3.region, …, as Spark's and
+// PyIceberg's catalog properties). iceberg-go's own reader has no key for
+// them and ignores the map.
+type declaredCatalog struct {
+	config.CatalogConfig `yaml:",inline"`
+	Properties           map[string]string `yaml:"properties"`
+}
+
 // readConfigFile reads iceberg-go's configuration file, now (iceberg-go's
 // own copy is read once at start); nil when there is none.
-func readConfigFile() (*config.Config, error) {
+func readConfigFile() (*configFile, error) {
 	path := ConfigFile()
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -42,7 +57,7 @@ func readConfigFile() (*config.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read iceberg-go configuration: %w", err)
 	}
-	var conf config.Config
+	var conf configFile
 	if err := yaml.Unmarshal(data, &conf); err != nil {
 		return nil, fmt.Errorf("iceberg-go configuration %s: %s", path, storage.OneLine(err))
 	}
@@ -51,7 +66,7 @@ func readConfigFile() (*config.Config, error) {
 
 // configuredCatalog is the catalog name declares in iceberg-go's
 // configuration file; nil when there is none.
-func configuredCatalog(name string) (*config.CatalogConfig, error) {
+func configuredCatalog(name string) (*declaredCatalog, error) {
 	conf, err := readConfigFile()
 	if err != nil || conf == nil {
 		return nil, err

@@ -1,11 +1,13 @@
 package catalog
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog/hadoop"
+	icebergio "github.com/apache/iceberg-go/io"
 
 	"github.com/lakesql/lakesql/storage"
 )
@@ -26,7 +29,9 @@ import (
 // (storage.ObjectIO) publishes a metadata version with a conditional
 // write instead, and refuses to commit on a store without them, so the
 // commit is as safe as on a local disk.
-func openObjectWarehouse(location string, extra []storage.Remap) (*Warehouse, error) {
+// props are the catalog's s3.* properties; without them the AWS
+// environment configures the store.
+func openObjectWarehouse(location string, extra []storage.Remap, props iceberg.Properties) (*Warehouse, error) {
 	u, err := url.Parse(location)
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("open warehouse %s: want scheme://bucket/prefix", location)
@@ -38,12 +43,14 @@ func openObjectWarehouse(location string, extra []storage.Remap) (*Warehouse, er
 		return nil, fmt.Errorf("warehouse %s: a %s:// warehouse needs an SQL or REST catalog to commit safely (--catalog-uri sqlite:PATH, postgres://… or http(s)://…); without one, object storage is s3://", location, u.Scheme)
 	}
 	location = strings.TrimRight(location, "/")
-	cat, err := hadoop.NewCatalog("lakesql", location, iceberg.Properties{"allow-unsafe-commits": "true"})
+	catProps := iceberg.Properties{"allow-unsafe-commits": "true"}
+	maps.Copy(catProps, props)
+	cat, err := hadoop.NewCatalog("lakesql", location, catProps)
 	if err != nil {
 		return nil, fmt.Errorf("open warehouse %s: %w", location, err)
 	}
 	w := &Warehouse{dir: location, cat: cat, object: true}
-	w.fs = &storage.RemapIO{Remaps: extra, Root: location}
+	w.fs = &storage.RemapIO{Remaps: extra, Root: location, Props: props}
 	if err := w.checkBucket(); err != nil {
 		return nil, err
 	}
@@ -60,7 +67,7 @@ func (w *Warehouse) checkBucket() error {
 	ok, err := o.IsAccessible(context.Background())
 	if err != nil || !ok {
 		where := "AWS"
-		if e := storage.S3Endpoint(); e != "" {
+		if e := cmp.Or(w.fs.Props[icebergio.S3EndpointURL], storage.S3Endpoint()); e != "" {
 			where = e
 		}
 		reason := "does not exist"

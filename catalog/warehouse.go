@@ -52,7 +52,7 @@ type Warehouse struct {
 // location remaps for this session only.
 func Open(dir string, extra []storage.Remap) (*Warehouse, error) {
 	if storage.IsObjectLocation(dir) {
-		return openObjectWarehouse(dir, extra)
+		return openObjectWarehouse(dir, extra, nil)
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
