@@ -452,6 +452,13 @@ func (d *binaryDecoder) decodePage(p parquet.Page, rows pageRows) error {
 	if err != nil {
 		return err
 	}
+	return d.appendValues(values, offs, indexes, rows)
+}
+
+// appendValues writes the rows of a page whose byte arrays are values
+// delimited by offs, indexed by indexes when dictionary encoded (nil: in
+// order).
+func (d *binaryDecoder) appendValues(values []byte, offs []uint32, indexes []int32, rows pageRows) error {
 	n := len(indexes)
 	if indexes == nil {
 		n = max(len(offs)-1, 0)

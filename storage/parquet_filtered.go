@@ -190,10 +190,6 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 		}
 		pos += r.End - r.Start
 	}
-	fields := make([]arrow.Field, len(cols))
-	for i, col := range cols {
-		fields[i] = arrow.Field{Name: col.Name, Type: col.Type, Nullable: true}
-	}
 	var rest []int
 	for i := range cols {
 		if arrays[i] == nil {
@@ -208,7 +204,7 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 			return nil, false, err
 		}
 		widen()
-		return &sliceIterator{schema: arrow.NewSchema(fields, nil), arrays: arrays, numRows: int64(inScope), batchSize: int64(batchSize)}, inScope < numRows, nil
+		return &sliceIterator{schema: arraysSchema(cols, arrays), arrays: arrays, numRows: int64(inScope), batchSize: int64(batchSize)}, inScope < numRows, nil
 	}
 	var indices arrow.Array
 	if kept > 0 {
@@ -250,7 +246,7 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 		return nil, false, err
 	}
 	widen()
-	return &sliceIterator{schema: arrow.NewSchema(fields, nil), arrays: arrays, numRows: int64(kept), batchSize: int64(batchSize)}, true, nil
+	return &sliceIterator{schema: arraysSchema(cols, arrays), arrays: arrays, numRows: int64(kept), batchSize: int64(batchSize)}, true, nil
 }
 
 // readColumnRuns decodes the rows of a column chunk that fall in runs
@@ -272,7 +268,7 @@ func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn
 		// whole and the runs' rows taken from it.
 		return f.takeRuns(ctx, rg, col, runs, kept, mem)
 	}
-	dec, err := newColumnDecoder(c, col.Type, kept, mem)
+	dec, err := f.newChunkDecoder(rg, c, col, kept, mem)
 	if err != nil {
 		return nil, fmt.Errorf("read column %s of %s: %w", col.Name, f.path, err)
 	}
