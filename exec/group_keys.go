@@ -16,6 +16,8 @@ type keyColumn interface {
 	load(arr arrow.Array)
 	// hash mixes the current column's row hashes into h.
 	hash(h []uint64)
+	// hashAt is what hash mixes in for one row.
+	hashAt(row int) uint64
 	// equal reports whether the current column's row equals group g's key.
 	equal(row int, g int32) bool
 	// add appends the current column's row as a new group's key.
@@ -50,6 +52,13 @@ func (k *typedKeys[T]) hash(h []uint64) {
 		}
 		h[i] = mix(h[i] ^ x)
 	}
+}
+
+func (k *typedKeys[T]) hashAt(row int) uint64 {
+	if !isValid(k.curValid, row) {
+		return nullHash
+	}
+	return k.e.hash(k.cur[row])
 }
 
 func (k *typedKeys[T]) equal(row int, g int32) bool {
@@ -110,12 +119,15 @@ func (k *bytesKeys) at(row int) []byte {
 
 func (k *bytesKeys) hash(h []uint64) {
 	for i := range h {
-		x := uint64(nullHash)
-		if isValid(k.curValid, i) {
-			x = hashBytes(k.at(i))
-		}
-		h[i] = mix(h[i] ^ x)
+		h[i] = mix(h[i] ^ k.hashAt(i))
 	}
+}
+
+func (k *bytesKeys) hashAt(row int) uint64 {
+	if !isValid(k.curValid, row) {
+		return nullHash
+	}
+	return hashBytes(k.at(row))
 }
 
 func (k *bytesKeys) equal(row int, g int32) bool {
@@ -202,6 +214,23 @@ func (g *groupTable) hashKeys(keys []arrow.Array) []uint64 {
 	for c, col := range g.cols {
 		col.load(keys[c])
 		col.hash(h)
+	}
+	return h
+}
+
+// load makes keys (one array per key column) the current rows, for
+// hashRow, without hashing them.
+func (g *groupTable) load(keys []arrow.Array) {
+	for c, col := range g.cols {
+		col.load(keys[c])
+	}
+}
+
+// hashRow is the hash hashKeys gives row of the current rows.
+func (g *groupTable) hashRow(row int) uint64 {
+	var h uint64
+	for _, col := range g.cols {
+		h = mix(h ^ col.hashAt(row))
 	}
 	return h
 }

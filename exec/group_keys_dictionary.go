@@ -42,14 +42,15 @@ func (g *groupTable) insertCoded(keys []arrow.Array, gids []int32) (_ []int32, o
 	}
 	combo := c.combinations(keys)
 	gids = grow(gids[:0], len(combo))
-	var h []uint64 // hashed only when a batch holds a new combination
+	loaded := false // the key columns are read only for new combinations
 	for row, k := range combo {
 		id := c.gids[k]
 		if id < 0 {
-			if h == nil {
-				h = g.hashKeys(keys)
+			if !loaded {
+				g.load(keys)
+				loaded = true
 			}
-			id = g.find(row, h[row])
+			id = g.find(row, g.hashRow(row))
 			c.gids[k] = id
 		}
 		gids[row] = id
