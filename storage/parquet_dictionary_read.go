@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
@@ -199,4 +200,57 @@ func byteArrays(t arrow.DataType, values []byte, offs []uint32, mem memory.Alloc
 	dataBuf.Release()
 	defer data.Release()
 	return array.MakeFromData(data)
+}
+
+// dictionaryValues is a Dictionary array of byte arrays (as read above) as
+// an array of its values, NULLs kept.
+func dictionaryValues(d *array.Dictionary, mem memory.Allocator) arrow.Array {
+	valueType := d.DataType().(*arrow.DictionaryType).ValueType
+	if d.Dictionary().Len() == 0 {
+		return array.MakeArrayOfNull(mem, valueType, d.Len()) // no row has a value
+	}
+	dict := d.Dictionary().(interface {
+		arrow.Array
+		ValueOffsets() []int32
+		ValueBytes() []byte
+	})
+	offs, values := dict.ValueOffsets(), dict.ValueBytes()
+	base := int32(0)
+	if len(offs) > 0 {
+		base = offs[0]
+	}
+	n := d.Len()
+	total := 0
+	for i := range n {
+		if d.IsValid(i) {
+			k := d.GetValueIndex(i)
+			total += int(offs[k+1] - offs[k])
+		}
+	}
+	offBuf := memory.NewResizableBuffer(mem)
+	offBuf.Resize((n + 1) * arrow.Int32SizeBytes)
+	out := arrow.GetData[int32](offBuf.Bytes())
+	dataBuf := memory.NewResizableBuffer(mem)
+	dataBuf.Resize(total)
+	data := dataBuf.Bytes()
+	size := int32(0)
+	out[0] = 0
+	for i := range n {
+		if d.IsValid(i) {
+			k := d.GetValueIndex(i)
+			size += int32(copy(data[size:], values[offs[k]-base:offs[k+1]-base]))
+		}
+		out[i+1] = size
+	}
+	var validity *memory.Buffer
+	if d.NullN() > 0 {
+		validity = zeroedBuffer(mem, int(bitutil.BytesForBits(int64(n))))
+		bitutil.CopyBitmap(d.NullBitmapBytes(), d.Data().Offset(), n, validity.Bytes(), 0)
+		defer validity.Release()
+	}
+	arrData := array.NewData(valueType, n, []*memory.Buffer{validity, offBuf, dataBuf}, nil, d.NullN(), 0)
+	offBuf.Release()
+	dataBuf.Release()
+	defer arrData.Release()
+	return array.MakeFromData(arrData)
 }

@@ -150,6 +150,27 @@ func TestReadDictionaryChunks(t *testing.T) {
 	if err := sameStrings(got, want); err != nil {
 		t.Fatalf("category in page ranges: %v", err)
 	}
+
+	// category IN ('cat-3', 'cat-5') is tested on the codes: asked for as
+	// strings, the kept rows come as strings, else as codes.
+	want = nil
+	for i, v := range wantCat[:1000] {
+		if v != nil && (*v == "cat-3" || *v == "cat-5") {
+			want = append(want, wantCat[i])
+		}
+	}
+	preds := []ColumnPredicate{{Col: 1, Op: OpEq, Strings: []string{"cat-3", "cat-5"}}, {Col: 0, Op: OpLt, Values: []int64{1000}}}
+	for _, asked := range []bool{false, true} {
+		read[1].Dictionary = asked
+		got, kinds = readStrings(t, f, read, 1, preds, nil, mem)
+		if err := sameStrings(got, want); err != nil {
+			t.Fatalf("category IN (…), asked as dictionary %v: %v", asked, err)
+		}
+		wantKind := map[bool]string{false: "*array.String", true: "*array.Dictionary"}[asked]
+		if kinds[0] != wantKind {
+			t.Fatalf("category IN (…), asked as dictionary %v: read as %v", asked, kinds[0])
+		}
+	}
 }
 
 // A chunk whose dictionary outgrows DictBytes continues in PLAIN pages: asked
