@@ -37,6 +37,9 @@ type Env struct {
 	// shared holds the rows of the statement's materialized WITH queries
 	// (materialize.go).
 	shared sync.Map
+	// dictionaryKeys maps a scan to the columns it may read as dictionary
+	// arrays (dictionary_keys.go).
+	dictionaryKeys sync.Map
 }
 
 // Build turns a logical plan into a tree of operators. With env.Metrics set,
@@ -160,6 +163,7 @@ func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error)
 			return nil, fmt.Errorf("scan %s: %w", p.Table.QualifiedName(), err)
 		}
 	}
+	askDictionaries(p, env, files, cols)
 	stats := &ScanStats{}
 	if env.ScanStats != nil {
 		env.ScanStats[p] = stats

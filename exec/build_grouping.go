@@ -10,6 +10,9 @@ import (
 // buildGrouping builds the operators of the plan nodes that group or order
 // rows: Aggregate, Distinct, Sort and TopN.
 func buildGrouping(ctx context.Context, p planner.Plan, env *Env) (Operator, error) {
+	if agg, ok := p.(*planner.Aggregate); ok {
+		markDictionaryKeys(agg, env)
+	}
 	input, err := Build(ctx, p.Children()[0], env)
 	if err != nil {
 		return nil, err

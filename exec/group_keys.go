@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/lakesql/lakesql/exec/expr"
 )
@@ -15,6 +16,8 @@ type keyColumn interface {
 	load(arr arrow.Array)
 	// hash mixes the current column's row hashes into h.
 	hash(h []uint64)
+	// hashAt is what hash mixes in for one row.
+	hashAt(row int) uint64
 	// equal reports whether the current column's row equals group g's key.
 	equal(row int, g int32) bool
 	// add appends the current column's row as a new group's key.
@@ -51,6 +54,13 @@ func (k *typedKeys[T]) hash(h []uint64) {
 	}
 }
 
+func (k *typedKeys[T]) hashAt(row int) uint64 {
+	if !isValid(k.curValid, row) {
+		return nullHash
+	}
+	return k.e.hash(k.cur[row])
+}
+
 func (k *typedKeys[T]) equal(row int, g int32) bool {
 	if !isValid(k.curValid, row) {
 		return !k.valid[g]
@@ -75,38 +85,63 @@ type bytesKeys struct {
 	t        arrow.DataType
 	cur      *expr.BytesVec
 	curValid []byte
-	vals     [][]byte
-	valid    []bool
+	// codes, when the current column is a Dictionary array, are its rows'
+	// indexes into cur, the dictionary.
+	codes []int32
+	vals  [][]byte
+	valid []bool
 }
 
 func newBytesKeys(t arrow.DataType) keyColumn { return &bytesKeys{t: t} }
 
 func (k *bytesKeys) load(arr arrow.Array) {
-	k.cur, k.curValid = expr.ArrayBytes(expr.ExtensionStorage(arr)), nullMask(arr)
+	k.curValid, k.codes = nullMask(arr), nil
+	if d, ok := arr.(*array.Dictionary); ok {
+		// The scan's dictionary-encoded keys (dictionary_keys.go) that
+		// insertCoded could not take: read through their codes.
+		k.codes = d.Indices().(*array.Int32).Int32Values()
+		arr = d.Dictionary()
+		if arr.Len() == 0 {
+			k.cur = nil // every row is NULL
+			return
+		}
+	}
+	k.cur = expr.ArrayBytes(expr.ExtensionStorage(arr))
+}
+
+// at is the current column's value at row.
+func (k *bytesKeys) at(row int) []byte {
+	if k.codes != nil {
+		return k.cur.At(int(k.codes[row]))
+	}
+	return k.cur.At(row)
 }
 
 func (k *bytesKeys) hash(h []uint64) {
 	for i := range h {
-		x := uint64(nullHash)
-		if isValid(k.curValid, i) {
-			x = hashBytes(k.cur.At(i))
-		}
-		h[i] = mix(h[i] ^ x)
+		h[i] = mix(h[i] ^ k.hashAt(i))
 	}
+}
+
+func (k *bytesKeys) hashAt(row int) uint64 {
+	if !isValid(k.curValid, row) {
+		return nullHash
+	}
+	return hashBytes(k.at(row))
 }
 
 func (k *bytesKeys) equal(row int, g int32) bool {
 	if !isValid(k.curValid, row) {
 		return !k.valid[g]
 	}
-	return k.valid[g] && bytes.Equal(k.cur.At(row), k.vals[g])
+	return k.valid[g] && bytes.Equal(k.at(row), k.vals[g])
 }
 
 func (k *bytesKeys) add(row int) {
 	valid := isValid(k.curValid, row)
 	var v []byte
 	if valid {
-		v = bytes.Clone(k.cur.At(row))
+		v = bytes.Clone(k.at(row))
 	}
 	k.vals = append(k.vals, v)
 	k.valid = append(k.valid, valid)
@@ -121,7 +156,8 @@ func (k *bytesKeys) build(mem memory.Allocator) arrow.Array {
 // loops; an open-addressing table maps hashes to group ids. Memory grows
 // with the number of groups, not of rows.
 type groupTable struct {
-	cols []keyColumn
+	cols  []keyColumn
+	coded codedGroups // rows of dictionary-encoded keys (insertCoded)
 	// slots hold group id + 1 in their low 32 bits (0: empty) and the
 	// group's hash's high 32 bits above, so a probe skips unequal keys
 	// without a second random memory access.
@@ -150,6 +186,9 @@ func (g *groupTable) len() int { return len(g.hashes) }
 // adding new groups, and returns the rows' group ids in gids (reused when
 // large enough).
 func (g *groupTable) insert(keys []arrow.Array, gids []int32) []int32 {
+	if coded, ok := g.insertCoded(keys, gids); ok {
+		return coded
+	}
 	n := keys[0].Len()
 	gids = grow(gids[:0], n)
 	h := g.hashKeys(keys)
@@ -175,6 +214,23 @@ func (g *groupTable) hashKeys(keys []arrow.Array) []uint64 {
 	for c, col := range g.cols {
 		col.load(keys[c])
 		col.hash(h)
+	}
+	return h
+}
+
+// load makes keys (one array per key column) the current rows, for
+// hashRow, without hashing them.
+func (g *groupTable) load(keys []arrow.Array) {
+	for c, col := range g.cols {
+		col.load(keys[c])
+	}
+}
+
+// hashRow is the hash hashKeys gives row of the current rows.
+func (g *groupTable) hashRow(row int) uint64 {
+	var h uint64
+	for _, col := range g.cols {
+		h = mix(h ^ col.hashAt(row))
 	}
 	return h
 }

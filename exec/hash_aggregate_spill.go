@@ -190,7 +190,15 @@ func (st *aggState) spillColumns(ctx context.Context, batch arrow.RecordBatch, m
 			expr.ReleaseArrays(cols)
 			return nil, fmt.Errorf("GROUP BY %s: %w", g, err)
 		}
-		cols = append(cols, col)
+		// Spilled rows are written as the spill schema's plain values,
+		// not as codes into the scan's dictionaries.
+		plain, err := expr.Decoded(ctx, mem, col)
+		col.Release()
+		if err != nil {
+			expr.ReleaseArrays(cols)
+			return nil, fmt.Errorf("GROUP BY %s: %w", g, err)
+		}
+		cols = append(cols, plain)
 	}
 	for _, c := range st.h.calls {
 		if c.Arg == nil {

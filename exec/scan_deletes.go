@@ -190,7 +190,8 @@ func (s *tableScan) applyDeletes(ctx context.Context, batch arrow.RecordBatch, f
 	if deleted == nil && len(s.readCols)+len(s.made) == len(s.cols) {
 		return batch, nil
 	}
-	projected := array.NewRecordBatch(s.schema, batch.Columns()[:len(s.cols)], batch.NumRows())
+	// The batch's own field types: a column may be dictionary encoded.
+	projected := array.NewRecordBatch(arrow.NewSchema(batch.Schema().Fields()[:len(s.cols)], nil), batch.Columns()[:len(s.cols)], batch.NumRows())
 	batch.Release()
 	if deleted == nil {
 		return projected, nil

@@ -116,11 +116,17 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 	// column as its unscaled integers when it is a decimal stored as
 	// INT32 or INT64 (unscaled[i] is then set): the predicate compares
 	// those, and only the kept rows are widened to 16-byte decimals.
-	unscaled := make([]bool, len(cols))
+	// A STRING predicate's column is read as dictionary codes (coded[i]):
+	// the predicate tests each dictionary value once, and only the kept
+	// rows are turned into strings.
+	unscaled, coded := make([]bool, len(cols)), make([]bool, len(cols))
 	readScope := func(i int) error {
 		col := cols[i]
 		if slices.ContainsFunc(preds, func(p ColumnPredicate) bool { return p.Col == i }) && f.unscaledDecimal(col) {
 			col.Type, unscaled[i] = arrow.PrimitiveTypes.Int64, true
+		}
+		if slices.ContainsFunc(preds, func(p ColumnPredicate) bool { return p.Col == i && len(p.Strings) > 0 }) && !col.Dictionary {
+			col.Dictionary, coded[i] = true, true
 		}
 		var err error
 		if ranges == nil {
@@ -130,13 +136,20 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 		}
 		return err
 	}
-	// widen turns the unscaled columns into the decimals the caller wants.
+	// widen turns the unscaled and coded columns into the decimals and
+	// strings the caller wants.
 	widen := func() {
 		for i, u := range unscaled {
 			if u {
 				unscaledArr := arrays[i]
 				arrays[i] = decimalsFromUnscaled(unscaledArr.(*array.Int64), cols[i].Type.(*arrow.Decimal128Type), mem)
 				unscaledArr.Release()
+			}
+		}
+		for i, c := range coded {
+			if d, ok := arrays[i].(*array.Dictionary); ok && c {
+				arrays[i] = dictionaryValues(d, mem)
+				d.Release()
 			}
 		}
 	}
@@ -190,10 +203,6 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 		}
 		pos += r.End - r.Start
 	}
-	fields := make([]arrow.Field, len(cols))
-	for i, col := range cols {
-		fields[i] = arrow.Field{Name: col.Name, Type: col.Type, Nullable: true}
-	}
 	var rest []int
 	for i := range cols {
 		if arrays[i] == nil {
@@ -208,7 +217,7 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 			return nil, false, err
 		}
 		widen()
-		return &sliceIterator{schema: arrow.NewSchema(fields, nil), arrays: arrays, numRows: int64(inScope), batchSize: int64(batchSize)}, inScope < numRows, nil
+		return &sliceIterator{schema: arraysSchema(cols, arrays), arrays: arrays, numRows: int64(inScope), batchSize: int64(batchSize)}, inScope < numRows, nil
 	}
 	var indices arrow.Array
 	if kept > 0 {
@@ -250,7 +259,7 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 		return nil, false, err
 	}
 	widen()
-	return &sliceIterator{schema: arrow.NewSchema(fields, nil), arrays: arrays, numRows: int64(kept), batchSize: int64(batchSize)}, true, nil
+	return &sliceIterator{schema: arraysSchema(cols, arrays), arrays: arrays, numRows: int64(kept), batchSize: int64(batchSize)}, true, nil
 }
 
 // readColumnRuns decodes the rows of a column chunk that fall in runs
@@ -272,7 +281,7 @@ func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn
 		// whole and the runs' rows taken from it.
 		return f.takeRuns(ctx, rg, col, runs, kept, mem)
 	}
-	dec, err := newColumnDecoder(c, col.Type, kept, mem)
+	dec, err := f.newChunkDecoder(rg, c, col, kept, mem)
 	if err != nil {
 		return nil, fmt.Errorf("read column %s of %s: %w", col.Name, f.path, err)
 	}
@@ -439,6 +448,10 @@ func applyPredicate(arr arrow.Array, p ColumnPredicate, keep []bool) {
 		applyStringsIn(a, p.Strings, keep)
 		return
 	}
+	if d, ok := arr.(*array.Dictionary); ok && len(p.Strings) > 0 {
+		applyStringsInDictionary(d, p.Strings, keep)
+		return
+	}
 	if len(p.Values) == 0 {
 		return
 	}
@@ -497,6 +510,26 @@ func applyStringsIn(arr *array.String, values []string, keep []bool) {
 			_, keep[i] = set[v]
 		} else {
 			keep[i] = slices.Contains(values, v)
+		}
+	}
+}
+
+// applyStringsInDictionary is applyStringsIn on dictionary codes: each
+// dictionary value is tested once, each row looks its code up.
+func applyStringsInDictionary(arr *array.Dictionary, values []string, keep []bool) {
+	dict, ok := arr.Dictionary().(*array.String)
+	if !ok {
+		return // not a STRING column: left to the query's filter
+	}
+	match := make([]bool, dict.Len())
+	for i := range match {
+		match[i] = true
+	}
+	applyStringsIn(dict, values, match)
+	codes := arr.Indices().(*array.Int32).Int32Values()
+	for i, k := range keep {
+		if k {
+			keep[i] = arr.IsValid(i) && match[codes[i]]
 		}
 	}
 }

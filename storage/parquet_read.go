@@ -23,6 +23,10 @@ type ReadColumn struct {
 	// Default is the value of every row of a file without the column (its
 	// Iceberg initial-default); nil means NULL. See NewReadColumn.
 	Default scalar.Scalar
+	// Dictionary asks for a STRING or BINARY column's dictionary-encoded
+	// chunks as Arrow Dictionary arrays of DictionaryType(Type) (see
+	// parquet_dictionary_read.go); other chunks still come as Type.
+	Dictionary bool
 }
 
 // RecordIterator streams record batches; Next returns nil, nil at the end.
@@ -207,11 +211,9 @@ func (f *ParquetFile) ReadRowGroup(ctx context.Context, rg int, cols []ReadColum
 		return nil, err
 	}
 	numRows := int(f.RowGroupNumRows(rg))
-	fields := make([]arrow.Field, len(cols))
 	arrays := make([]arrow.Array, len(cols))
 	idx := make([]int, len(cols))
-	for i, col := range cols {
-		fields[i] = arrow.Field{Name: col.Name, Type: col.Type, Nullable: true}
+	for i := range cols {
 		idx[i] = i
 	}
 	err = f.eachColumn(idx, func(i int) error {
@@ -228,7 +230,7 @@ func (f *ParquetFile) ReadRowGroup(ctx context.Context, rg int, cols []ReadColum
 		return nil, err
 	}
 	return &sliceIterator{
-		schema:    arrow.NewSchema(fields, nil),
+		schema:    arraysSchema(cols, arrays),
 		arrays:    arrays,
 		numRows:   int64(numRows),
 		batchSize: int64(batchSize),
@@ -251,7 +253,7 @@ func (f *ParquetFile) readColumnChunk(ctx context.Context, rg int, col ReadColum
 		}
 		return arr, nil
 	}
-	dec, err := newColumnDecoder(c, col.Type, numRows, mem)
+	dec, err := f.newChunkDecoder(rg, c, col, numRows, mem)
 	if err != nil {
 		return nil, fmt.Errorf("read column %s of %s: %w", col.Name, f.path, err)
 	}
@@ -340,6 +342,16 @@ func decodePageSelected(p parquet.Page, dec columnDecoder, valid *validity, out,
 	}
 	valid.addSelected(out, defs, sel)
 	return dec.decodePage(p, pageRows{start: out, count: n, valid: numValid, defs: defs, maxDef: valid.maxDef, sel: sel})
+}
+
+// arraysSchema is the schema of batches of cols decoded into arrays: a
+// column read as a Dictionary array has the dictionary's type.
+func arraysSchema(cols []ReadColumn, arrays []arrow.Array) *arrow.Schema {
+	fields := make([]arrow.Field, len(cols))
+	for i, col := range cols {
+		fields[i] = arrow.Field{Name: col.Name, Type: arrays[i].DataType(), Nullable: true}
+	}
+	return arrow.NewSchema(fields, nil)
 }
 
 // sliceIterator hands out consecutive slices of fully decoded columns.

@@ -28,8 +28,10 @@ func Take(ctx context.Context, mem memory.Allocator, arr arrow.Array, rows []int
 	}
 	switch t := arr.DataType().(type) {
 	case *arrow.DictionaryType:
-		// Fixed-width by its indices, but the dictionary must come along:
-		// left to Arrow's kernel.
+		// Fixed-width by its indices; the dictionary comes along.
+		if d, ok := arr.(*array.Dictionary); ok && t.IndexType.ID() == arrow.INT32 {
+			return takeDictionary(mem, d, rows), nil
+		}
 	case *arrow.BooleanType:
 		return gatherBools(mem, arr, rows), nil
 	case *arrow.StringType, *arrow.BinaryType:
