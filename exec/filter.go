@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	mathbits "math/bits"
+	"slices"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -70,18 +72,27 @@ func (f *filter) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.Reco
 		return batch, nil
 	}
 	// Gathering by row number uses the typed loops of expr.Take, several
-	// times faster than Arrow's filter kernel on strings and decimals.
-	return gatherRows(ctx, batch, setRows(bits, bools.Len()))
+	// times faster than Arrow's filter kernel on strings and decimals. The
+	// row list is scratch, reused: a fresh one per batch cost more in
+	// first touches of new memory than listing the rows.
+	buf := rowLists.Get().(*[]int32)
+	*buf = appendSetRows((*buf)[:0], bits, bools.Len())
+	out, err := gatherRows(ctx, batch, *buf)
+	rowLists.Put(buf)
+	return out, err
 }
+
+// rowLists holds filters' scratch row lists (*[]int32).
+var rowLists = sync.Pool{New: func() any { return new([]int32) }}
 
 // countTrue counts the rows that are valid and TRUE.
 func countTrue(b *array.Boolean) int {
 	return bitutil.CountSetBits(trueBits(b), 0, b.Len())
 }
 
-// setRows lists the set bits among the first n of bits.
-func setRows(bits []byte, n int) []int32 {
-	rows := make([]int32, 0, bitutil.CountSetBits(bits, 0, n))
+// appendSetRows appends to rows the set bits among the first n of bits.
+func appendSetRows(rows []int32, bits []byte, n int) []int32 {
+	rows = slices.Grow(rows, bitutil.CountSetBits(bits, 0, n))
 	for j, byt := range bits {
 		for byt != 0 {
 			i := j*8 + mathbits.TrailingZeros8(byt)
