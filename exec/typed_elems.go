@@ -278,13 +278,19 @@ func isValid(mask []byte, i int) bool { return mask == nil || bitutil.BitIsSet(m
 
 // grow extends s with zero values to length n. Per-group state grows by a
 // batch of new groups at a time: doubling the capacity keeps the copies
-// few (append grows large slices by a quarter).
+// few (append grew it through a temporary slice). Past a million values
+// it grows by a quarter, so that a large state does not overshoot the
+// memory limit by its own size in one step.
 func grow[T any](s []T, n int) []T {
 	if n <= len(s) {
 		return s
 	}
-	if n > cap(s) {
-		t := make([]T, n, max(n, 2*cap(s)))
+	if c := cap(s); n > c {
+		next := 2 * c
+		if c > 1<<20 {
+			next = c + c/4
+		}
+		t := make([]T, n, max(n, next))
 		copy(t, s)
 		return t
 	}
