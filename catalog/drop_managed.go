@@ -30,7 +30,7 @@ func (w *Warehouse) dropManaged(ctx context.Context, ns, name string, tbl *table
 			if err := rc.PurgeTable(ctx, table.Identifier{ns, name}); err != nil {
 				return d, fmt.Errorf("drop table %s.%s: %w", ns, name, err)
 			}
-			d.NotOwned = false
+			d.NotOwned, d.ByServer = false, true
 			return d, nil
 		case !ok:
 		case w.object:

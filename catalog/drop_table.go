@@ -30,6 +30,8 @@ type Dropped struct {
 	// NotOwned says PURGE deleted nothing because the table's folder is a
 	// symlink or lies outside the warehouse.
 	NotOwned bool
+	// ByServer says a REST catalog server was asked to purge the files.
+	ByServer bool
 }
 
 // DropTable drops ns.name from the catalog. Without purge the table's files

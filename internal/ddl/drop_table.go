@@ -30,6 +30,8 @@ func DropTable(ctx context.Context, s *engine.Session, st *sql.DropTable) (*engi
 	switch {
 	case !st.Purge:
 		return engine.Message(fmt.Sprintf("dropped %s.%s; its files remain in %s (DROP TABLE … PURGE deletes them)", ns, name, d.Folder)), nil
+	case d.ByServer:
+		return engine.Message(fmt.Sprintf("dropped %s.%s; the catalog server was asked to purge its files", ns, name)), nil
 	case d.NotOwned:
 		return engine.Message(fmt.Sprintf("dropped %s.%s; its folder %s is a symlink or lies outside the warehouse, so no file was deleted", ns, name, d.Folder)), nil
 	case d.Kept > 0:
