@@ -12,24 +12,46 @@ const explainListValues = 10
 
 // clipInLists shortens every IN (…) list of s past explainListValues
 // values to its first ones and a count of the rest. Quoted strings are
-// skipped whole, so a comma or parenthesis inside one counts for nothing.
+// skipped whole, so text inside one is never taken for a list, and a comma
+// or parenthesis inside one counts for nothing.
 func clipInLists(s string) string {
 	var b strings.Builder
-	for {
-		i := strings.Index(s, "IN (")
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\'' {
+			end := quoteEnd(s, i)
+			b.WriteString(s[i:end])
+			i = end - 1
+			continue
+		}
+		if !strings.HasPrefix(s[i:], "IN (") {
+			b.WriteByte(s[i])
+			continue
 		}
 		start := i + len("IN (")
-		b.WriteString(s[:start])
-		s = s[start:]
-		end, commas := listEnd(s)
+		b.WriteString(s[i:start])
+		end, commas := listEnd(s[start:])
 		if values := len(commas) + 1; end >= 0 && values > explainListValues {
-			fmt.Fprintf(&b, "%s, … %d more", s[:commas[explainListValues-1]], values-explainListValues)
-			s = s[end:]
+			fmt.Fprintf(&b, "%s, … %d more", s[start:start+commas[explainListValues-1]], values-explainListValues)
+			start += end
+		}
+		i = start - 1
+	}
+	return b.String()
+}
+
+// quoteEnd is the position just past the quoted string that starts at
+// s[i] (a quote; '' inside it is a quote), or len(s) when it is not closed.
+func quoteEnd(s string, i int) int {
+	for j := i + 1; j < len(s); j++ {
+		if s[j] == '\'' {
+			if j+1 < len(s) && s[j+1] == '\'' {
+				j++
+				continue
+			}
+			return j + 1
 		}
 	}
+	return len(s)
 }
 
 // listEnd finds the ")" closing a list that s starts inside of, and the
@@ -40,9 +62,7 @@ func listEnd(s string) (end int, commas []int) {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\'':
-			// '' inside a quoted string is a quote; both halves are skipped.
-			for i++; i < len(s) && s[i] != '\''; i++ {
-			}
+			i = quoteEnd(s, i) - 1
 		case '(':
 			depth++
 		case ')':

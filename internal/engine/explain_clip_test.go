@@ -22,8 +22,11 @@ func TestClipInLists(t *testing.T) {
 		"f IN (g(1, 2), 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)":                    "f IN (g(1, 2), 3, 4, 5, 6, 7, 8, 9, 10, 11, … 1 more)",
 		"x IN (1, 2":   "x IN (1, 2",
 		"no list here": "no list here",
-		"JOIN (a, b)":  "JOIN (a, b)",
-		"IN (IN (1))":  "IN (IN (1))",
+		"s = 'IN (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)'":                             "s = 'IN (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)'",
+		"s = 'it''s IN (a, b, c, d, e, f, g, h, i, j, k)' AND x IN (" + nums(12) + ")": "s = 'it''s IN (a, b, c, d, e, f, g, h, i, j, k)' AND x IN (" + nums(10) + ", … 2 more)",
+		"s = 'unclosed IN (1, 2": "s = 'unclosed IN (1, 2",
+		"JOIN (a, b)":            "JOIN (a, b)",
+		"IN (IN (1))":            "IN (IN (1))",
 	}
 	for in, want := range cases {
 		if got := clipInLists(in); got != want {
