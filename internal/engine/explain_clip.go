@@ -40,7 +40,8 @@ func clipInLists(s string) string {
 }
 
 // quoteEnd is the position just past the quoted string that starts at
-// s[i] (a quote; '' inside it is a quote), or len(s) when it is not closed.
+// s[i] (a quote; two quotes inside it stand for one), or len(s) when it is
+// not closed.
 func quoteEnd(s string, i int) int {
 	for j := i + 1; j < len(s); j++ {
 		if s[j] == '\'' {
