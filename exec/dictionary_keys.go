@@ -17,7 +17,7 @@ import (
 // dictionary only when every operator between the scan and the aggregation
 // passes rows on without reading it (filters that do not mention it,
 // subquery aliases), and the aggregation uses it only as a bare key. The
-// aggregation's spill decodes it (expr.Decoded); its results are built from
+// aggregation's spill decodes it (storage.DictionaryValues); its results are built from
 // the groupTable's own values.
 
 // markDictionaryKeys records, for the scan below aggregate p, which of its

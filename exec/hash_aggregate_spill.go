@@ -10,6 +10,7 @@ import (
 
 	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/storage"
 )
 
 // An aggregation whose groups fill its share of the memory limit closes
@@ -192,13 +193,11 @@ func (st *aggState) spillColumns(ctx context.Context, batch arrow.RecordBatch, m
 		}
 		// Spilled rows are written as the spill schema's plain values,
 		// not as codes into the scan's dictionaries.
-		plain, err := expr.Decoded(ctx, mem, col)
-		col.Release()
-		if err != nil {
-			expr.ReleaseArrays(cols)
-			return nil, fmt.Errorf("GROUP BY %s: %w", g, err)
+		if d, ok := col.(*array.Dictionary); ok {
+			col = storage.DictionaryValues(d, mem)
+			d.Release()
 		}
-		cols = append(cols, plain)
+		cols = append(cols, col)
 	}
 	for _, c := range st.h.calls {
 		if c.Arg == nil {

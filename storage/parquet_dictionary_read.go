@@ -202,9 +202,10 @@ func byteArrays(t arrow.DataType, values []byte, offs []uint32, mem memory.Alloc
 	return array.MakeFromData(data)
 }
 
-// dictionaryValues is a Dictionary array of byte arrays (as read above) as
-// an array of its values, NULLs kept.
-func dictionaryValues(d *array.Dictionary, mem memory.Allocator) arrow.Array {
+// DictionaryValues is a Dictionary array of byte arrays (as storage reads
+// them) as an array of its values, NULLs kept: the one place codes become
+// strings again, for storage's late filters and the aggregation's spill.
+func DictionaryValues(d *array.Dictionary, mem memory.Allocator) arrow.Array {
 	valueType := d.DataType().(*arrow.DictionaryType).ValueType
 	if d.Dictionary().Len() == 0 {
 		return array.MakeArrayOfNull(mem, valueType, d.Len()) // no row has a value

@@ -148,7 +148,7 @@ func (f *ParquetFile) ReadRowGroupFiltered(ctx context.Context, rg int, cols []R
 		}
 		for i, c := range coded {
 			if d, ok := arrays[i].(*array.Dictionary); ok && c {
-				arrays[i] = dictionaryValues(d, mem)
+				arrays[i] = DictionaryValues(d, mem)
 				d.Release()
 			}
 		}
