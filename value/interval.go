@@ -150,25 +150,13 @@ func AddIntervals(a, b arrow.MonthDayNanoInterval) (arrow.MonthDayNanoInterval, 
 // MultiplyInterval is iv × n, each field multiplied (INTERVAL 1 MONTH × 3 is
 // 3 months, as in DuckDB and PostgreSQL); false when a field leaves its range.
 func MultiplyInterval(iv arrow.MonthDayNanoInterval, n int64) (arrow.MonthDayNanoInterval, bool) {
-	months, okM := mulInt64(int64(iv.Months), n)
-	days, okD := mulInt64(int64(iv.Days), n)
-	nanos, okN := mulInt64(iv.Nanoseconds, n)
+	months, okM := MulChecked(int64(iv.Months), n)
+	days, okD := MulChecked(int64(iv.Days), n)
+	nanos, okN := MulChecked(iv.Nanoseconds, n)
 	if !okM || !okD || !okN || months != int64(int32(months)) || days != int64(int32(days)) {
 		return arrow.MonthDayNanoInterval{}, false
 	}
 	return arrow.MonthDayNanoInterval{Months: int32(months), Days: int32(days), Nanoseconds: nanos}, true
-}
-
-// mulInt64 is a × b, false when it overflows.
-func mulInt64(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	p := a * b
-	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
-		return 0, false
-	}
-	return p, true
 }
 
 // AppendInterval appends iv as DuckDB prints it: years, months and days

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/value"
 )
 
 // outcome is what an arithmetic kernel reports for one row.
@@ -22,16 +23,8 @@ const (
 	overflow          // the result does not fit the result type
 )
 
-type Signed interface {
-	~int8 | ~int16 | ~int32 | ~int64
-}
+type Signed = value.Signed
 type Float interface{ ~float32 | ~float64 }
-
-// minOf returns the smallest value of a signed integer type.
-func minOf[T Signed]() T {
-	var z T
-	return T(-1) << (unsafe.Sizeof(z)*8 - 1)
-}
 
 // Integer kernels detect overflow with the sign tricks of two's complement.
 func IntAdd[T Signed](x, y T) (T, outcome) {
@@ -51,11 +44,8 @@ func intSub[T Signed](x, y T) (T, outcome) {
 }
 
 func intMul[T Signed](x, y T) (T, outcome) {
-	if x == 0 || y == 0 {
-		return 0, ValueOK
-	}
-	p := x * y
-	if p/y != x || (x == -1 && y == minOf[T]()) || (y == -1 && x == minOf[T]()) {
+	p, ok := value.MulChecked(x, y)
+	if !ok {
 		return 0, overflow
 	}
 	return p, ValueOK
@@ -67,7 +57,7 @@ func intDiv[T Signed](x, y T) (T, outcome) {
 	switch {
 	case y == 0:
 		return 0, valueNull
-	case y == -1 && x == minOf[T]():
+	case y == -1 && x == value.MinOf[T]():
 		return 0, overflow
 	}
 	return x / y, ValueOK
@@ -82,7 +72,7 @@ func intMod[T Signed](x, y T) (T, outcome) {
 }
 
 func intNeg[T Signed](x T) (T, outcome) {
-	if x == minOf[T]() {
+	if x == value.MinOf[T]() {
 		return 0, overflow
 	}
 	return -x, ValueOK
