@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -188,11 +189,17 @@ func sumDecimals(sums []decimal128.Num, counts []int64, vals []decimal128.Num, v
 		if !isValid(valid, i) {
 			continue
 		}
-		s, ok := addDecimal(sums[g], vals[i])
-		if !ok {
+		// addDecimal's fast path, written out: the call is not inlined.
+		a, v := sums[g], vals[i]
+		lo, carry := bits.Add64(a.LowBits(), v.LowBits(), 0)
+		hi := a.HighBits() + v.HighBits() + int64(carry)
+		if hi >= -(1<<61) && hi < 1<<61 {
+			sums[g] = decimal128.New(hi, lo)
+		} else if s, ok := addDecimal(a, v); ok {
+			sums[g] = s
+		} else {
 			return false
 		}
-		sums[g] = s
 		counts[g]++
 	}
 	return true
@@ -223,19 +230,28 @@ func (a *sumAcc[T]) update(_ context.Context, arg arrow.Array, gids []int32, gro
 }
 
 func (a *sumAcc[T]) result(mem memory.Allocator, groups int) arrow.Array {
+	if a.avg != nil {
+		return a.averages(mem, groups, a.avg)
+	}
 	a.sums = grow(a.sums, groups)
 	a.counts = grow(a.counts, groups)
 	valid := make([]bool, groups)
 	for g := range valid {
 		valid[g] = a.counts[g] > 0
 	}
-	if a.avg == nil {
-		return buildFixed(mem, a.t, a.sums[:groups], valid)
-	}
+	return buildFixed(mem, a.t, a.sums[:groups], valid)
+}
+
+// averages is avg(sum, count) of every group, NULL for groups without a
+// value.
+func (a *sumAcc[T]) averages(mem memory.Allocator, groups int, avg func(sum T, n int64) float64) arrow.Array {
+	a.sums = grow(a.sums, groups)
+	a.counts = grow(a.counts, groups)
+	valid := make([]bool, groups)
 	avgs := make([]float64, groups)
 	for g := range avgs {
-		if valid[g] {
-			avgs[g] = a.avg(a.sums[g], a.counts[g])
+		if valid[g] = a.counts[g] > 0; valid[g] {
+			avgs[g] = avg(a.sums[g], a.counts[g])
 		}
 	}
 	return buildFixed(mem, planner.TypeDouble, avgs, valid)

@@ -173,6 +173,7 @@ func (h *hashAggregate) newState() (*aggState, error) {
 		}
 		st.accs = append(st.accs, acc)
 	}
+	shareSums(h.calls, st.accs)
 	return st, nil
 }
 

@@ -42,6 +42,10 @@ func TestHashAggregate(t *testing.T) {
 			"NULL,9,3,6,2|a,1,1,1,1|b,7,2,5,2|c,NULL,NULL,NULL,0"},
 		{"decimal sum and avg", []planner.Expr{k}, []*planner.AggCall{agg(planner.AggSum, d, sum38), agg(planner.AggAvg, d, tDouble)},
 			"NULL,3.00,1.5|a,2.00,1.0|b,1.00,1.0|c,NULL,NULL"},
+		{"avg before the sum it shares, double and decimal, and a distinct avg", []planner.Expr{k}, []*planner.AggCall{
+			agg(planner.AggAvg, s, tDouble), agg(planner.AggSum, s, tDouble), agg(planner.AggAvg, d, tDouble), agg(planner.AggSum, d, sum38),
+			{Fn: planner.AggAvg, Arg: d, Distinct: true, T: tDouble}},
+			"NULL,4.5,9.0,1.5,3.00,1.5|a,2.5,5.0,1.0,2.00,1.0|b,3.5,7.0,1.0,1.00,1.0|c,7.0,7.0,NULL,NULL,NULL"},
 		{"global", nil, []*planner.AggCall{agg(planner.AggCount, nil, tBig), agg(planner.AggSum, v, tBig), agg(planner.AggVarSamp, s, tDouble), agg(planner.AggStddevPop, s, tDouble)},
 			"7,17,4.666666666666667,2.0"},
 		{"min max strings", nil, []*planner.AggCall{agg(planner.AggMin, k, tStr), agg(planner.AggMax, k, tStr), agg(planner.AggAnyValue, k, tStr)},

@@ -56,9 +56,17 @@ func (ev *evaluator) decimal64Arith(c *planner.Call, a, b operand) (out arrow.Ar
 			res.Release()
 			return nil, false
 		}
-		if hi, lo := bits.Mul64(maxX, maxY); !decimal128.New(int64(hi), lo).Less(limit) || hi >= 1<<62 {
+		hi, lo := bits.Mul64(maxX, maxY)
+		if !decimal128.New(int64(hi), lo).Less(limit) || hi >= 1<<62 {
 			res.Release()
 			return nil, false
+		}
+		if hi == 0 && lo < 1<<63 {
+			// Every product fits in 64 bits, as most do.
+			for i := range dst {
+				dst[i] = decimal128.FromI64(x.at(i) * y.at(i))
+			}
+			break
 		}
 		for i := range dst {
 			p, q := x.at(i), y.at(i)
