@@ -31,9 +31,9 @@ type Env struct {
 	// subqueries holds the statement's subquery results, each run once
 	// (subquery.go).
 	subqueries sync.Map
-	// dynamicFilters maps a join's probe scan to the filter its build side
-	// fills (dynamic_pruning.go).
-	dynamicFilters sync.Map
+	// dynamicFilters holds the filters joins' build sides fill for their
+	// probe scans (dynamic_pruning.go).
+	dynamicFilters dynamicFilters
 	// shared holds the rows of the statement's materialized WITH queries
 	// (materialize.go).
 	shared sync.Map
@@ -173,8 +173,8 @@ func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error)
 		scan.setRowFilter(plan.RowFilter, scan.subqueryKeys...)
 	}
 	scan.rowsNeeded = p.RowsNeeded
-	if df, ok := env.dynamicFilters.Load(p); ok {
-		return &dynamicScan{tableScan: scan, p: p, env: env, filter: df.(*dynamicFilter)}, nil
+	if dfs := env.dynamicFilters.of(p); len(dfs) > 0 {
+		return &dynamicScan{tableScan: scan, p: p, env: env, filters: dfs}, nil
 	}
 	return scan, nil
 }

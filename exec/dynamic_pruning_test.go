@@ -76,3 +76,44 @@ func TestDynamicFilterPredicate(t *testing.T) {
 		t.Errorf("NULL keys only: predicate %s, want false", got)
 	}
 }
+
+// A join's dynamic filter reaches the scan its probe key comes from through
+// the joins below it, on either side of them, and through their kept
+// columns, but not into a semi join's right side, whose columns it does not
+// output.
+func TestDynamicFilterThroughLowerJoins(t *testing.T) {
+	scan := func(names ...string) *planner.Scan {
+		s := &planner.Scan{Alias: names[0][:1]}
+		for _, n := range names {
+			s.Columns = append(s.Columns, planner.ScanColumn{Name: n, T: tInt})
+		}
+		return s
+	}
+	a, b := scan("a0", "a1"), scan("b0", "b1", "b2")
+	build := &planner.Values{}
+	key := func(i int) planner.Expr { return &planner.ColumnRef{Index: i, T: tInt} }
+	cases := []struct {
+		name  string
+		lower *planner.Join
+		col   int
+		want  *planner.Scan
+		field string
+	}{
+		{"left input of an inner join", &planner.Join{Type: sql.JoinInner, Left: a, Right: b}, 1, a, "a1"},
+		{"right input of an inner join", &planner.Join{Type: sql.JoinInner, Left: a, Right: b}, 3, b, "b1"},
+		{"null-padded side of a left join", &planner.Join{Type: sql.JoinLeft, Left: a, Right: b}, 4, b, "b2"},
+		{"kept columns", &planner.Join{Type: sql.JoinInner, Left: a, Right: b, Keep: []bool{false, true, true, false, true}}, 2, b, "b2"},
+		{"left input of a semi join", &planner.Join{Type: planner.JoinSemi, Left: a, Right: b}, 0, a, "a0"},
+		{"past a semi join's columns", &planner.Join{Type: planner.JoinSemi, Left: a, Right: b}, 2, nil, ""},
+	}
+	for _, c := range cases {
+		upper := &planner.Join{Type: sql.JoinInner, Left: c.lower, Right: build, LeftKeys: []planner.Expr{key(c.col)}, RightKeys: []planner.Expr{key(0)}}
+		df := planDynamicFilter(upper, &Env{})
+		switch {
+		case c.want == nil && df != nil:
+			t.Errorf("%s: dynamic filter on %v, want none", c.name, df.probeCols)
+		case c.want != nil && (df == nil || df.scan != c.want || df.probeCols[0].Name != c.field):
+			t.Errorf("%s: dynamic filter %+v, want one on %s", c.name, df, c.field)
+		}
+	}
+}

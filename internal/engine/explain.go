@@ -34,7 +34,7 @@ func (s *Session) Explain(ctx context.Context, st *sql.Explain) (*Result, error)
 	}
 	// dynamic holds the filters joins put on scans below them, subquery
 	// plans' joins included: a join is printed before its probe scan.
-	dynamic := map[*planner.Scan]string{}
+	dynamic := map[*planner.Scan][]string{}
 	var lines [][]string
 	shown := map[planner.Plan]bool{}
 	var walk func(planner.Plan, int, planner.Plan) error
@@ -47,7 +47,7 @@ func (s *Session) Explain(ctx context.Context, st *sql.Explain) (*Result, error)
 		lines = append(lines, []string{line})
 		if j, ok := node.(*planner.Join); ok {
 			if scan, text := exec.DynamicFilterOf(j, env); scan != nil {
-				dynamic[scan] = text
+				dynamic[scan] = append(dynamic[scan], text)
 			}
 		}
 		if fs, ok := node.(*planner.FileScan); ok && fs.Filter != nil {
@@ -107,7 +107,7 @@ func (s *Session) drain(ctx context.Context, p planner.Plan, env *exec.Env) erro
 // explainScan describes how a scan prunes: statically, by its filter (with
 // the values its subqueries supplied), and at run time, by the build side
 // of the hash join it is the probe side of (dynamic).
-func (s *Session) explainScan(ctx context.Context, scan *planner.Scan, parent planner.Plan, env *exec.Env, dynamic string) ([]string, error) {
+func (s *Session) explainScan(ctx context.Context, scan *planner.Scan, parent planner.Plan, env *exec.Env, dynamic []string) ([]string, error) {
 	plan, err := exec.TableScanPlan(ctx, scan, env)
 	if err != nil {
 		return nil, err
@@ -140,8 +140,8 @@ func (s *Session) explainScan(ctx context.Context, scan *planner.Scan, parent pl
 			out = append(out, "subquery: "+line)
 		}
 	}
-	if dynamic != "" {
-		out = append(out, "dynamic filter: "+dynamic+" (prunes files when the join's build side is read)")
+	for _, d := range dynamic {
+		out = append(out, "dynamic filter: "+d+" (prunes files when the join's build side is read)")
 	}
 	if f, ok := parent.(*planner.Filter); ok {
 		out = append(out, "residual filter: "+f.Cond.String())
