@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/lakesql/lakesql/planner"
 )
@@ -10,10 +11,15 @@ import (
 // buildGrouping builds the operators of the plan nodes that group or order
 // rows: Aggregate, Distinct, Sort and TopN.
 func buildGrouping(ctx context.Context, p planner.Plan, env *Env) (Operator, error) {
+	below := p.Children()[0]
+	var where planner.Expr
 	if agg, ok := p.(*planner.Aggregate); ok {
 		markDictionaryKeys(agg, env)
+		if f, ok := agg.Input.(*planner.Filter); ok && fuseWhere(f, env) {
+			below, where = f.Input, f.Cond
+		}
 	}
-	input, err := Build(ctx, p.Children()[0], env)
+	input, err := Build(ctx, below, env)
 	if err != nil {
 		return nil, err
 	}
@@ -25,7 +31,11 @@ func buildGrouping(ctx context.Context, p planner.Plan, env *Env) (Operator, err
 			prepared.Arg = prepareSubqueries(c.Arg, env)
 			calls[i] = &prepared
 		}
-		return NewHashAggregate(input, prepareAll(p.GroupBy, env), calls, p.Names), nil
+		h := NewHashAggregate(input, prepareAll(p.GroupBy, env), calls, p.Names).(*hashAggregate)
+		if where != nil {
+			h.where, h.masksWhere = where, !slices.ContainsFunc(calls, func(c *planner.AggCall) bool { return !aggregateSkipsNulls(c) })
+		}
+		return h, nil
 	case *planner.Distinct:
 		return NewDistinct(input), nil
 	case *planner.Sort:

@@ -20,6 +20,11 @@ type hashAggregate struct {
 	groupBy []planner.Expr
 	calls   []*planner.AggCall
 	schema  *arrow.Schema
+	// where, when set, is the predicate of a filter between the input and
+	// the aggregation, tested here (hash_aggregate_where.go); masksWhere
+	// says whether every call may be given masked arguments.
+	where      planner.Expr
+	masksWhere bool
 
 	started bool
 	out     arrow.RecordBatch // a batch of results, emitted in BatchSize slices
@@ -145,6 +150,8 @@ type aggState struct {
 	accs   []accumulator
 	gids   []int32
 	groups int
+	// passing is scratch: the group ids of a masked batch's passing rows.
+	passing []int32
 	// spill, once memory ran short, takes the rows of groups the state
 	// does not hold (hash_aggregate_spill.go); level is the spill level of
 	// the rows the state aggregates, 0 for the input's.
@@ -179,6 +186,14 @@ func (h *hashAggregate) newState() (*aggState, error) {
 
 // add folds one input batch into the state.
 func (st *aggState) add(ctx context.Context, batch arrow.RecordBatch, mem memory.Allocator) error {
+	if st.h.where != nil {
+		return st.addWhere(ctx, batch, mem)
+	}
+	return st.addAll(ctx, batch, mem)
+}
+
+// addAll folds every row of a batch into the state.
+func (st *aggState) addAll(ctx context.Context, batch arrow.RecordBatch, mem memory.Allocator) error {
 	if err := st.closeIfFull(ctx); err != nil {
 		return err
 	}
