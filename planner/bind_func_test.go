@@ -99,6 +99,7 @@ func TestBindFunctionErrors(t *testing.T) {
 		"extract(century FROM ts)":    "extract: unknown date part CENTURY",
 		"rank()":                      "window function rank needs an OVER clause",
 		"d + d":                       "operator + cannot combine DATE and DATE",
+		"INTERVAL 1 DAY * 1.5":        "operator * cannot combine INTERVAL and DECIMAL(2,1)",
 		"ts - INTERVAL 1 DAY - d":     "operator - cannot combine TIMESTAMP and DATE",
 		"INTERVAL '1.5' DAY":          `INTERVAL needs a whole number of days, got "1.5"`,
 		"INTERVAL 'soon'":             "invalid INTERVAL \"soon\"",

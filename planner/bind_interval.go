@@ -61,6 +61,7 @@ func bindTemporalArithmetic(op string, l, r Expr, pos sql.Pos) (x Expr, handled 
 	if lt.ID() != arrow.DATE32 && rt.ID() != arrow.DATE32 && !isInterval(lt) && !isInterval(rt) {
 		return nil, false, nil
 	}
+	writtenL, writtenR := lt, rt // for the error, in the order written
 	if (op == "+" || op == "*") && (isInterval(lt) && !isInterval(rt) || IsInteger(lt) && rt.ID() == arrow.DATE32) {
 		l, r, lt, rt = r, l, rt, lt // + and * commute: put the date, timestamp or integer first
 	}
@@ -78,7 +79,7 @@ func bindTemporalArithmetic(op string, l, r Expr, pos sql.Pos) (x Expr, handled 
 	case op == "-" && lt.ID() == arrow.DATE32 && rt.ID() == arrow.DATE32:
 		x = &Call{Fn: FnDateDiff, Args: []Expr{stringLit("DAY"), r, l}, T: TypeBigint}
 	default:
-		return nil, true, kindErrorf(ErrType, pos, "operator %s cannot combine %s and %s", op, TypeString(l.Type()), TypeString(r.Type()))
+		return nil, true, kindErrorf(ErrType, pos, "operator %s cannot combine %s and %s", op, TypeString(writtenL), TypeString(writtenR))
 	}
 	if err != nil {
 		return nil, true, errorf(pos, "%v", err)
