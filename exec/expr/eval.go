@@ -41,6 +41,7 @@ type BatchEvaluator struct{ ev *evaluator }
 func NewBatchEvaluator(ctx context.Context, batch arrow.RecordBatch, mem memory.Allocator) *BatchEvaluator {
 	ev := newEvaluator(ctx, batch, mem)
 	ev.memo = map[string]arrow.Array{}
+	ev.int64Bounds = map[arrow.Array]uint64{}
 	return &BatchEvaluator{ev: ev}
 }
 
@@ -90,6 +91,10 @@ type evaluator struct {
 	// memo, when set, holds the values of the calls and casts evaluated so
 	// far over batch, by their text and type (BatchEvaluator).
 	memo map[string]arrow.Array
+	// int64Bounds, kept beside memo, holds the largest magnitude of the
+	// DECIMAL arrays seen so far whose values all fit in 64 bits
+	// (eval_decimal64.go).
+	int64Bounds map[arrow.Array]uint64
 }
 
 func (ev *evaluator) eval(e planner.Expr) (arrow.Array, error) {

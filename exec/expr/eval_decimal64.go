@@ -21,11 +21,12 @@ func (ev *evaluator) decimal64Arith(c *planner.Call, a, b operand) (out arrow.Ar
 	_, sa := decimalParams(a.t)
 	_, sb := decimalParams(b.t)
 	prec, s := decimalParams(c.T)
-	x, maxX, okX := int64Operand(a, ev.n)
-	y, maxY, okY := int64Operand(b, ev.n)
+	x, maxX, okX := ev.int64Operand(a)
+	y, maxY, okY := ev.int64Operand(b)
 	if !okX || !okY {
 		return nil, false
 	}
+	var bound uint64                                  // of the result's magnitudes, when below 2^63
 	limit := decimal128.GetScaleMultiplier(int(prec)) // results must stay below it
 	res := memory.NewResizableBuffer(ev.mem)
 	res.Resize(ev.n * int(unsafe.Sizeof(decimal128.Num{})))
@@ -44,6 +45,7 @@ func (ev *evaluator) decimal64Arith(c *planner.Call, a, b operand) (out arrow.Ar
 			res.Release()
 			return nil, false
 		}
+		bound = sum
 		ia, ib := int64(ma), int64(mb)
 		if c.Fn == planner.FnSub {
 			ib = -ib
@@ -63,6 +65,7 @@ func (ev *evaluator) decimal64Arith(c *planner.Call, a, b operand) (out arrow.Ar
 		}
 		if hi == 0 && lo < 1<<63 {
 			// Every product fits in 64 bits, as most do.
+			bound = lo
 			for i := range dst {
 				dst[i] = decimal128.FromI64(x.at(i) * y.at(i))
 			}
@@ -81,7 +84,29 @@ func (ev *evaluator) decimal64Arith(c *planner.Call, a, b operand) (out arrow.Ar
 		res.Release()
 		return nil, false
 	}
-	return MakeArray(c.T, ev.n, ev.validity(a, b), res), true
+	out = MakeArray(c.T, ev.n, ev.validity(a, b), res)
+	if bound > 0 && ev.int64Bounds != nil {
+		ev.int64Bounds[out] = bound
+	}
+	return out, true
+}
+
+// int64Operand is int64Operand, without reading the values again when
+// they are a result whose bound the evaluator knows: an operand that is
+// itself a product or sum, such as (1 - l_discount) in TPC-H Q1's
+// l_extendedprice * (1 - l_discount) * (1 + l_tax), or a column an earlier
+// call read.
+func (ev *evaluator) int64Operand(o operand) (int64Values, uint64, bool) {
+	if o.arr != nil && ev.int64Bounds != nil {
+		if bound, ok := ev.int64Bounds[o.arr]; ok {
+			return int64Values{words: decimalWords(o.arr, ev.n)}, bound, true
+		}
+	}
+	v, bound, ok := int64Operand(o, ev.n)
+	if ok && o.arr != nil && ev.int64Bounds != nil {
+		ev.int64Bounds[o.arr] = bound
+	}
+	return v, bound, ok
 }
 
 // compareDecimal64 compares decimals of one scale whose values all fit in
@@ -133,8 +158,7 @@ func int64Operand(o operand, n int) (v int64Values, maxAbs uint64, ok bool) {
 		c, ok := decimalInt64(o.lit.Value.(decimal128.Num))
 		return int64Values{c: c, isConst: true}, absInt64(c), ok
 	}
-	vals := FixedValues[decimal128.Num](ExtensionStorage(o.arr))[:n]
-	words := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(vals))), 2*n)
+	words := decimalWords(o.arr, n)
 	for i := 0; i < 2*n; i += 2 {
 		lo, hi := words[i], int64(words[i+1])
 		// The value fits when hi is lo's sign extended.
@@ -144,4 +168,11 @@ func int64Operand(o operand, n int) (v int64Values, maxAbs uint64, ok bool) {
 		maxAbs = max(maxAbs, absInt64(int64(lo)))
 	}
 	return int64Values{words: words}, maxAbs, true
+}
+
+// decimalWords views the first n values of a DECIMAL array as 64-bit
+// words: lo, hi, lo, hi, ….
+func decimalWords(arr arrow.Array, n int) []uint64 {
+	vals := FixedValues[decimal128.Num](ExtensionStorage(arr))[:n]
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(vals))), 2*n)
 }

@@ -156,3 +156,48 @@ func rowKernelEval(call *planner.Call, batch arrow.RecordBatch, mem memory.Alloc
 	}
 	return binaryKernel(ev, call, a, b, f)
 }
+
+// TestDecimal64BoundsAcrossCalls checks that a BatchEvaluator, which keeps
+// the bounds of the decimal arrays it has read or made and does not read
+// them again, gives what evaluating each expression alone gives, for
+// nested sums and products whose inner results sometimes leave 64 bits.
+func TestDecimal64BoundsAcrossCalls(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r := rand.New(rand.NewPCG(9, 10))
+	types := []*arrow.Decimal128Type{{Precision: 15, Scale: 2}, {Precision: 18, Scale: 6}, {Precision: 31, Scale: 4}, {Precision: 4, Scale: 2}}
+	for _, ta := range types {
+		for _, tb := range types {
+			n := 64
+			x, y := randomDecimals(mem, r, ta, n), randomDecimals(mem, r, tb, n)
+			batch := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "x", Type: ta, Nullable: true}, {Name: "y", Type: tb, Nullable: true}}, nil), []arrow.Array{x, y}, int64(n))
+			x.Release()
+			y.Release()
+			colX := &planner.ColumnRef{Index: 0, Name: "x", T: ta}
+			colY := &planner.ColumnRef{Index: 1, Name: "y", T: tb}
+			call := func(fn string, a, b planner.Expr) planner.Expr {
+				return &planner.Call{Fn: fn, Args: []planner.Expr{a, b}, T: decimalResultType(fn, a.Type().(*arrow.Decimal128Type), b.Type().(*arrow.Decimal128Type))}
+			}
+			xy := call(planner.FnMul, colX, colY)
+			exprs := []planner.Expr{xy, call(planner.FnAdd, xy, colX), call(planner.FnMul, call(planner.FnSub, colX, colY), colY), call(planner.FnSub, xy, call(planner.FnAdd, colY, colX))}
+			shared := NewBatchEvaluator(context.Background(), batch, mem)
+			for _, e := range exprs {
+				got, gotErr := shared.Eval(e)
+				want, wantErr := Eval(context.Background(), e, batch, mem)
+				switch {
+				case (gotErr == nil) != (wantErr == nil):
+					t.Errorf("%s over %s, %s: error %v, alone %v", e, ta, tb, gotErr, wantErr)
+				case gotErr == nil && !array.Equal(got, want):
+					t.Errorf("%s over %s, %s:\n got %v\nwant %v", e, ta, tb, got, want)
+				}
+				for _, a := range []arrow.Array{got, want} {
+					if a != nil {
+						a.Release()
+					}
+				}
+			}
+			shared.Release()
+			batch.Release()
+		}
+	}
+}
