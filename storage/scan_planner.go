@@ -346,7 +346,20 @@ func nanCount(l iceberg.Literal) int64 {
 // partitionLiteral converts a partition value as manifests decode it into a
 // literal of the partition field's type.
 func partitionLiteral(v any, t iceberg.Type) (iceberg.Literal, bool) {
-	var lit iceberg.Literal
+	lit, ok := partitionValueLiteral(v)
+	if !ok {
+		return nil, false
+	}
+	conv, err := lit.To(t)
+	if err != nil {
+		return nil, false
+	}
+	return conv, true
+}
+
+// partitionValueLiteral is a partition value as a literal of its Go type;
+// ok is false for nil and values of no Iceberg type.
+func partitionValueLiteral(v any) (lit iceberg.Literal, ok bool) {
 	switch x := v.(type) {
 	case iceberg.Literal:
 		lit = x
@@ -377,11 +390,7 @@ func partitionLiteral(v any, t iceberg.Type) (iceberg.Literal, bool) {
 	default:
 		return nil, false
 	}
-	conv, err := lit.To(t)
-	if err != nil {
-		return nil, false
-	}
-	return conv, true
+	return lit, true
 }
 
 // fileStats reads a data file's column metrics.
