@@ -524,7 +524,7 @@ func CommitAppend(ctx context.Context, tbl *table.Table, files []iceberg.DataFil
 		return nil
 	}
 	return RetryCommit(ctx, tbl, func(cur *table.Table) error {
-		tx := cur.NewTransaction()
+		tx := NewTransaction(cur)
 		err := tx.AddDataFiles(ctx, files, nil)
 		if err == nil {
 			_, err = CommitTransaction(ctx, cur, tx)

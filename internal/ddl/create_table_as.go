@@ -183,7 +183,7 @@ func snapshotOf(ctx context.Context, staged *table.Table, files []iceberg.DataFi
 	if len(files) == 0 {
 		return staged.Metadata(), nil, nil
 	}
-	tx := staged.NewTransaction()
+	tx := storage.NewTransaction(staged)
 	if err := tx.AddDataFiles(ctx, files, nil); err != nil {
 		return nil, nil, err
 	}

@@ -112,7 +112,7 @@ func commitRowDelta(ctx context.Context, cache *storage.ManifestCache, tbl *tabl
 func commitOnSnapshot(ctx context.Context, cache *storage.ManifestCache, tbl *table.Table, changed []iceberg.DataFile, stage func(*table.Transaction) error) error {
 	name := strings.Join(tbl.Identifier(), ".")
 	return storage.RetryCommit(ctx, tbl, func(cur *table.Table) error {
-		tx := cur.NewTransaction()
+		tx := storage.NewTransaction(cur)
 		err := tx.AssertRefSnapshotID(table.MainBranch)
 		if err == nil {
 			err = stage(tx)

@@ -29,6 +29,7 @@ type procedure struct {
 var procedures = map[string]procedure{
 	"register_table":        {params: []string{"table", "metadata_file"}, run: registerTable},
 	"rewrite_data_files":    {params: []string{"table", "strategy", "sort_order", "options", "where"}, run: rewriteDataFiles},
+	"rewrite_manifests":     {params: []string{"table", "spec_id"}, run: rewriteManifests},
 	"expire_snapshots":      {params: []string{"table", "older_than", "retain_last", "snapshot_ids", "max_concurrent_deletes", "stream_results"}, run: expireSnapshots},
 	"remove_orphan_files":   {params: []string{"table", "older_than", "location", "dry_run"}, run: removeOrphanFiles},
 	"rollback_to_snapshot":  {params: []string{"table", "snapshot_id"}, run: rollbackToSnapshot},

@@ -49,7 +49,7 @@ func (c *rewriteCommit) commit(ctx context.Context, old, added []iceberg.DataFil
 // attempt stages and commits the replacement on tbl; the table it commits
 // is the base of the next batch's commit.
 func (c *rewriteCommit) attempt(ctx context.Context, tbl *table.Table, old, added []iceberg.DataFile) error {
-	tx := tbl.NewTransaction()
+	tx := storage.NewTransaction(tbl)
 	if err := tx.AssertRefSnapshotID(table.MainBranch); err != nil {
 		return err
 	}

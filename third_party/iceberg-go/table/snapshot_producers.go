@@ -1135,11 +1135,21 @@ func (sp *snapshotProducer) manifestProducer(content iceberg.ManifestContent, fi
 		}
 
 		for _, specID := range slices.Sorted(maps.Keys(groups)) {
-			mf, err := sp.writeAddedManifest(content, specID, groups[specID])
-			if err != nil {
-				return err
+			parts := [][]iceberg.DataFile{groups[specID]}
+			if sp.txn.splitAdded != nil { // lakesql.patch: Transaction.SplitAddedManifests
+				spec, err := sp.spec(specID)
+				if err != nil {
+					return err
+				}
+				parts = sp.txn.splitAdded(spec, groups[specID])
 			}
-			*output = append(*output, mf)
+			for _, files := range parts {
+				mf, err := sp.writeAddedManifest(content, specID, files)
+				if err != nil {
+					return err
+				}
+				*output = append(*output, mf)
+			}
 		}
 
 		return nil

@@ -104,8 +104,22 @@ type Transaction struct {
 	// changed fails the commit.
 	pinnedRefs map[string]struct{}
 
+	// splitAdded divides the data files a snapshot adds under one partition
+	// spec into the groups written as separate manifests; nil writes one
+	// manifest (lakesql.patch, see SplitAddedManifests).
+	splitAdded func(iceberg.PartitionSpec, []iceberg.DataFile) [][]iceberg.DataFile
+
 	mx        sync.Mutex
 	committed bool
+}
+
+// SplitAddedManifests makes every snapshot this transaction stages write the
+// data files it adds under one partition spec into one manifest per group
+// split returns, instead of into a single manifest (lakesql.patch): a writer
+// that groups the files by partition value gives each manifest a narrow
+// partition summary, which lets scan planning skip manifests.
+func (t *Transaction) SplitAddedManifests(split func(iceberg.PartitionSpec, []iceberg.DataFile) [][]iceberg.DataFile) {
+	t.splitAdded = split
 }
 
 func (t *Transaction) ensureInitialized() error {

@@ -429,6 +429,26 @@ func isDirectoryMarker(walkRootKey string, dirEntry fs.DirEntry) bool {
 	return ok && obj.Key == directoryMarker(walkRootKey)
 }
 
+// walkFS is the bucket as WalkDir walks it (lakesql.patch). fs.WalkDir
+// stats its root first, and the bucket's own Stat of a directory lists it
+// (a page of up to 1000 keys, hundreds of bytes each), which the ReadDir
+// that follows does again: a listing of one key tells a directory.
+type walkFS struct {
+	*blob.Bucket
+	ctx context.Context
+}
+
+func (w walkFS) Stat(name string) (fs.FileInfo, error) {
+	if name != "." {
+		objs, _, err := w.ListPage(w.ctx, blob.FirstPageToken, 1, &blob.ListOptions{Prefix: name + "/"})
+		if err == nil && len(objs) > 0 {
+			return blobFileInfo{name: directoryName(name), mode: fs.ModeDir}, nil
+		}
+	}
+
+	return fs.Stat(w.Bucket, name)
+}
+
 func (bfs *FileIO) WalkDir(root string, fn fs.WalkDirFunc) error {
 	location, err := bfs.resolveLocation(root)
 	var walkPath string
@@ -442,7 +462,7 @@ func (bfs *FileIO) WalkDir(root string, fn fs.WalkDirFunc) error {
 		walkPath = location.key
 	}
 
-	return fs.WalkDir(bfs.Bucket, walkPath, func(path string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(walkFS{bfs.Bucket, bfs.ctx}, walkPath, func(path string, d fs.DirEntry, err error) error {
 		// Skip the marker for the path passed to WalkDir. Otherwise walking
 		// "warehouse/ns" reports "warehouse/ns/" as a child file.
 		if err == nil && isDirectoryMarker(walkPath, d) {
