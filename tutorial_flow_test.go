@@ -22,35 +22,44 @@ import (
 // the partition specs and per-file spec ids the step should leave; the
 // snapshot before the rewrite still reads the same rows, in both engines.
 func TestTutorialFlowStaysReadableByIceberg(t *testing.T) {
-	tutorialFlow(t, t.TempDir(), "")
+	tutorialFlow(t, t.TempDir(), "", nil)
 }
 
 // The same flow on a warehouse in S3 (versitygw).
 func TestTutorialFlowOnObjectStorage(t *testing.T) {
-	tutorialFlow(t, testutil.StartS3(t).Location("warehouse"), "")
+	tutorialFlow(t, testutil.StartS3(t).Location("warehouse"), "", nil)
 }
 
 // The same flow with the tables in an SQL catalog on SQLite.
 func TestTutorialFlowOnSQLiteCatalog(t *testing.T) {
 	dir := t.TempDir()
-	tutorialFlow(t, filepath.Join(dir, "warehouse"), "sqlite:"+filepath.Join(dir, "catalog.db"))
+	tutorialFlow(t, filepath.Join(dir, "warehouse"), "sqlite:"+filepath.Join(dir, "catalog.db"), nil)
 }
 
 // The same flow with the tables in an SQL catalog on PostgreSQL.
 func TestTutorialFlowOnPostgresCatalog(t *testing.T) {
-	tutorialFlow(t, filepath.Join(t.TempDir(), "warehouse"), testutil.Postgres(t))
+	tutorialFlow(t, filepath.Join(t.TempDir(), "warehouse"), testutil.Postgres(t), nil)
 }
 
-// tutorialFlow runs the flow on the warehouse dir (a folder or an s3://
-// location) with the catalog of catalogURI ("": the folder's).
-func tutorialFlow(t *testing.T, dir, catalogURI string) {
+// The same flow on Azure storage (Azurite's blob service), through
+// iceberg-go's gocloud Azure I/O configured with the adls.* properties,
+// with the tables in an SQL catalog on SQLite.
+func TestTutorialFlowOnAzure(t *testing.T) {
+	az := testutil.StartAzurite(t)
+	tutorialFlow(t, az.Location("warehouse"), "sqlite:"+filepath.Join(t.TempDir(), "catalog.db"), az.Props())
+}
+
+// tutorialFlow runs the flow on the warehouse dir (a folder or an object
+// store location) with the catalog of catalogURI ("": the folder's) and
+// the catalog properties props (the object store's).
+func tutorialFlow(t *testing.T, dir, catalogURI string, props map[string]string) {
 	ctx := context.Background()
-	if err := demo.Build(ctx, demo.Options{Warehouse: dir, CatalogURI: catalogURI, Catalog: "oleander", Days: 7, EventsPerDay: 500}); err != nil {
+	if err := demo.Build(ctx, demo.Options{Warehouse: dir, CatalogURI: catalogURI, CatalogProps: props, Catalog: "oleander", Days: 7, EventsPerDay: 500}); err != nil {
 		t.Fatal(err)
 	}
-	s := testutil.OpenWith(t, lakesql.Options{Warehouse: dir, CatalogURI: catalogURI, Catalog: "oleander"})
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: dir, CatalogURI: catalogURI, CatalogProps: props, Catalog: "oleander"})
 	// iceberg-go's own catalog, a second instance beside lakesql's.
-	other, err := catalog.OpenConfig(ctx, catalog.Config{Name: "oleander", Warehouse: dir, URI: catalogURI})
+	other, err := catalog.OpenConfig(ctx, catalog.Config{Name: "oleander", Warehouse: dir, URI: catalogURI, Props: props})
 	if err != nil {
 		t.Fatal(err)
 	}
