@@ -2,7 +2,9 @@ package lakesql_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -138,6 +140,8 @@ func tutorialFlow(t *testing.T, dir, catalogURI string, props map[string]string)
 		}
 	}
 
+	replaced := testutil.Rows(t, s, "SELECT file_path FROM "+events+".files")
+
 	got := testutil.Rows(t, s, `CALL oleander.system.rewrite_data_files(
 		table => 'tutorial.retail_clickstream_events',
 		options => map('rewrite-all', 'true'))`)
@@ -179,5 +183,45 @@ func tutorialFlow(t *testing.T, dir, catalogURI string, props map[string]string)
 		if !slices.Equal(view.FileSpecs, tt.specs) {
 			t.Fatalf("iceberg-go plans files of specs %v at the %s, want %v", view.FileSpecs, tt.name, tt.specs)
 		}
+	}
+
+	// Expiring every snapshot but the current one deletes the data files
+	// the rewrite replaced (and the older manifests and two manifest
+	// lists); the rows stay, and the snapshot before the rewrite is gone.
+	got = testutil.Rows(t, s, `CALL oleander.system.expire_snapshots(
+		table => 'tutorial.retail_clickstream_events', older_than => `+anHourFromNow()+`, retain_last => 1)`)
+	if want := fmt.Sprintf("%d|0|0|", len(replaced)); len(got) != 1 || !strings.HasPrefix(got[0], want) || !strings.HasSuffix(got[0], "|2|0") {
+		t.Fatalf("expire_snapshots = %v, want %s…|2|0 (the %d replaced data files, two manifest lists)", got, want, len(replaced))
+	}
+	expired, _ := check("after expire_snapshots", 2, []int32{1})
+	if !slices.Equal(expired, afterRewrite) {
+		t.Fatalf("expire_snapshots changed the rows: %s", testutil.DiffRows(expired, afterRewrite))
+	}
+	for _, path := range replaced {
+		f, err := s.Warehouse().FS().Open(path)
+		if err == nil {
+			_, err = f.Stat()
+			f.Close()
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("replaced data file %s after expire_snapshots: %v, want it deleted", path, err)
+		}
+	}
+	testutil.WantError(t, s, fmt.Sprintf("SELECT * FROM %s VERSION AS OF %d", events, beforeRewriteSnap), fmt.Sprint(beforeRewriteSnap))
+
+	// A file no snapshot references, in the table's data folder, is an
+	// orphan: remove_orphan_files deletes it and nothing else (older_than
+	// now: the stray file is seconds old).
+	testutil.Exec(t, s, "SET vacuum_retention_check = false")
+	live := testutil.Rows(t, s, "SELECT file_path FROM "+events+".files")
+	stray := live[0][:strings.LastIndex(live[0], "/data/")] + "/data/stray-00000.parquet"
+	if err := s.Warehouse().FS().WriteFile(stray, []byte("not a table file")); err != nil {
+		t.Fatal(err)
+	}
+	if got := testutil.Rows(t, s, "CALL oleander.system.remove_orphan_files(table => 'tutorial.retail_clickstream_events', older_than => "+anHourFromNow()+")"); !slices.Equal(got, []string{stray}) {
+		t.Fatalf("remove_orphan_files = %v, want %v", got, stray)
+	}
+	if final, _ := check("after remove_orphan_files", 2, []int32{1}); !slices.Equal(final, afterRewrite) {
+		t.Fatalf("remove_orphan_files changed the rows: %s", testutil.DiffRows(final, afterRewrite))
 	}
 }
