@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"cmp"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -12,7 +13,7 @@ import (
 // ServerRequest is one request a test server answered, as its counting
 // proxy saw it.
 type ServerRequest struct {
-	Method, Path, Range string // Range: the request's Range header, "" for none
+	Method, Path, Range string // Range: the request's Range (or Azure's x-ms-range) header, "" for none
 	Status              int
 	Bytes               int64 // the response body's length (-1 when unknown)
 }
@@ -50,7 +51,7 @@ func countingProxy(t testing.TB, target string, log *RequestLog) string {
 	proxy.ModifyResponse = func(resp *http.Response) error {
 		log.mu.Lock()
 		log.reqs = append(log.reqs, ServerRequest{
-			Method: resp.Request.Method, Path: resp.Request.URL.Path, Range: resp.Request.Header.Get("Range"),
+			Method: resp.Request.Method, Path: resp.Request.URL.Path, Range: cmp.Or(resp.Request.Header.Get("Range"), resp.Request.Header.Get("x-ms-range")),
 			Status: resp.StatusCode, Bytes: resp.ContentLength,
 		})
 		log.mu.Unlock()
