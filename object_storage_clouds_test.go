@@ -87,3 +87,20 @@ func oneDayQueryOnCloud(t *testing.T, wh string, props map[string]string, log *t
 		t.Errorf("%d GETs of %d bytes of the data file, want some, and less than twice the day's column chunks (%d B)", dataGets, dataBytes, chunkBytes)
 	}
 }
+
+// Azure's errors (a missing container, a wrong key) reach the user on one
+// line naming the object, the request and the service's error code, not
+// the SDK's several lines of response dump and XML.
+func TestAzureErrorsAreOneLine(t *testing.T) {
+	az := testutil.StartAzurite(t)
+	open := func(wh string, props map[string]string) *lakesql.Session {
+		return testutil.OpenWith(t, lakesql.Options{Warehouse: wh, CatalogURI: "sqlite:" + filepath.Join(t.TempDir(), "catalog.db"), CatalogProps: props},
+			"CREATE NAMESPACE ns")
+	}
+	missing := open("abfs://nosuch@devstoreaccount1.dfs.core.windows.net/wh", az.Props())
+	testutil.WantError(t, missing, "CREATE TABLE ns.t (id INT)", "abfs://nosuch@devstoreaccount1.dfs.core.windows.net/wh/ns.db/t/metadata/")
+	testutil.WantError(t, missing, "CREATE TABLE ns.t (id INT)", ": 404 Not Found (ContainerNotFound)")
+	props := az.Props()
+	props["adls.auth.shared-key.account.key"] = "d3Jvbmcta2V5"
+	testutil.WantError(t, open(az.Location("wh"), props), "CREATE TABLE ns.t (id INT)", ": 403 Forbidden (AuthorizationFailure)")
+}
