@@ -44,11 +44,13 @@ func TestTutorialFlowOnPostgresCatalog(t *testing.T) {
 }
 
 // The same flow on Azure storage (Azurite's blob service), through
-// iceberg-go's gocloud Azure I/O configured with the adls.* properties,
-// with the tables in an SQL catalog on SQLite.
+// iceberg-go's gocloud Azure I/O configured with the adls.* properties:
+// with the warehouse's own (filesystem) catalog, which commits with
+// conditional writes there too, and with an SQL catalog on SQLite.
 func TestTutorialFlowOnAzure(t *testing.T) {
 	az := testutil.StartAzurite(t)
-	tutorialFlow(t, az.Location("warehouse"), "sqlite:"+filepath.Join(t.TempDir(), "catalog.db"), az.Props())
+	tutorialFlow(t, az.Location("warehouse"), "", az.Props())
+	tutorialFlow(t, az.Location("sqlite-warehouse"), "sqlite:"+filepath.Join(t.TempDir(), "catalog.db"), az.Props())
 }
 
 // tutorialFlow runs the flow on the warehouse dir (a folder or an object
@@ -71,7 +73,7 @@ func tutorialFlow(t *testing.T, dir, catalogURI string, props map[string]string)
 	}
 	icebergGo := func(snapshot int64) testutil.IcebergGoView {
 		t.Helper()
-		if catalogURI == "" {
+		if catalogURI == "" && props == nil {
 			return testutil.IcebergGo(t, dir, demo.Namespace, demo.EventsTable, snapshot)
 		}
 		return testutil.IcebergGoFrom(t, other.Catalog(), demo.Namespace, demo.EventsTable, snapshot)

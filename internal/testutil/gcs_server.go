@@ -7,8 +7,10 @@ import (
 )
 
 // fakeGCSServer is the Google Cloud Storage emulator the gs:// tests run:
-// fake-gcs-server (BSD-2-Clause), the JSON and XML APIs over a temporary
-// folder.
+// fake-gcs-server (BSD-2-Clause), the JSON and XML APIs, on its memory
+// backend: its filesystem backend accepts but drops objects whose names end
+// in "/", the folder markers a filesystem-style warehouse's namespaces are
+// (real GCS keeps them).
 var fakeGCSServer = &goTool{module: "github.com/fsouza/fake-gcs-server", version: "v1.56.1", pkg: "."}
 
 // GCS is a running GCS emulator with one bucket, behind a proxy that logs
@@ -19,8 +21,7 @@ type GCS struct {
 	Requests *RequestLog
 }
 
-// StartGCS starts fake-gcs-server on 127.0.0.1 over a temporary folder
-// with bucket "lakesql"; it is stopped when the test ends. The test is
+// StartGCS starts fake-gcs-server on 127.0.0.1 with bucket "lakesql"; it is stopped when the test ends. The test is
 // skipped, with the reason, only when the server cannot be built.
 func StartGCS(t testing.TB) *GCS {
 	t.Helper()
@@ -28,14 +29,13 @@ func StartGCS(t testing.TB) *GCS {
 	if err != nil {
 		t.Skipf("no GCS emulator for this test: %v", err)
 	}
-	dir := t.TempDir()
 	// -public-host: Google's client reads objects through the XML API
 	// (GET /bucket/key on the endpoint's host), which the emulator serves
 	// only for requests to its public host (storage.googleapis.com unless
 	// told; a host without a port matches it on any port).
 	addr := startServer(t, bin, func(host, port string) []string {
-		return []string{"-scheme", "http", "-host", host, "-port", port, "-backend", "filesystem",
-			"-filesystem-root", dir, "-public-host", host, "-log-level", "error"}
+		return []string{"-scheme", "http", "-host", host, "-port", port, "-backend", "memory",
+			"-public-host", host, "-log-level", "error"}
 	})
 	g := &GCS{Bucket: "lakesql", Requests: &RequestLog{}}
 	g.Endpoint = countingProxy(t, "http://"+addr, g.Requests)
