@@ -68,7 +68,11 @@ func (w *Warehouse) checkBucket() error {
 			reason = "cannot be reached: " + storage.OneLine(err)
 		}
 		u, _ := url.Parse(w.dir)
-		return fmt.Errorf("bucket %s of warehouse %s %s (%s)", u.Host, w.dir, reason, w.storeHint(u.Scheme))
+		bucket := "bucket " + u.Host
+		if u.User != nil { // abfs://container@account.dfs.core.windows.net
+			bucket = "container " + u.User.Username()
+		}
+		return fmt.Errorf("%s of warehouse %s %s (%s)", bucket, w.dir, reason, w.storeHint(u.Scheme))
 	}
 	return nil
 }
