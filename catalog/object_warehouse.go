@@ -40,16 +40,18 @@ func openObjectWarehouse(location string, extra []storage.Remap, props iceberg.P
 		return nil, fmt.Errorf("open warehouse %s: want scheme://bucket/prefix", location)
 	}
 	location = strings.TrimRight(location, "/")
-	catProps := iceberg.Properties{"allow-unsafe-commits": "true"}
-	maps.Copy(catProps, props)
-	cat, err := hadoop.NewCatalog("lakesql", location, catProps)
-	if err != nil {
-		return nil, fmt.Errorf("open warehouse %s: %w", location, err)
-	}
-	w := &Warehouse{dir: location, cat: cat, object: true}
+	// The bucket first: lakesql's I/O says, on one line, what a location
+	// it cannot open lacks (a gs:// one, the gcs build tag), where
+	// iceberg-go's catalog would print its import hint.
+	w := &Warehouse{dir: location, object: true}
 	w.fs = &storage.RemapIO{Remaps: extra, Root: location, Props: props}
 	if err := w.checkBucket(); err != nil {
 		return nil, err
+	}
+	catProps := iceberg.Properties{"allow-unsafe-commits": "true"}
+	maps.Copy(catProps, props)
+	if w.cat, err = hadoop.NewCatalog("lakesql", location, catProps); err != nil {
+		return nil, fmt.Errorf("open warehouse %s: %w", location, err)
 	}
 	return w, nil
 }

@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -23,29 +22,30 @@ type lineError struct {
 func (e *lineError) Error() string { return e.msg }
 func (e *lineError) Unwrap() error { return e.err }
 
-// oneLine returns err, said on one line if it is not: an Azure response
-// error as its request and status (the URL without its query, which may
-// hold a SAS token), any other with its lines joined.
+// oneLine returns err, said on one line (OneLine) if it is not.
 func oneLine(err error) error {
 	if err == nil || !strings.Contains(err.Error(), "\n") {
 		return err
 	}
-	var resp *azcore.ResponseError
-	if errors.As(err, &resp) && resp.RawResponse != nil && resp.RawResponse.Request != nil {
-		req := resp.RawResponse.Request
-		u := *req.URL
-		u.RawQuery = ""
-		msg := fmt.Sprintf("%s %s: %s", req.Method, u.String(), resp.RawResponse.Status)
-		if resp.ErrorCode != "" {
-			msg += " (" + resp.ErrorCode + ")"
-		}
-		var path *fs.PathError
-		if errors.As(err, &path) {
-			msg = path.Op + " " + path.Path + ": " + msg
-		}
-		return &lineError{msg: msg, err: err}
-	}
 	return &lineError{msg: OneLine(err), err: err}
+}
+
+// azureResponseLine says an Azure response error as its request and
+// status: the URL without its query, which may hold a SAS token; the
+// service's error code. (The SDK's own message adds rules, the response's
+// XML body and the request ID, on a dozen lines.)
+func azureResponseLine(resp *azcore.ResponseError) (string, bool) {
+	if resp.RawResponse == nil || resp.RawResponse.Request == nil {
+		return "", false
+	}
+	req := resp.RawResponse.Request
+	u := *req.URL
+	u.RawQuery = ""
+	msg := fmt.Sprintf("%s %s: %s", req.Method, u.String(), resp.RawResponse.Status)
+	if resp.ErrorCode != "" {
+		msg += " (" + resp.ErrorCode + ")"
+	}
+	return msg, true
 }
 
 // The ObjectIO methods that iceberg-go's blob file system implements
