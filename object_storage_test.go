@@ -242,7 +242,13 @@ func columnChunkBytes(t *testing.T, path string, columns ...string) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pf, err := parquet.OpenFile(f, info.Size())
+	return columnChunkBytesAt(t, f, info.Size(), columns...)
+}
+
+// columnChunkBytesAt is columnChunkBytes of the Parquet file in r.
+func columnChunkBytesAt(t *testing.T, r io.ReaderAt, size int64, columns ...string) int64 {
+	t.Helper()
+	pf, err := parquet.OpenFile(r, size)
 	if err != nil {
 		t.Fatal(err)
 	}

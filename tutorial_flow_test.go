@@ -2,7 +2,9 @@ package lakesql_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -22,35 +24,46 @@ import (
 // the partition specs and per-file spec ids the step should leave; the
 // snapshot before the rewrite still reads the same rows, in both engines.
 func TestTutorialFlowStaysReadableByIceberg(t *testing.T) {
-	tutorialFlow(t, t.TempDir(), "")
+	tutorialFlow(t, t.TempDir(), "", nil)
 }
 
 // The same flow on a warehouse in S3 (versitygw).
 func TestTutorialFlowOnObjectStorage(t *testing.T) {
-	tutorialFlow(t, testutil.StartS3(t).Location("warehouse"), "")
+	tutorialFlow(t, testutil.StartS3(t).Location("warehouse"), "", nil)
 }
 
 // The same flow with the tables in an SQL catalog on SQLite.
 func TestTutorialFlowOnSQLiteCatalog(t *testing.T) {
 	dir := t.TempDir()
-	tutorialFlow(t, filepath.Join(dir, "warehouse"), "sqlite:"+filepath.Join(dir, "catalog.db"))
+	tutorialFlow(t, filepath.Join(dir, "warehouse"), "sqlite:"+filepath.Join(dir, "catalog.db"), nil)
 }
 
 // The same flow with the tables in an SQL catalog on PostgreSQL.
 func TestTutorialFlowOnPostgresCatalog(t *testing.T) {
-	tutorialFlow(t, filepath.Join(t.TempDir(), "warehouse"), testutil.Postgres(t))
+	tutorialFlow(t, filepath.Join(t.TempDir(), "warehouse"), testutil.Postgres(t), nil)
 }
 
-// tutorialFlow runs the flow on the warehouse dir (a folder or an s3://
-// location) with the catalog of catalogURI ("": the folder's).
-func tutorialFlow(t *testing.T, dir, catalogURI string) {
+// The same flow on Azure storage (Azurite's blob service), through
+// iceberg-go's gocloud Azure I/O configured with the adls.* properties:
+// with the warehouse's own (filesystem) catalog, which commits with
+// conditional writes there too, and with an SQL catalog on SQLite.
+func TestTutorialFlowOnAzure(t *testing.T) {
+	az := testutil.StartAzurite(t)
+	tutorialFlow(t, az.Location("warehouse"), "", az.Props())
+	tutorialFlow(t, az.Location("sqlite-warehouse"), "sqlite:"+filepath.Join(t.TempDir(), "catalog.db"), az.Props())
+}
+
+// tutorialFlow runs the flow on the warehouse dir (a folder or an object
+// store location) with the catalog of catalogURI ("": the folder's) and
+// the catalog properties props (the object store's).
+func tutorialFlow(t *testing.T, dir, catalogURI string, props map[string]string) {
 	ctx := context.Background()
-	if err := demo.Build(ctx, demo.Options{Warehouse: dir, CatalogURI: catalogURI, Catalog: "oleander", Days: 7, EventsPerDay: 500}); err != nil {
+	if err := demo.Build(ctx, demo.Options{Warehouse: dir, CatalogURI: catalogURI, CatalogProps: props, Catalog: "oleander", Days: 7, EventsPerDay: 500}); err != nil {
 		t.Fatal(err)
 	}
-	s := testutil.OpenWith(t, lakesql.Options{Warehouse: dir, CatalogURI: catalogURI, Catalog: "oleander"})
+	s := testutil.OpenWith(t, lakesql.Options{Warehouse: dir, CatalogURI: catalogURI, CatalogProps: props, Catalog: "oleander"})
 	// iceberg-go's own catalog, a second instance beside lakesql's.
-	other, err := catalog.OpenConfig(ctx, catalog.Config{Name: "oleander", Warehouse: dir, URI: catalogURI})
+	other, err := catalog.OpenConfig(ctx, catalog.Config{Name: "oleander", Warehouse: dir, URI: catalogURI, Props: props})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +73,7 @@ func tutorialFlow(t *testing.T, dir, catalogURI string) {
 	}
 	icebergGo := func(snapshot int64) testutil.IcebergGoView {
 		t.Helper()
-		if catalogURI == "" {
+		if catalogURI == "" && props == nil {
 			return testutil.IcebergGo(t, dir, demo.Namespace, demo.EventsTable, snapshot)
 		}
 		return testutil.IcebergGoFrom(t, other.Catalog(), demo.Namespace, demo.EventsTable, snapshot)
@@ -129,6 +142,8 @@ func tutorialFlow(t *testing.T, dir, catalogURI string) {
 		}
 	}
 
+	replaced := testutil.Rows(t, s, "SELECT file_path FROM "+events+".files")
+
 	got := testutil.Rows(t, s, `CALL oleander.system.rewrite_data_files(
 		table => 'tutorial.retail_clickstream_events',
 		options => map('rewrite-all', 'true'))`)
@@ -170,5 +185,45 @@ func tutorialFlow(t *testing.T, dir, catalogURI string) {
 		if !slices.Equal(view.FileSpecs, tt.specs) {
 			t.Fatalf("iceberg-go plans files of specs %v at the %s, want %v", view.FileSpecs, tt.name, tt.specs)
 		}
+	}
+
+	// Expiring every snapshot but the current one deletes the data files
+	// the rewrite replaced (and the older manifests and two manifest
+	// lists); the rows stay, and the snapshot before the rewrite is gone.
+	got = testutil.Rows(t, s, `CALL oleander.system.expire_snapshots(
+		table => 'tutorial.retail_clickstream_events', older_than => `+anHourFromNow()+`, retain_last => 1)`)
+	if want := fmt.Sprintf("%d|0|0|", len(replaced)); len(got) != 1 || !strings.HasPrefix(got[0], want) || !strings.HasSuffix(got[0], "|2|0") {
+		t.Fatalf("expire_snapshots = %v, want %s…|2|0 (the %d replaced data files, two manifest lists)", got, want, len(replaced))
+	}
+	expired, _ := check("after expire_snapshots", 2, []int32{1})
+	if !slices.Equal(expired, afterRewrite) {
+		t.Fatalf("expire_snapshots changed the rows: %s", testutil.DiffRows(expired, afterRewrite))
+	}
+	for _, path := range replaced {
+		f, err := s.Warehouse().FS().Open(path)
+		if err == nil {
+			_, err = f.Stat()
+			f.Close()
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("replaced data file %s after expire_snapshots: %v, want it deleted", path, err)
+		}
+	}
+	testutil.WantError(t, s, fmt.Sprintf("SELECT * FROM %s VERSION AS OF %d", events, beforeRewriteSnap), fmt.Sprint(beforeRewriteSnap))
+
+	// A file no snapshot references, in the table's data folder, is an
+	// orphan: remove_orphan_files deletes it and nothing else (older_than
+	// now: the stray file is seconds old).
+	testutil.Exec(t, s, "SET vacuum_retention_check = false")
+	live := testutil.Rows(t, s, "SELECT file_path FROM "+events+".files")
+	stray := live[0][:strings.LastIndex(live[0], "/data/")] + "/data/stray-00000.parquet"
+	if err := s.Warehouse().FS().WriteFile(stray, []byte("not a table file")); err != nil {
+		t.Fatal(err)
+	}
+	if got := testutil.Rows(t, s, "CALL oleander.system.remove_orphan_files(table => 'tutorial.retail_clickstream_events', older_than => "+anHourFromNow()+")"); !slices.Equal(got, []string{stray}) {
+		t.Fatalf("remove_orphan_files = %v, want %v", got, stray)
+	}
+	if final, _ := check("after remove_orphan_files", 2, []int32{1}); !slices.Equal(final, afterRewrite) {
+		t.Fatalf("remove_orphan_files changed the rows: %s", testutil.DiffRows(final, afterRewrite))
 	}
 }

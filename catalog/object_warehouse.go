@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/apache/iceberg-go"
@@ -22,37 +21,37 @@ import (
 )
 
 // openObjectWarehouse opens a warehouse on object storage
-// (s3://bucket/prefix): the same layout as a local one, through
-// iceberg-go's filesystem catalog on lakesql's object I/O. iceberg-go
-// refuses blob warehouses unless told allow-unsafe-commits, because its
-// blob file system renames by copy-then-delete; lakesql's
-// (storage.ObjectIO) publishes a metadata version with a conditional
-// write instead, and refuses to commit on a store without them, so the
-// commit is as safe as on a local disk.
-// props are the catalog's s3.* properties; without them the AWS
-// environment configures the store.
+// (s3://bucket/prefix, gs://bucket/prefix,
+// abfs://container@account.dfs.core.windows.net/prefix): the same layout
+// as a local one, through iceberg-go's filesystem catalog on lakesql's
+// object I/O. iceberg-go refuses blob warehouses unless told
+// allow-unsafe-commits, because its blob file system renames by
+// copy-then-delete; lakesql's (storage.ObjectIO, which serves every object
+// scheme) publishes a metadata version with a conditional write instead
+// (S3's If-None-Match, GCS's ifGenerationMatch=0, Azure's If-None-Match),
+// and refuses to commit on a store that ignores it, so the commit is as
+// safe as on a local disk.
+// props are the catalog's s3.*, gcs.* or adls.* properties; without them
+// S3 is configured by the AWS environment, GCS and Azure by their default
+// credentials.
 func openObjectWarehouse(location string, extra []storage.Remap, props iceberg.Properties) (*Warehouse, error) {
 	u, err := url.Parse(location)
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("open warehouse %s: want scheme://bucket/prefix", location)
 	}
-	if !slices.Contains([]string{"s3", "s3a", "s3n"}, u.Scheme) {
-		// iceberg-go's filesystem catalog commits there by copy-then-delete,
-		// which two writers can both win: only S3 gets lakesql's
-		// conditional-write commit (storage.ObjectIO).
-		return nil, fmt.Errorf("warehouse %s: a %s:// warehouse needs an SQL or REST catalog to commit safely (--catalog-uri sqlite:PATH, postgres://… or http(s)://…); without one, object storage is s3://", location, u.Scheme)
-	}
 	location = strings.TrimRight(location, "/")
-	catProps := iceberg.Properties{"allow-unsafe-commits": "true"}
-	maps.Copy(catProps, props)
-	cat, err := hadoop.NewCatalog("lakesql", location, catProps)
-	if err != nil {
-		return nil, fmt.Errorf("open warehouse %s: %w", location, err)
-	}
-	w := &Warehouse{dir: location, cat: cat, object: true}
+	// The bucket first: lakesql's I/O says, on one line, what a location
+	// it cannot open lacks (a gs:// one, the gcs build tag), where
+	// iceberg-go's catalog would print its import hint.
+	w := &Warehouse{dir: location, object: true}
 	w.fs = &storage.RemapIO{Remaps: extra, Root: location, Props: props}
 	if err := w.checkBucket(); err != nil {
 		return nil, err
+	}
+	catProps := iceberg.Properties{"allow-unsafe-commits": "true"}
+	maps.Copy(catProps, props)
+	if w.cat, err = hadoop.NewCatalog("lakesql", location, catProps); err != nil {
+		return nil, fmt.Errorf("open warehouse %s: %w", location, err)
 	}
 	return w, nil
 }
@@ -66,18 +65,32 @@ func (w *Warehouse) checkBucket() error {
 	}
 	ok, err := o.IsAccessible(context.Background())
 	if err != nil || !ok {
-		where := "AWS"
-		if e := cmp.Or(w.fs.Props[icebergio.S3EndpointURL], storage.S3Endpoint()); e != "" {
-			where = e
-		}
 		reason := "does not exist"
 		if err != nil {
-			reason = "cannot be reached: " + err.Error()
+			reason = "cannot be reached: " + storage.OneLine(err)
 		}
 		u, _ := url.Parse(w.dir)
-		return fmt.Errorf("bucket %s of warehouse %s %s (at %s; check AWS_ENDPOINT_URL, the keys and the region)", u.Host, w.dir, reason, where)
+		bucket := "bucket " + u.Host
+		if u.User != nil { // abfs://container@account.dfs.core.windows.net
+			bucket = "container " + u.User.Username()
+		}
+		return fmt.Errorf("%s of warehouse %s %s (%s)", bucket, w.dir, reason, w.storeHint(u.Scheme))
 	}
 	return nil
+}
+
+// storeHint says where a warehouse's store was looked for and what
+// configures it, by scheme.
+func (w *Warehouse) storeHint(scheme string) string {
+	switch scheme {
+	case "gs":
+		return "at " + cmp.Or(w.fs.Props[icebergio.GCSServiceHost], w.fs.Props[icebergio.GCSEndpoint], "Google Cloud Storage") +
+			"; check the gcs.* properties: gcs.service.host, gcs.keypath or gcs.no-auth"
+	case "abfs", "abfss", "wasb", "wasbs":
+		return "at " + cmp.Or(w.fs.Props[icebergio.ADLSEndpoint], "Azure") +
+			"; check the container and the adls.* properties: adls.endpoint, adls.auth.shared-key.account.name and .key, adls.sas-token.*, adls.connection-string.*"
+	}
+	return "at " + cmp.Or(w.fs.Props[icebergio.S3EndpointURL], storage.S3Endpoint(), "AWS") + "; check AWS_ENDPOINT_URL, the keys and the region"
 }
 
 // Path is the location of a file or folder of the warehouse, parts joined

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 )
 
 // ErrCorruptFile is the kind of error for a data, delete or manifest file
@@ -41,5 +43,18 @@ func snapshotFileError(what, path string, err error) error {
 }
 
 // OneLine is a library's error message on one line: some (YAML's, the
-// cloud SDKs', iceberg-go's scheme hints) span several.
-func OneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
+// cloud SDKs', iceberg-go's scheme hints) span several. An Azure response
+// error inside it is said as its request and status (azureResponseLine),
+// what wraps it kept.
+func OneLine(err error) string {
+	msg := err.Error()
+	var resp *azcore.ResponseError
+	if errors.As(err, &resp) {
+		if line, ok := azureResponseLine(resp); ok {
+			if outer, found := strings.CutSuffix(msg, resp.Error()); found {
+				msg = outer + line
+			}
+		}
+	}
+	return strings.Join(strings.Fields(msg), " ")
+}

@@ -16,6 +16,34 @@ import (
 	_ "github.com/apache/iceberg-go/io/gocloud/azure"
 )
 
+// cloudSchemes are the schemes of the gocloud backends lakesql builds on
+// (gs only with -tags gcs).
+var cloudSchemes = []string{"abfs", "abfss", "wasb", "wasbs", "gs"}
+
+// init puts, in iceberg-go's registry, lakesql's object I/O over each
+// cloud backend in place of the backend's own file system, as object_io.go
+// does for S3: every catalog iceberg-go runs for lakesql (filesystem, SQL,
+// REST) then reads with ranged GETs, commits with conditional writes and
+// fails with one-line errors on gs:// and abfs:// too. The backend still
+// opens the bucket, with its properties (icebergio.Lookup is lakesql's
+// patch to iceberg-go).
+func init() {
+	for _, scheme := range cloudSchemes {
+		open, ok := icebergio.Lookup(scheme)
+		if !ok {
+			continue
+		}
+		icebergio.Unregister(scheme)
+		icebergio.Register(scheme, func(ctx context.Context, location *url.URL, props map[string]string) (icebergio.IO, error) {
+			fsys, err := open(ctx, location, props)
+			if err != nil {
+				return nil, oneLine(err)
+			}
+			return asObjectIO(ctx, fsys, location), nil
+		})
+	}
+}
+
 // schemeBuildTags name the build tag that links the backend of a scheme
 // lakesql does not link by default: Google's client (with gRPC's xDS and
 // monitoring packages) adds about 2 MB to the allocations of every start,

@@ -196,7 +196,7 @@ func objectError(op, name string, err error) error {
 	case gcerrors.FailedPrecondition:
 		err = fs.ErrExist
 	}
-	return &fs.PathError{Op: op, Path: name, Err: err}
+	return oneLine(&fs.PathError{Op: op, Path: name, Err: err})
 }
 
 var _ interface {

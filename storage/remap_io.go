@@ -86,7 +86,6 @@ func (r *RemapIO) FileSystem(location string) (icebergio.IO, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %s", bucket, OneLine(err))
 	}
-	fsys = asObjectIO(ctx, fsys, u)
 	if r.objects == nil {
 		r.objects = map[string]icebergio.IO{}
 	}

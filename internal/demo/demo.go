@@ -35,7 +35,7 @@ func Build(ctx context.Context, opts Options) error {
 		return fmt.Errorf("demo: --days and --events-per-day must not be negative")
 	}
 	opts = opts.withDefaults()
-	wh, err := catalog.OpenConfig(ctx, catalog.Config{Name: cmp.Or(opts.Catalog, "lakesql"), Warehouse: opts.Warehouse, URI: opts.CatalogURI})
+	wh, err := catalog.OpenConfig(ctx, catalog.Config{Name: cmp.Or(opts.Catalog, "lakesql"), Warehouse: opts.Warehouse, URI: opts.CatalogURI, Props: opts.CatalogProps})
 	if err != nil {
 		return err
 	}

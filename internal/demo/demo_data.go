@@ -27,12 +27,13 @@ import (
 // Options configure the demo warehouse.
 type Options struct {
 	Warehouse    string
-	CatalogURI   string    // an SQL or REST catalog (catalog.Config); "": the warehouse folder's
-	Catalog      string    // the catalog's name, which an SQL catalog stores in its rows; default lakesql
-	Days         int       // default 7
-	EventsPerDay int       // default 10000
-	Start        time.Time // default 2026-01-01 UTC
-	Progress     io.Writer // optional: progress lines
+	CatalogURI   string            // an SQL or REST catalog (catalog.Config); "": the warehouse folder's
+	Catalog      string            // the catalog's name, which an SQL catalog stores in its rows; default lakesql
+	CatalogProps map[string]string // more catalog properties (catalog.Config.Props): gcs.*, adls.*
+	Days         int               // default 7
+	EventsPerDay int               // default 10000
+	Start        time.Time         // default 2026-01-01 UTC
+	Progress     io.Writer         // optional: progress lines
 }
 
 // withDefaults fills in the zero fields and moves Start to midnight UTC: the

@@ -1,70 +1,15 @@
 package testutil
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
-	"time"
 )
 
-// versityModule is the S3-compatible server the storage tests run: Versity
-// S3 Gateway (Apache-2.0) on its posix backend, a real S3 protocol stack
-// over a temporary folder.
-const versityModule = "github.com/versity/versitygw@v1.8.0"
-
-var versity struct {
-	once sync.Once
-	bin  string
-	err  error
-}
-
-// versityBinary builds versitygw from the module proxy once per machine
-// (kept in the user cache folder, keyed by version).
-func versityBinary() (string, error) {
-	versity.once.Do(func() {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		bin := filepath.Join(cache, "lakesql-test", "versitygw-v1.8.0")
-		if _, err := os.Stat(bin); err == nil {
-			versity.bin = bin
-			return
-		}
-		out, err := exec.Command("go", "mod", "download", "-json", versityModule).Output()
-		if err != nil {
-			versity.err = fmt.Errorf("go mod download %s: %v", versityModule, err)
-			return
-		}
-		var mod struct{ Dir string }
-		if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
-			versity.err = fmt.Errorf("go mod download %s: no module folder", versityModule)
-			return
-		}
-		tmp := fmt.Sprintf("%s.%d.tmp", bin, os.Getpid())
-		build := exec.Command("go", "build", "-o", tmp, "./cmd/versitygw")
-		build.Dir = mod.Dir
-		build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-		var stderr bytes.Buffer
-		build.Stderr = &stderr
-		if err := build.Run(); err != nil {
-			versity.err = fmt.Errorf("build versitygw: %v: %s", err, bytes.TrimSpace(stderr.Bytes()))
-			return
-		}
-		if err := os.Rename(tmp, bin); err != nil {
-			versity.err = err
-			return
-		}
-		versity.bin = bin
-	})
-	return versity.bin, versity.err
-}
+// versitygw is the S3-compatible server the storage tests run: Versity S3
+// Gateway (Apache-2.0) on its posix backend, a real S3 protocol stack over
+// a temporary folder.
+var versitygw = &goTool{module: "github.com/versity/versitygw", version: "v1.8.0", pkg: "./cmd/versitygw"}
 
 // S3 is a running S3-compatible server with one bucket.
 type S3 struct {
@@ -80,7 +25,7 @@ type S3 struct {
 // server cannot be built.
 func StartS3(t testing.TB) *S3 {
 	t.Helper()
-	bin, err := versityBinary()
+	bin, err := versitygw.binary()
 	if err != nil {
 		t.Skipf("no S3 server for this test: %v", err)
 	}
@@ -90,30 +35,9 @@ func StartS3(t testing.TB) *S3 {
 		t.Fatal(err)
 	}
 	const access, secret = "lakesql-test", "lakesql-test-secret"
-	for attempt := 0; ; attempt++ {
-		addr := freeAddr(t)
-		cmd := exec.Command(bin, "--access", access, "--secret", secret, "--port", addr, "posix", dir)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatalf("start versitygw: %v", err)
-		}
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		if waitListening(addr, done) {
-			t.Cleanup(func() {
-				cmd.Process.Kill()
-				<-done
-			})
-			s.Endpoint = "http://" + addr
-			break
-		}
-		cmd.Process.Kill()
-		<-done
-		if attempt == 2 {
-			t.Fatalf("versitygw did not start on %s: %s", addr, out.String())
-		}
-	}
+	s.Endpoint = "http://" + startServer(t, bin, func(host, port string) []string {
+		return []string{"--access", access, "--secret", secret, "--port", host + ":" + port, "posix", dir}
+	})
 	t.Setenv("AWS_ENDPOINT_URL", s.Endpoint)
 	t.Setenv("AWS_ACCESS_KEY_ID", access)
 	t.Setenv("AWS_SECRET_ACCESS_KEY", secret)
@@ -128,31 +52,3 @@ func StartS3(t testing.TB) *S3 {
 
 // Location is the s3:// location of a key prefix in the bucket.
 func (s *S3) Location(prefix string) string { return "s3://" + s.Bucket + "/" + prefix }
-
-func freeAddr(t testing.TB) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
-// waitListening waits up to 20 s for addr to accept connections; false if
-// the process ended first.
-func waitListening(addr string, done <-chan struct{}) bool {
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-done:
-			return false
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond); err == nil {
-			c.Close()
-			return true
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return false
-}

@@ -60,6 +60,16 @@ func Unregister(scheme string) {
 	delete(defaultRegistry, scheme)
 }
 
+// Lookup returns the factory registered for scheme, so that a program can
+// register its own in its place that builds on it (lakesql.patch).
+func Lookup(scheme string) (SchemeFactory, bool) {
+	regMutex.RLock()
+	defer regMutex.RUnlock()
+	f, ok := defaultRegistry[scheme]
+
+	return f, ok
+}
+
 // GetRegisteredSchemes returns the list of registered scheme names.
 func GetRegisteredSchemes() []string {
 	regMutex.RLock()
