@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bytes"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -181,6 +182,19 @@ func newGroupTable(types []arrow.DataType) (*groupTable, error) {
 		g.ints = newIntGroups()
 	}
 	return g, nil
+}
+
+// reserve makes room for n groups in an empty table.
+func (g *groupTable) reserve(n int) {
+	if len(g.hashes) > 0 {
+		return
+	}
+	g.hashes = make([]uint64, 0, n)
+	if g.ints != nil {
+		g.ints.table = newIntKeyTable(n)
+		return
+	}
+	g.slots = make([]uint64, max(len(g.slots), 1<<bits.Len(uint(2*n))))
 }
 
 // len is the number of groups so far.
