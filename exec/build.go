@@ -173,8 +173,8 @@ func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error)
 		scan.setRowFilter(plan.RowFilter, scan.subqueryKeys...)
 	}
 	scan.rowsNeeded = p.RowsNeeded
-	if df, ok := env.dynamicFilters.Load(p); ok {
-		return &dynamicScan{tableScan: scan, p: p, env: env, filter: df.(*dynamicFilter)}, nil
+	if fs, ok := env.dynamicFilters.Load(p); ok {
+		return &dynamicScan{tableScan: scan, p: p, env: env, filters: fs.(*scanFilters).filters()}, nil
 	}
 	return scan, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -78,8 +79,31 @@ func planDynamicFilter(p *planner.Join, env *Env) *dynamicFilter {
 		return nil
 	}
 	df.scan = scan
-	env.dynamicFilters.Store(scan, df)
+	fs, _ := env.dynamicFilters.LoadOrStore(scan, &scanFilters{})
+	fs.(*scanFilters).add(df)
 	return df
+}
+
+// scanFilters are the dynamic filters of one probe scan: a scan under
+// several joins' probe sides (through an inner join and the aggregate over
+// it, as TPC-H Q2's partsupp) is filtered by each of their build sides,
+// which are all read before it opens.
+type scanFilters struct {
+	mu   sync.Mutex
+	list []*dynamicFilter
+}
+
+func (fs *scanFilters) add(df *dynamicFilter) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.list = append(fs.list, df)
+}
+
+// filters returns the filters registered so far.
+func (fs *scanFilters) filters() []*dynamicFilter {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return slices.Clone(fs.list)
 }
 
 // DynamicFilterOf describes the filter a hash join's build side will put
@@ -109,11 +133,13 @@ func DynamicFilterOf(p *planner.Join, env *Env) (*planner.Scan, string) {
 }
 
 // scanColumnUnder follows column i of a plan's rows down to the table scan
-// it comes from, through filters, renames, projections that pass it on and
-// aggregates that group by it: a row of the scan whose column fails an
-// implied key predicate can then be dropped without changing what reaches
-// the join (an aggregate's group of that key would not join either). It
-// returns nil when the column is computed or the path holds anything else.
+// it comes from, through filters, renames, projections that pass it on,
+// aggregates that group by it and joins whose rows of a key come only from
+// rows of that key on the column's side: a row of the scan whose column
+// fails an implied key predicate can then be dropped without changing what
+// reaches the join (an aggregate's group of that key would not join
+// either, nor would the rows another join makes of it). It returns nil
+// when the column is computed or the path holds anything else.
 func scanColumnUnder(p planner.Plan, i int) (*planner.Scan, *planner.ColumnRef) {
 	for {
 		switch n := p.(type) {
@@ -142,10 +168,55 @@ func scanColumnUnder(p planner.Plan, i int) (*planner.Scan, *planner.ColumnRef) 
 				return nil, nil
 			}
 			p, i = n.Input, ref.Index
+		case *planner.Join:
+			side, at, ok := joinColumnSource(n, i)
+			if !ok {
+				return nil, nil
+			}
+			p, i = side, at
 		default:
 			return nil, nil
 		}
 	}
+}
+
+// joinColumnSource returns the input and column that column i of join j's
+// rows comes from, ok false unless every row of j holding a value of it
+// comes from input rows holding that value: an inner join's rows come from
+// both sides, an outer join's from its preserved side (its other side's
+// values could turn NULL), a semi or anti join's from its left side.
+func joinColumnSource(j *planner.Join, i int) (planner.Plan, int, bool) {
+	if j.Keep != nil {
+		at := -1
+		for kept := -1; kept < i; {
+			if at++; at == len(j.Keep) {
+				return nil, 0, false
+			}
+			if j.Keep[at] {
+				kept++
+			}
+		}
+		i = at
+	}
+	nl := len(j.Left.Schema())
+	left := i < nl
+	switch j.Type {
+	case sql.JoinInner:
+	case sql.JoinLeft, planner.JoinSemi, planner.JoinAnti:
+		if !left {
+			return nil, 0, false
+		}
+	case sql.JoinRight:
+		if left {
+			return nil, 0, false
+		}
+	default:
+		return nil, 0, false
+	}
+	if left {
+		return j.Left, i, true
+	}
+	return j.Right, i - nl, true
 }
 
 // setBuild derives the probe predicate from the materialized build side.
@@ -206,11 +277,11 @@ func integerKeys(arr arrow.Array) ([]int64, bool) {
 // ScanStats.FilesPrunedAtRunTime.
 type dynamicScan struct {
 	*tableScan
-	p      *planner.Scan
-	env    *Env
-	filter *dynamicFilter
-	ctx    context.Context
-	opened bool
+	p       *planner.Scan
+	env     *Env
+	filters []*dynamicFilter
+	ctx     context.Context
+	opened  bool
 }
 
 // Open defers opening to the first Next: the join opens both sides before
@@ -236,11 +307,19 @@ func (s *dynamicScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // prune plans the scan again with the build side's predicate and keeps the
 // files that plan keeps.
 func (s *dynamicScan) prune(ctx context.Context) error {
-	if s.filter.pred == nil {
+	preds := []planner.Expr{s.p.Filter}
+	keys := slices.Clone(s.subqueryKeys)
+	for _, f := range s.filters {
+		if f.pred != nil {
+			preds = append(preds, f.pred)
+			keys = append(keys, f.rowKeys...)
+		}
+	}
+	if len(preds) == 1 {
 		return nil
 	}
 	q := *s.p
-	q.Filter = planner.Conjunction([]planner.Expr{s.p.Filter, s.filter.pred})
+	q.Filter = planner.Conjunction(preds)
 	plan, err := planFiles(ctx, &q, s.env, true)
 	if err != nil {
 		return err
@@ -259,7 +338,7 @@ func (s *dynamicScan) prune(ctx context.Context) error {
 	s.files = files
 	// The predicate also skips row groups and pages, and, where storage
 	// can test it, drops rows before the other columns are decoded.
-	s.setRowFilter(plan.RowFilter, slices.Concat(s.subqueryKeys, s.filter.rowKeys)...)
+	s.setRowFilter(plan.RowFilter, keys...)
 	return nil
 }
 

@@ -76,3 +76,46 @@ func TestDynamicFilterPredicate(t *testing.T) {
 		t.Errorf("NULL keys only: predicate %s, want false", got)
 	}
 }
+
+// TestScanColumnUnderJoins follows a join key through the joins below it to
+// the scan it comes from only where every joined row holding a key value
+// comes from scan rows holding it: either side of an inner join, the
+// preserved side of an outer join, the left side of a semi or anti join.
+func TestScanColumnUnderJoins(t *testing.T) {
+	scanOf := func(names ...string) *planner.Scan {
+		s := &planner.Scan{Alias: names[0]}
+		for _, n := range names {
+			s.Columns = append(s.Columns, planner.ScanColumn{Name: n, T: tInt})
+		}
+		return s
+	}
+	left, right := scanOf("a", "b"), scanOf("c", "d")
+	cases := []struct {
+		typ  sql.JoinType
+		keep []bool
+		col  int
+		want *planner.Scan // nil: not followed
+		at   int
+	}{
+		{sql.JoinInner, nil, 1, left, 1},
+		{sql.JoinInner, nil, 2, right, 0},
+		{sql.JoinInner, []bool{false, true, false, true}, 0, left, 1},
+		{sql.JoinInner, []bool{false, true, false, true}, 1, right, 1},
+		{sql.JoinInner, []bool{false, true, false, true}, 2, nil, 0}, // no such column
+		{sql.JoinLeft, nil, 0, left, 0},
+		{sql.JoinLeft, nil, 3, nil, 0}, // the NULL-supplying side
+		{sql.JoinRight, nil, 3, right, 1},
+		{sql.JoinRight, nil, 0, nil, 0},
+		{sql.JoinFull, nil, 0, nil, 0},
+		{planner.JoinSemi, nil, 1, left, 1},
+		{planner.JoinAnti, nil, 0, left, 0},
+		{sql.JoinCross, nil, 0, nil, 0},
+	}
+	for _, c := range cases {
+		j := &planner.Join{Type: c.typ, Left: left, Right: right, Keep: c.keep}
+		scan, col := scanColumnUnder(&planner.Filter{Input: j}, c.col)
+		if scan != c.want || scan != nil && col.Index != c.at {
+			t.Errorf("%s join, keep %v, column %d: scan %p column %v, want %p column %d", c.typ, c.keep, c.col, scan, col, c.want, c.at)
+		}
+	}
+}

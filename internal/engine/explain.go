@@ -47,6 +47,10 @@ func (s *Session) Explain(ctx context.Context, st *sql.Explain) (*Result, error)
 		lines = append(lines, []string{line})
 		if j, ok := node.(*planner.Join); ok {
 			if scan, text := exec.DynamicFilterOf(j, env); scan != nil {
+				// A scan under several joins' probe sides gets each one's filter.
+				if dynamic[scan] != "" {
+					text = dynamic[scan] + " AND " + text
+				}
 				dynamic[scan] = text
 			}
 		}
