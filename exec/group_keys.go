@@ -165,7 +165,6 @@ type groupTable struct {
 	slots   []uint64
 	hashes  []uint64 // per group, to rehash
 	scratch []uint64
-	ints    *intGroups // when the key is one integer column (group_keys_ints.go)
 }
 
 // newGroupTable returns a table for keys of the given column types.
@@ -178,9 +177,6 @@ func newGroupTable(types []arrow.DataType) (*groupTable, error) {
 		}
 		g.cols = append(g.cols, ops.newKeys(t))
 	}
-	if len(types) == 1 && isIntKind(types[0]) {
-		g.ints = newIntGroups()
-	}
 	return g, nil
 }
 
@@ -190,10 +186,6 @@ func (g *groupTable) reserve(n int) {
 		return
 	}
 	g.hashes = make([]uint64, 0, n)
-	if g.ints != nil {
-		g.ints.table = newIntKeyTable(n)
-		return
-	}
 	g.slots = make([]uint64, max(len(g.slots), 1<<bits.Len(uint(2*n))))
 }
 
@@ -204,9 +196,6 @@ func (g *groupTable) len() int { return len(g.hashes) }
 // adding new groups, and returns the rows' group ids in gids (reused when
 // large enough).
 func (g *groupTable) insert(keys []arrow.Array, gids []int32) []int32 {
-	if g.ints != nil {
-		return g.insertInts(keys[0], gids)
-	}
 	if coded, ok := g.insertCoded(keys, gids); ok {
 		return coded
 	}
@@ -288,9 +277,6 @@ func (g *groupTable) lookup(keys []arrow.Array, gids []int32) ([]int32, []uint64
 	n := keys[0].Len()
 	gids = grow(gids[:0], n)
 	h := g.hashKeys(keys)
-	if g.ints != nil {
-		return g.lookupInts(keys[0], gids), h
-	}
 	for row := range n {
 		gids[row], _ = g.probe(row, h[row])
 	}

@@ -100,7 +100,7 @@ func (m *hashMatcher) setBuildInts(ctx context.Context, build arrow.RecordBatch)
 		if isNull[r] {
 			continue
 		}
-		id, added := m.ints.insert(vals[r], int32(len(m.head)))
+		id, added := m.ints.insert(vals[r])
 		if added {
 			m.head = append(m.head, -1)
 		}
@@ -313,15 +313,6 @@ func evalIntKey(ctx context.Context, e planner.Expr, batch arrow.RecordBatch, va
 		return nil, nil, fmt.Errorf("join key %s: %w", e, err)
 	}
 	defer arr.Release()
-	if vals, isNull, err = appendInts(arr, vals, isNull); err != nil {
-		return nil, nil, fmt.Errorf("join key %s: %w", e, err)
-	}
-	return vals, isNull, nil
-}
-
-// appendInts appends the values of an integer array widened to int64, and
-// its NULL flags, to vals and isNull.
-func appendInts(arr arrow.Array, vals []int64, isNull []bool) ([]int64, []bool, error) {
 	arr = expr.ExtensionStorage(arr)
 	d := arr.Data()
 	n := arr.Len()
@@ -350,7 +341,7 @@ func appendInts(arr arrow.Array, vals []int64, isNull []bool) ([]int64, []bool, 
 	case expr.KindInt64:
 		vals = append(vals, arrow.GetData[int64](raw)[d.Offset():][:n]...)
 	default:
-		return nil, nil, fmt.Errorf("%s is not an integer", planner.TypeString(arr.DataType()))
+		return nil, nil, fmt.Errorf("join key %s: not an integer", e)
 	}
 	for i := range n {
 		isNull = append(isNull, valid.isNull(i))

@@ -2,12 +2,11 @@ package exec
 
 import "math/bits"
 
-// intKeyTable numbers the distinct keys of a hash join's build side, or the
-// groups of a GROUP BY, when the key is one integer column. It probes
-// linearly with each slot holding the key beside its number, so a lookup
-// reads one cache line (TPC-H Q21 spent a third of its time in the Go map
-// this replaced), and doubles when half full: build sides often repeat keys
-// (lineitem's four rows per order).
+// intKeyTable numbers the distinct keys of a hash join's build side when the
+// key is one integer column. It probes linearly with each slot holding the
+// key beside its number, so a lookup reads one cache line (TPC-H Q21 spent a
+// third of its time in the Go map this replaced), and doubles when half
+// full: build sides often repeat keys (lineitem's four rows per order).
 type intKeyTable struct {
 	slots []intKeySlot
 	mask  uint64
@@ -27,18 +26,17 @@ func newIntKeyTable(capacity int) *intKeyTable {
 	return &intKeyTable{slots: make([]intKeySlot, size), mask: size - 1}
 }
 
-// insert returns k's number, adding it with number next when new (the
-// caller's numbering: a GROUP BY's NULL group has a number but no key).
-func (t *intKeyTable) insert(k int64, next int32) (id int32, added bool) {
+// insert returns k's number, adding it when new.
+func (t *intKeyTable) insert(k int64) (id int32, added bool) {
 	for pos := mix(uint64(k)) & t.mask; ; pos = (pos + 1) & t.mask {
 		s := &t.slots[pos]
 		if s.id == 0 {
 			t.n++
-			s.key, s.id = k, next+1
+			s.key, s.id = k, int32(t.n)
 			if 2*t.n > len(t.slots) {
 				t.grow()
 			}
-			return next, true
+			return int32(t.n) - 1, true
 		}
 		if s.key == k {
 			return s.id - 1, false

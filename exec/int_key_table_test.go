@@ -18,7 +18,7 @@ func TestIntKeyTable(t *testing.T) {
 	tab := newIntKeyTable(4) // grows several times
 	want := map[int64]int32{}
 	for _, k := range keys {
-		id, added := tab.insert(k, int32(len(want)))
+		id, added := tab.insert(k)
 		old, seen := want[k]
 		switch {
 		case seen && (added || id != old):
