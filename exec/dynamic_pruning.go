@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -329,7 +328,6 @@ func (s *dynamicScan) prune(ctx context.Context) error {
 	// The predicate also skips row groups and pages, and, where storage
 	// can test it, drops rows before the other columns are decoded.
 	s.setRowFilter(plan.RowFilter, rowKeys...)
-	s.workers = max(1, min(runtime.GOMAXPROCS(0), len(files)))
 	return nil
 }
 

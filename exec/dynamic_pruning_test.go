@@ -77,43 +77,46 @@ func TestDynamicFilterPredicate(t *testing.T) {
 	}
 }
 
-// A join's dynamic filter reaches the scan its probe key comes from through
-// the joins below it, on either side of them, and through their kept
-// columns, but not into a semi join's right side, whose columns it does not
-// output.
-func TestDynamicFilterThroughLowerJoins(t *testing.T) {
-	scan := func(names ...string) *planner.Scan {
-		s := &planner.Scan{Alias: names[0][:1]}
+// scanColumnUnder follows a column through every kind of join to the side
+// it comes from (a row a lower outer join pads with NULL joins nothing
+// above, so its NULL-supplying side may be filtered too), through kept
+// columns, and not past the columns a join outputs.
+func TestScanColumnUnderJoins(t *testing.T) {
+	scanOf := func(names ...string) *planner.Scan {
+		s := &planner.Scan{Alias: names[0]}
 		for _, n := range names {
 			s.Columns = append(s.Columns, planner.ScanColumn{Name: n, T: tInt})
 		}
 		return s
 	}
-	a, b := scan("a0", "a1"), scan("b0", "b1", "b2")
-	build := &planner.Values{}
-	key := func(i int) planner.Expr { return &planner.ColumnRef{Index: i, T: tInt} }
+	left, right := scanOf("a", "b"), scanOf("c", "d")
 	cases := []struct {
-		name  string
-		lower *planner.Join
-		col   int
-		want  *planner.Scan
-		field string
+		typ  sql.JoinType
+		keep []bool
+		col  int
+		want *planner.Scan // nil: not followed
+		at   int
 	}{
-		{"left input of an inner join", &planner.Join{Type: sql.JoinInner, Left: a, Right: b}, 1, a, "a1"},
-		{"right input of an inner join", &planner.Join{Type: sql.JoinInner, Left: a, Right: b}, 3, b, "b1"},
-		{"null-padded side of a left join", &planner.Join{Type: sql.JoinLeft, Left: a, Right: b}, 4, b, "b2"},
-		{"kept columns", &planner.Join{Type: sql.JoinInner, Left: a, Right: b, Keep: []bool{false, true, true, false, true}}, 2, b, "b2"},
-		{"left input of a semi join", &planner.Join{Type: planner.JoinSemi, Left: a, Right: b}, 0, a, "a0"},
-		{"past a semi join's columns", &planner.Join{Type: planner.JoinSemi, Left: a, Right: b}, 2, nil, ""},
+		{sql.JoinInner, nil, 1, left, 1},
+		{sql.JoinInner, nil, 2, right, 0},
+		{sql.JoinInner, []bool{false, true, false, true}, 0, left, 1},
+		{sql.JoinInner, []bool{false, true, false, true}, 1, right, 1},
+		{sql.JoinInner, []bool{false, true, false, true}, 2, nil, 0}, // no such column
+		{sql.JoinLeft, nil, 0, left, 0},
+		{sql.JoinLeft, nil, 3, right, 1}, // the NULL-supplying side
+		{sql.JoinRight, nil, 3, right, 1},
+		{sql.JoinRight, nil, 0, left, 0},
+		{sql.JoinFull, nil, 0, left, 0},
+		{planner.JoinSemi, nil, 1, left, 1},
+		{planner.JoinSemi, nil, 2, nil, 0}, // a semi join outputs no right column
+		{planner.JoinAnti, nil, 0, left, 0},
+		{sql.JoinCross, nil, 3, right, 1},
 	}
 	for _, c := range cases {
-		upper := &planner.Join{Type: sql.JoinInner, Left: c.lower, Right: build, LeftKeys: []planner.Expr{key(c.col)}, RightKeys: []planner.Expr{key(0)}}
-		df := planDynamicFilter(upper, &Env{})
-		switch {
-		case c.want == nil && df != nil:
-			t.Errorf("%s: dynamic filter on %v, want none", c.name, df.probeCols)
-		case c.want != nil && (df == nil || df.scan != c.want || df.probeCols[0].Name != c.field):
-			t.Errorf("%s: dynamic filter %+v, want one on %s", c.name, df, c.field)
+		j := &planner.Join{Type: c.typ, Left: left, Right: right, Keep: c.keep}
+		scan, col := scanColumnUnder(&planner.Filter{Input: j}, c.col)
+		if scan != c.want || scan != nil && col.Index != c.at {
+			t.Errorf("%s join, keep %v, column %d: scan %p column %v, want %p column %d", c.typ, c.keep, c.col, scan, col, c.want, c.at)
 		}
 	}
 }

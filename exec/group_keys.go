@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bytes"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -177,6 +178,15 @@ func newGroupTable(types []arrow.DataType) (*groupTable, error) {
 		g.cols = append(g.cols, ops.newKeys(t))
 	}
 	return g, nil
+}
+
+// reserve makes room for n groups in an empty table.
+func (g *groupTable) reserve(n int) {
+	if len(g.hashes) > 0 {
+		return
+	}
+	g.hashes = make([]uint64, 0, n)
+	g.slots = make([]uint64, max(len(g.slots), 1<<bits.Len(uint(2*n))))
 }
 
 // len is the number of groups so far.

@@ -115,14 +115,22 @@ func (h *hashAggregate) mergeByPartition(ctx context.Context, states []*aggState
 			if err != nil {
 				return err
 			}
+			rows := make([][]int32, len(states))
+			most := 0
 			for i, s := range states {
-				var rows []int32
 				for id, hash := range s.keys.hashes {
 					if int(hash>>40)%parts == p {
-						rows = append(rows, int32(id))
+						rows[i] = append(rows[i], int32(id))
 					}
 				}
-				if err := part.mergeRows(gctx, s, keys[i], rows, mem); err != nil {
+				most = max(most, len(rows[i]))
+			}
+			// The partition has at least as many groups as any state
+			// brings: sized for them, its table need not grow through
+			// them.
+			part.keys.reserve(most)
+			for i, s := range states {
+				if err := part.mergeRows(gctx, s, keys[i], rows[i], mem); err != nil {
 					return err
 				}
 			}
