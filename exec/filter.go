@@ -48,26 +48,16 @@ func (f *filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // apply filters one batch; it returns nil when no row passes.
 func (f *filter) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error) {
-	mem := allocator(ctx)
-	mask, err := expr.Eval(ctx, f.pred, batch, mem)
-	if err != nil {
-		return nil, fmt.Errorf("WHERE %s: %w", f.pred, err)
-	}
-	defer mask.Release()
-	bools, ok := mask.(*array.Boolean)
-	if !ok {
-		if mask.DataType().ID() == arrow.NULL {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("WHERE %s: predicate is %s, not BOOLEAN", f.pred, planner.TypeString(mask.DataType()))
+	bools, bits, kept, err := evalPredicate(ctx, f.pred, batch)
+	if bools != nil {
+		defer bools.Release()
 	}
 	// Counting first spares listing the rows when the scan below already
 	// dropped those that fail (storage tests the predicate's columns).
-	bits := trueBits(bools)
-	switch bitutil.CountSetBits(bits, 0, bools.Len()) {
-	case 0:
-		return nil, nil
-	case int(batch.NumRows()):
+	switch {
+	case err != nil || kept == 0:
+		return nil, err
+	case kept == int(batch.NumRows()):
 		batch.Retain()
 		return batch, nil
 	}
@@ -80,6 +70,27 @@ func (f *filter) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.Reco
 	out, err := gatherRows(ctx, batch, *buf)
 	rowLists.Put(buf)
 	return out, err
+}
+
+// evalPredicate evaluates a WHERE predicate over batch: the mask (nil when
+// the predicate is the NULL literal; the caller releases it), a bitmap of
+// its valid and TRUE rows and their number.
+func evalPredicate(ctx context.Context, pred planner.Expr, batch arrow.RecordBatch) (mask *array.Boolean, pass []byte, kept int, err error) {
+	arr, err := expr.Eval(ctx, pred, batch, allocator(ctx))
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("WHERE %s: %w", pred, err)
+	}
+	mask, ok := arr.(*array.Boolean)
+	if !ok {
+		t := arr.DataType()
+		arr.Release()
+		if t.ID() == arrow.NULL {
+			return nil, nil, 0, nil
+		}
+		return nil, nil, 0, fmt.Errorf("WHERE %s: predicate is %s, not BOOLEAN", pred, planner.TypeString(t))
+	}
+	pass = trueBits(mask)
+	return mask, pass, bitutil.CountSetBits(pass, 0, mask.Len()), nil
 }
 
 // rowLists holds filters' scratch row lists (*[]int32).

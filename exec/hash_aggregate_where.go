@@ -21,10 +21,10 @@ import (
 // is evaluated over every row and the failing rows are made NULL in it,
 // which the aggregates that skip NULLs (aggregateSkipsNulls) then ignore;
 // the group keys are looked up at the passing rows only, so a failing row
-// never makes a group. When evaluating over every row fails (1/x where the
-// predicate excluded x = 0), or a row would be NULL only for the mask's
-// sake in an aggregate that counts NULLs, the batch is filtered first as
-// a Filter does.
+// never makes a group. When evaluating over every row fails (CAST(s AS
+// INT) where the predicate excluded the rows that are not numbers), or an
+// aggregate does not skip NULLs (string_agg, DISTINCT), the batch is
+// filtered first as a Filter does.
 
 // fuseWhere reports whether an Aggregate over filter f may test f's
 // predicate itself: not under EXPLAIN ANALYZE, which counts the filter's
@@ -49,24 +49,14 @@ func aggregateSkipsNulls(c *planner.AggCall) bool {
 
 // addWhere folds into the state the rows of batch that pass h.where.
 func (st *aggState) addWhere(ctx context.Context, batch arrow.RecordBatch, mem memory.Allocator) error {
-	mask, err := expr.Eval(ctx, st.h.where, batch, mem)
-	if err != nil {
-		return fmt.Errorf("WHERE %s: %w", st.h.where, err)
-	}
-	defer mask.Release()
-	bools, ok := mask.(*array.Boolean)
-	if !ok {
-		if mask.DataType().ID() == arrow.NULL {
-			return nil
-		}
-		return fmt.Errorf("WHERE %s: predicate is %s, not BOOLEAN", st.h.where, planner.TypeString(mask.DataType()))
+	bools, pass, kept, err := evalPredicate(ctx, st.h.where, batch)
+	if bools != nil {
+		defer bools.Release()
 	}
 	n := int(batch.NumRows())
-	pass := trueBits(bools)
-	kept := bitutil.CountSetBits(pass, 0, n)
 	switch {
-	case kept == 0:
-		return nil
+	case err != nil || kept == 0:
+		return err
 	case kept == n:
 		return st.addAll(ctx, batch, mem)
 	}
