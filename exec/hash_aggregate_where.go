@@ -151,20 +151,11 @@ func maskRows(arr arrow.Array, pass []byte, mem memory.Allocator) arrow.Array {
 		arr.Retain() // NULL at every row already
 		return arr
 	}
-	d := arr.Data()
-	n, off := d.Len(), d.Offset()
-	valid := expr.NewBuffer(mem, int(bitutil.BytesForBits(int64(off+n))))
-	defer valid.Release()
-	if arr.NullN() > 0 {
-		bitutil.BitmapAnd(arr.NullBitmapBytes(), pass, int64(off), 0, valid.Bytes(), int64(off), int64(n))
-	} else {
-		bitutil.CopyBitmap(pass, 0, n, valid.Bytes(), off)
+	if arr.NullN() == 0 {
+		return expr.WithValidity(mem, arr, pass)
 	}
-	buffers := append([]*memory.Buffer{valid}, d.Buffers()[1:]...)
-	out := array.NewData(d.DataType(), n, buffers, d.Children(), array.UnknownNullCount, off)
-	defer out.Release()
-	if dict := d.Dictionary(); dict != nil {
-		out.SetDictionary(dict)
-	}
-	return array.MakeFromData(out)
+	n := arr.Len()
+	valid := make([]byte, bitutil.BytesForBits(int64(n)))
+	bitutil.BitmapAnd(arr.NullBitmapBytes(), pass, int64(arr.Data().Offset()), 0, valid, 0, int64(n))
+	return expr.WithValidity(mem, arr, valid)
 }

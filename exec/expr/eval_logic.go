@@ -130,13 +130,22 @@ func (ev *evaluator) nullIf(a, b operand) (arrow.Array, error) {
 // withValidity returns arr with its validity replaced by valid (n bits from
 // bit 0), sharing arr's value buffers.
 func (ev *evaluator) withValidity(arr arrow.Array, valid []byte) arrow.Array {
+	return WithValidity(ev.mem, arr, valid)
+}
+
+// WithValidity returns arr with its validity replaced by valid (arr.Len()
+// bits from bit 0), sharing arr's value buffers (and dictionary).
+func WithValidity(mem memory.Allocator, arr arrow.Array, valid []byte) arrow.Array {
 	d := arr.Data()
-	off := d.Offset()
-	bm := NewBuffer(ev.mem, int(bitutil.BytesForBits(int64(off+ev.n))))
+	n, off := d.Len(), d.Offset()
+	bm := NewBuffer(mem, int(bitutil.BytesForBits(int64(off+n))))
 	defer bm.Release()
-	bitutil.CopyBitmap(valid, 0, ev.n, bm.Bytes(), off)
-	data := array.NewData(d.DataType(), ev.n, append(
+	bitutil.CopyBitmap(valid, 0, n, bm.Bytes(), off)
+	data := array.NewData(d.DataType(), n, append(
 		[]*memory.Buffer{bm}, d.Buffers()[1:]...), d.Children(), array.UnknownNullCount, off)
 	defer data.Release()
+	if dict := d.Dictionary(); dict != nil {
+		data.SetDictionary(dict)
+	}
 	return array.MakeFromData(data)
 }
