@@ -82,17 +82,9 @@ func knownDeletes(ctx context.Context, fs icebergio.IO, cache *ManifestCache, sn
 	if snap == nil {
 		return known, nil
 	}
-	manifests, err := cache.SnapshotManifests(fs, snap)
-	if err != nil {
-		return nil, snapshotFileError("manifest list", snap.ManifestList, err)
-	}
-	var deletes []iceberg.ManifestFile
-	for _, m := range manifests {
-		if m.ManifestContent() == iceberg.ManifestContentDeletes {
-			deletes = append(deletes, m)
-		}
-	}
-	entries, err := readManifests(ctx, fs, deletes, cache)
+	_, entries, err := readSnapshotManifests(ctx, fs, cache, snap, func(m iceberg.ManifestFile) bool {
+		return m.ManifestContent() == iceberg.ManifestContentDeletes
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -102,4 +94,24 @@ func knownDeletes(ctx context.Context, fs icebergio.IO, cache *ManifestCache, sn
 		}
 	}
 	return known, nil
+}
+
+// readSnapshotManifests reads the entries of the manifests of snap that
+// keep selects, through cache: the manifests and their entries, in order.
+func readSnapshotManifests(ctx context.Context, fs icebergio.IO, cache *ManifestCache, snap *table.Snapshot, keep func(iceberg.ManifestFile) bool) ([]iceberg.ManifestFile, [][]iceberg.ManifestEntry, error) {
+	all, err := cache.SnapshotManifests(fs, snap)
+	if err != nil {
+		return nil, nil, snapshotFileError("manifest list", snap.ManifestList, err)
+	}
+	var manifests []iceberg.ManifestFile
+	for _, m := range all {
+		if keep(m) {
+			manifests = append(manifests, m)
+		}
+	}
+	entries, err := readManifests(ctx, fs, manifests, cache)
+	if err != nil {
+		return nil, nil, err
+	}
+	return manifests, entries, nil
 }

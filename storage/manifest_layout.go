@@ -144,17 +144,9 @@ func PlanManifestRewrite(ctx context.Context, fsys icebergio.IO, cache *Manifest
 	if snap == nil {
 		return plan, nil
 	}
-	all, err := cache.SnapshotManifests(fsys, snap)
-	if err != nil {
-		return nil, snapshotFileError("manifest list", snap.ManifestList, err)
-	}
-	var manifests []iceberg.ManifestFile
-	for _, m := range all {
-		if m.ManifestContent() == iceberg.ManifestContentData && (specID == nil || int(m.PartitionSpecID()) == *specID) {
-			manifests = append(manifests, m)
-		}
-	}
-	entries, err := readManifests(ctx, fsys, manifests, cache)
+	manifests, entries, err := readSnapshotManifests(ctx, fsys, cache, snap, func(m iceberg.ManifestFile) bool {
+		return m.ManifestContent() == iceberg.ManifestContentData && (specID == nil || int(m.PartitionSpecID()) == *specID)
+	})
 	if err != nil {
 		return nil, err
 	}
