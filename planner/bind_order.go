@@ -34,6 +34,7 @@ func (b *binder) bindOrderedBody(body sql.SetExpr, order []sql.OrderItem) (Plan,
 		return plan, err
 	}
 	cols := plan.Schema()
+	order = orderByAll(order, len(cols))
 	proj := &Project{Input: plan}
 	names := make([]string, len(cols))
 	for i, c := range cols {
@@ -73,6 +74,7 @@ func (b *binder) bindOrderedBody(body sql.SetExpr, order []sql.OrderItem) (Plan,
 // (by ordinal or name) or are expressions over the block's input, which
 // become hidden columns unless the select list already computes them.
 func (b *binder) bindSelectOrder(order []sql.OrderItem, items []selectItem, s *scope) ([]orderKey, []selectItem, error) {
+	order = orderByAll(order, len(items))
 	names := make([]string, len(items))
 	itemKeys := make(map[string]int, len(items))
 	for i, it := range items {
@@ -103,6 +105,22 @@ func (b *binder) bindSelectOrder(order []sql.OrderItem, items []selectItem, s *s
 		keys[i] = newOrderKey(idx, o)
 	}
 	return keys, hidden, nil
+}
+
+// orderByAll turns DuckDB's ORDER BY ALL into the ordinals of all n output
+// columns, left to right, each with ALL's direction; any other ORDER BY is
+// returned as it is.
+func orderByAll(order []sql.OrderItem, n int) []sql.OrderItem {
+	if len(order) != 1 || !order[0].All {
+		return order
+	}
+	keys := make([]sql.OrderItem, n)
+	for i := range keys {
+		keys[i] = order[0]
+		keys[i].All = false
+		keys[i].Expr = &sql.Literal{Kind: sql.LitInteger, Value: strconv.Itoa(i + 1)}
+	}
+	return keys
 }
 
 // outputColumn resolves an ORDER BY ordinal (ORDER BY 2) or output column

@@ -36,7 +36,7 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 	if err != nil {
 		return nil, err
 	}
-	groups, err := b.bindGroupBy(sel, s)
+	groups, err := b.bindGroupBy(sel, s, gen)
 	if err != nil {
 		return nil, err
 	}
@@ -116,11 +116,14 @@ func (b *binder) bindSelectInput(sel *sql.Select) (Plan, error) {
 
 // bindGroupBy binds the GROUP BY expressions over the input. An item may be
 // an ordinal of the select list (GROUP BY 1) or, when no input column has
-// that name, a select-list alias.
-func (b *binder) bindGroupBy(sel *sql.Select, s *scope) ([]Expr, error) {
+// that name, a select-list alias; GROUP BY ALL stands for the select items
+// that aggregate nothing (bind_group_by_all.go).
+func (b *binder) bindGroupBy(sel *sql.Select, s *scope, gen *selectGenerator) ([]Expr, error) {
 	gs := forbidAggregates(s, "aggregate functions are not allowed in GROUP BY")
+	if sel.GroupByAll {
+		return b.groupByAll(sel.Items, gs, gen)
+	}
 	var groups []Expr
-	seen := map[string]bool{}
 	for _, g := range sel.GroupBy {
 		target, err := groupTarget(g, sel.Items, s)
 		if err != nil {
@@ -130,12 +133,22 @@ func (b *binder) bindGroupBy(sel *sql.Select, s *scope) ([]Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		groups = append(groups, x)
+	}
+	return distinctExprs(groups), nil
+}
+
+// distinctExprs drops the repeats of an expression from list.
+func distinctExprs(list []Expr) []Expr {
+	var out []Expr
+	seen := map[string]bool{}
+	for _, x := range list {
 		if key := exprKey(x); !seen[key] {
 			seen[key] = true
-			groups = append(groups, x)
+			out = append(out, x)
 		}
 	}
-	return groups, nil
+	return out
 }
 
 // groupTarget resolves a GROUP BY ordinal or alias to its select item.
@@ -176,7 +189,7 @@ func (b *binder) bindSelectItems(sqlItems []sql.SelectItem, s *scope, gen *selec
 			continue
 		}
 		if star, ok := item.Expr.(*sql.Star); ok {
-			expanded, err := expandStar(star, s)
+			expanded, err := b.expandStar(star, s)
 			if err != nil {
 				return nil, err
 			}
@@ -188,24 +201,6 @@ func (b *binder) bindSelectItems(sqlItems []sql.SelectItem, s *scope, gen *selec
 			return nil, err
 		}
 		items = append(items, selectItem{expr: e, name: selectItemName(item), src: item.Expr})
-	}
-	return items, nil
-}
-
-// expandStar returns the columns * or t.* stands for.
-func expandStar(star *sql.Star, s *scope) ([]selectItem, error) {
-	var items []selectItem
-	for i, c := range s.cols {
-		if c.Hidden || len(star.Table) > 0 && !strings.EqualFold(c.Table, star.Table[len(star.Table)-1]) {
-			continue
-		}
-		if u, ok := c.T.(*UnreadableType); ok {
-			return nil, errorf(star.Pos, "* includes column %s of Iceberg type %s, which lakesql cannot read yet; name the columns you need", c.Name, u.Iceberg)
-		}
-		items = append(items, selectItem{expr: &ColumnRef{Index: i, Name: c.Name, T: c.T}, name: c.Name, src: star})
-	}
-	if len(items) == 0 && len(star.Table) > 0 {
-		return nil, errorf(star.Pos, "table %q is not in FROM", star.Table[len(star.Table)-1])
 	}
 	return items, nil
 }

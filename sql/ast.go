@@ -37,10 +37,14 @@ type ColumnRef struct {
 	Pos   Pos
 }
 
-// Star is * or t.* in a select list (Table empty for a bare *).
+// Star is * or t.* in a select list (Table empty for a bare *), with
+// DuckDB's modifiers: * EXCLUDE (a, t.b) leaves columns out, and
+// * REPLACE (expr AS a) puts expr where column a would be, under a's name.
 type Star struct {
-	Table []string
-	Pos   Pos
+	Table   []string
+	Exclude []*ColumnRef
+	Replace []SelectItem
+	Pos     Pos
 }
 
 // LitKind says what a Literal holds.
@@ -287,8 +291,11 @@ type Select struct {
 	From     TableExpr // nil for SELECT without FROM
 	Where    Expr
 	GroupBy  []Expr
-	Having   Expr
-	Pos      Pos
+	// GroupByAll is DuckDB's GROUP BY ALL: group by every select item that
+	// calls no aggregate or window function (GroupBy is then empty).
+	GroupByAll bool
+	Having     Expr
+	Pos        Pos
 }
 
 // SelectItem is expr [AS alias]; Expr may be *Star. Aliases holds the
@@ -317,9 +324,12 @@ type Values struct {
 
 // OrderItem is one ORDER BY key.
 type OrderItem struct {
-	Expr       Expr
+	Expr       Expr // nil for ORDER BY ALL
 	Desc       bool
 	NullsFirst *bool // nil: the default (NULLS LAST for ASC, NULLS FIRST for DESC)
+	// All is DuckDB's ORDER BY ALL: every output column, left to right, the
+	// query's only ORDER BY item.
+	All bool
 }
 
 // TableExpr is an item of FROM: *TableName, *TableFunc, *SubqueryTable or *Join.

@@ -77,10 +77,7 @@ func (f *formatter) expr(e Expr) {
 	case *ColumnRef:
 		f.WriteString(quoteName(e.Parts))
 	case *Star:
-		if len(e.Table) > 0 {
-			f.write(quoteName(e.Table), ".")
-		}
-		f.WriteString("*")
+		f.star(e)
 	case *Literal:
 		f.literal(e)
 	case *Interval:
@@ -259,12 +256,44 @@ func (f *formatter) frameBound(b FrameBound) {
 	}
 }
 
+// star writes * or t.* with its EXCLUDE and REPLACE lists.
+func (f *formatter) star(s *Star) {
+	if len(s.Table) > 0 {
+		f.write(quoteName(s.Table), ".")
+	}
+	f.WriteString("*")
+	if len(s.Exclude) > 0 {
+		f.WriteString(" EXCLUDE (")
+		for i, ref := range s.Exclude {
+			if i > 0 {
+				f.WriteString(", ")
+			}
+			f.expr(ref)
+		}
+		f.WriteString(")")
+	}
+	if len(s.Replace) > 0 {
+		f.WriteString(" REPLACE (")
+		for i, item := range s.Replace {
+			if i > 0 {
+				f.WriteString(", ")
+			}
+			f.write(item.Expr, " AS ", quoteIdent(item.Alias))
+		}
+		f.WriteString(")")
+	}
+}
+
 func (f *formatter) orderItems(items []OrderItem) {
 	for i, it := range items {
 		if i > 0 {
 			f.WriteString(", ")
 		}
-		f.expr(it.Expr)
+		if it.All {
+			f.WriteString("ALL")
+		} else {
+			f.expr(it.Expr)
+		}
 		if it.Desc {
 			f.WriteString(" DESC")
 		}
@@ -361,6 +390,9 @@ func (f *formatter) selectBlock(s *Select) {
 	}
 	if s.Where != nil {
 		f.write(" WHERE ", s.Where)
+	}
+	if s.GroupByAll {
+		f.WriteString(" GROUP BY ALL")
 	}
 	if len(s.GroupBy) > 0 {
 		f.WriteString(" GROUP BY ")

@@ -579,6 +579,27 @@ func (p *parser) orderItems() []OrderItem {
 
 func (p *parser) orderItem() OrderItem {
 	item := OrderItem{Expr: p.expr()}
+	p.orderDirection(&item)
+	return item
+}
+
+// queryOrderItems parses a query's ORDER BY keys, which may be DuckDB's ALL
+// [ASC|DESC] [NULLS FIRST|LAST]: every output column, and nothing else.
+func (p *parser) queryOrderItems() []OrderItem {
+	if !p.tok().isWord("all") {
+		return p.orderItems()
+	}
+	item := OrderItem{All: true}
+	p.advance()
+	p.orderDirection(&item)
+	if t := p.tok(); t.isOp(",") {
+		panic(errorAt(t, "ORDER BY ALL orders by every column; it cannot be combined with other ORDER BY keys"))
+	}
+	return []OrderItem{item}
+}
+
+// orderDirection parses [ASC|DESC] [NULLS FIRST|LAST].
+func (p *parser) orderDirection(item *OrderItem) {
 	if !p.acceptWord("asc") && p.acceptWord("desc") {
 		item.Desc = true
 	}
@@ -589,7 +610,6 @@ func (p *parser) orderItem() OrderItem {
 		}
 		item.NullsFirst = &first
 	}
-	return item
 }
 
 // typeName parses a SQL type and normalizes it as TypeName documents.

@@ -13,7 +13,7 @@ func (p *parser) query() *Query {
 	q.Body = p.setExpr()
 	if p.acceptWord("order") {
 		p.expectWord("by")
-		q.OrderBy = p.orderItems()
+		q.OrderBy = p.queryOrderItems()
 	}
 	p.limitOffset(q)
 	if inner, ok := q.Body.(*Query); ok && isBare(q) {
@@ -131,15 +131,8 @@ func (p *parser) setPrimary() SetExpr {
 
 func (p *parser) selectBlock() *Select {
 	s := &Select{Pos: p.advance().pos}
-	if p.eatWord("distinct") {
-		s.Distinct = true
-	} else {
-		p.eatWord("all")
-	}
-	s.Items = []SelectItem{p.selectItem()}
-	for p.acceptOp(",") {
-		s.Items = append(s.Items, p.selectItem())
-	}
+	s.Distinct = p.distinct()
+	s.Items = p.selectItems()
 	if p.acceptWord("from") {
 		s.From = p.from()
 	}
@@ -147,36 +140,61 @@ func (p *parser) selectBlock() *Select {
 	return s
 }
 
-// fromFirst parses FROM t [WHERE …] [GROUP BY …] [HAVING …], which selects
-// every column, as SELECT * FROM t … does (DuckDB: CREATE TABLE t AS FROM
-// 'x.csv').
+// fromFirst parses DuckDB's FROM t [SELECT …] [WHERE …] [GROUP BY …]
+// [HAVING …]; without SELECT it selects every column, as SELECT * FROM t …
+// does (CREATE TABLE t AS FROM 'x.csv').
 func (p *parser) fromFirst() *Select {
 	t := p.advance()
 	s := &Select{Pos: t.pos, Items: []SelectItem{{Expr: &Star{Pos: t.pos}, Pos: t.pos}}}
 	s.From = p.from()
+	if p.acceptWord("select") {
+		s.Distinct = p.distinct()
+		s.Items = p.selectItems()
+	}
 	p.selectClauses(s)
 	return s
 }
 
-// selectClauses parses the WHERE, GROUP BY and HAVING of a select block.
+// selectClauses parses the WHERE, GROUP BY [ALL] and HAVING of a select block.
 func (p *parser) selectClauses(s *Select) {
 	if p.acceptWord("where") {
 		s.Where = p.expr()
 	}
 	if p.acceptWord("group") {
 		p.expectWord("by")
-		s.GroupBy = p.exprList()
+		if s.GroupByAll = p.acceptWord("all"); !s.GroupByAll {
+			s.GroupBy = p.exprList()
+		}
 	}
 	if p.acceptWord("having") {
 		s.Having = p.expr()
 	}
 }
 
-// selectItem parses *, t.*, or expr [[AS] alias | AS (alias, …)]. Without AS the alias must not
+// distinct parses the DISTINCT or ALL after SELECT.
+func (p *parser) distinct() bool {
+	if p.eatWord("distinct") {
+		return true
+	}
+	p.eatWord("all")
+	return false
+}
+
+// selectItems parses a select list.
+func (p *parser) selectItems() []SelectItem {
+	items := []SelectItem{p.selectItem()}
+	for p.acceptOp(",") {
+		items = append(items, p.selectItem())
+	}
+	return items
+}
+
+// selectItem parses *, t.* (either with EXCLUDE and REPLACE), or expr [[AS] alias | AS (alias, …)]. Without AS the alias must not
 // be a reserved word, so SELECT a FROM t never reads FROM as an alias.
 func (p *parser) selectItem() SelectItem {
 	t := p.tok()
 	if star := p.star(); star != nil {
+		p.starModifiers(star)
 		return SelectItem{Expr: star, Pos: t.pos}
 	}
 	item := SelectItem{Expr: p.expr(), Pos: t.pos}
@@ -212,6 +230,37 @@ func (p *parser) star() *Star {
 		n += 2
 	}
 	return nil
+}
+
+// starModifiers parses DuckDB's EXCLUDE (a, t.b) or EXCLUDE a, then
+// REPLACE (expr AS a, …), after a star.
+func (p *parser) starModifiers(star *Star) {
+	if p.acceptWord("exclude") {
+		paren := p.acceptOp("(")
+		for {
+			parts, pos := p.dottedName(0)
+			star.Exclude = append(star.Exclude, &ColumnRef{Parts: parts, Pos: pos})
+			if !paren || !p.acceptOp(",") {
+				break
+			}
+		}
+		if paren {
+			p.expectOp(")")
+		}
+	}
+	if p.acceptWord("replace") {
+		p.expectOp("(")
+		for {
+			item := SelectItem{Pos: p.tok().pos, Expr: p.expr()}
+			p.expectWord("as")
+			item.Alias = p.aliasName()
+			star.Replace = append(star.Replace, item)
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		p.expectOp(")")
+	}
 }
 
 // values parses VALUES (…), (…); all rows must have the same width.
