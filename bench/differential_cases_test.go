@@ -10,8 +10,6 @@ package bench
 //     in DuckDB unless given 'g', and groups are $1 vs \1; not tested.
 //   - ln, sqrt and log of zero or negatives are NULL in lakesql and errors
 //     in DuckDB; only positive arguments are tested.
-//   - Default NULL order differs (lakesql: DESC puts NULLs first, DuckDB:
-//     NULLS LAST always), so ordered queries spell NULLS FIRST/LAST.
 //   - two-argument datediff and date_add(date, int) are Spark forms
 //     DuckDB lacks; the three-argument date_diff and + INTERVAL are used.
 //   - date_diff('week', …) counts Monday boundaries in lakesql and 7-day
@@ -134,6 +132,9 @@ func aggregateCases() []diffCase {
 func orderLimitCases() []diffCase {
 	return append(ordered(
 		`SELECT id, i FROM diff.t ORDER BY i NULLS FIRST, id`,
+		`SELECT id, i FROM diff.t ORDER BY i DESC, id`,
+		`SELECT id, d FROM diff.t ORDER BY d, id DESC`,
+		`SELECT id, s FROM diff.t ORDER BY s DESC, id LIMIT 3`,
 		`SELECT id, i FROM diff.t ORDER BY i DESC NULLS LAST, id`,
 		`SELECT id, s FROM diff.t ORDER BY s NULLS LAST, id DESC`,
 		`SELECT id, d FROM diff.t ORDER BY d DESC NULLS FIRST, id`,

@@ -28,7 +28,7 @@ func TestBindAggregatePlans(t *testing.T) {
 			"Project b, c, sum(a)",
 			"  Aggregate group=[b] aggs=[count(*) AS c, sum(CAST(a AS BIGINT)) AS sum(a)]"}},
 		{"SELECT b AS k, avg(d) FROM t GROUP BY k HAVING count(*) > 1 ORDER BY 2 DESC LIMIT 5", []string{
-			"TopN 5 keys=[avg(d) DESC NULLS FIRST]",
+			"TopN 5 keys=[avg(d) DESC NULLS LAST]",
 			"  Project b AS k, avg(d)",
 			"    Filter (count(*) > 1)",
 			"      Aggregate group=[b] aggs=[avg(d), count(*)]"}},

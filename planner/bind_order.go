@@ -13,8 +13,11 @@ type orderKey struct {
 	desc, nullsFirst bool
 }
 
+// newOrderKey puts NULLs last unless the item says NULLS FIRST, ascending
+// and descending, as DuckDB and Trino do; Spark agrees for DESC, which is
+// where "top N" queries meet NULLs.
 func newOrderKey(index int, o sql.OrderItem) orderKey {
-	k := orderKey{index: index, desc: o.Desc, nullsFirst: o.Desc}
+	k := orderKey{index: index, desc: o.Desc}
 	if o.NullsFirst != nil {
 		k.nullsFirst = *o.NullsFirst
 	}

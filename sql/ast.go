@@ -326,7 +326,7 @@ type Values struct {
 type OrderItem struct {
 	Expr       Expr // nil for ORDER BY ALL
 	Desc       bool
-	NullsFirst *bool // nil: the default (NULLS LAST for ASC, NULLS FIRST for DESC)
+	NullsFirst *bool // nil: the default, NULLS LAST in both directions
 	// All is DuckDB's ORDER BY ALL: every output column, left to right, the
 	// query's only ORDER BY item.
 	All bool
