@@ -5,14 +5,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 )
 
 // Whole-process benchmarks: what a user scripting `lakesql -e` waits for,
-// start-up included, against a DuckDB process (cmd/duckdb-query, which
-// links DuckDB and runs one statement; no duckdb CLI is assumed). Each
+// start-up included, against a DuckDB process: cmd/duckdb-query, a small C
+// program on DuckDB's C API, linked with the static library duckdb-go-bindings
+// ships and built with gcc -O2, which opens an in-memory database, runs one
+// statement and prints CSV, as the duckdb CLI does (no CLI is assumed). Each
 // reports wall time per run (ns/op), the CPU time the process used
 // (cpu-ms/op) and its minor page faults (faults/op), which a loaded machine
 // disturbs far less: on a virtual machine each is tens of microseconds. TestProcessHarness
@@ -38,7 +42,7 @@ var processFixture struct {
 	once    sync.Once
 	dir     string
 	lakesql string // binary, built as `make build` does
-	duckdb  string // cmd/duckdb-query
+	duckdb  string // cmd/duckdb-query, built with gcc
 	demo    string // demo warehouse: 7 days, 10,000 events a day
 	empty   string // empty warehouse
 	err     error
@@ -74,8 +78,7 @@ func processSetup(tb testing.TB) (lakesql, duckdb, demo, empty string) {
 			return
 		}
 		f.duckdb = filepath.Join(f.dir, "duckdb-query")
-		if out, err := exec.Command("go", "build", "-o", f.duckdb, "./cmd/duckdb-query").CombinedOutput(); err != nil {
-			f.err = fmt.Errorf("building cmd/duckdb-query: %v: %s", err, out)
+		if f.err = buildDuckDBQuery(f.duckdb); f.err != nil {
 			return
 		}
 		f.demo, f.empty = filepath.Join(f.dir, "demo"), filepath.Join(f.dir, "empty")
@@ -90,6 +93,43 @@ func processSetup(tb testing.TB) (lakesql, duckdb, demo, empty string) {
 		tb.Fatalf("setting up: %v", f.err)
 	}
 	return f.lakesql, f.duckdb, f.demo, f.empty
+}
+
+// buildDuckDBQuery compiles cmd/duckdb-query/duckdb_query.c with gcc -O2
+// into out, linked with the static DuckDB libraries that duckdb-go-bindings
+// ships for this platform (the bench's DuckDB version, go.mod). The linker
+// flags are the #cgo LDFLAGS line of that module's prebuilt.go, as cgo
+// links duckdb-go, so the library list follows a version bump.
+func buildDuckDBQuery(out string) error {
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		return fmt.Errorf("building cmd/duckdb-query: no gcc on PATH (the DuckDB process is a C program)")
+	}
+	module := "github.com/duckdb/duckdb-go-bindings/lib/" + runtime.GOOS + "-" + runtime.GOARCH
+	dirOut, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", module).Output()
+	dir := strings.TrimSpace(string(dirOut))
+	if err != nil || dir == "" {
+		return fmt.Errorf("building cmd/duckdb-query: no folder for module %s (run `go mod download %s` in bench/)", module, module)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "prebuilt.go"))
+	if err != nil {
+		return fmt.Errorf("building cmd/duckdb-query: %v", err)
+	}
+	var ldflags []string
+	for line := range strings.Lines(string(src)) {
+		if rest, ok := strings.CutPrefix(line, "#cgo LDFLAGS:"); ok {
+			ldflags = append(ldflags, strings.Fields(strings.ReplaceAll(rest, "${SRCDIR}", dir))...)
+		}
+	}
+	if len(ldflags) == 0 {
+		return fmt.Errorf("building cmd/duckdb-query: %s has no #cgo LDFLAGS line", filepath.Join(dir, "prebuilt.go"))
+	}
+	args := append([]string{"-O2", "-I" + dir, "cmd/duckdb-query/duckdb_query.c", "-o", out}, ldflags...)
+	args = append(args, "-lpthread")
+	if msg, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("building cmd/duckdb-query: gcc %s: %v: %s", strings.Join(args, " "), err, msg)
+	}
+	return nil
 }
 
 // benchProcess runs the command b.N times and reports its CPU time and
