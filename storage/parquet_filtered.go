@@ -320,29 +320,21 @@ func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn
 		}
 		read++
 		n := int(p.NumRows())
-		sel = sel[:0]
-		for ri < len(runs) && runs[ri].Start < row+n {
-			s, e := max(runs[ri].Start, row), min(runs[ri].End, row+n)
-			for i := s; i < e; i++ {
-				sel = append(sel, int32(i-row))
-			}
-			if runs[ri].End > row+n {
-				break // the run goes on in the next page
-			}
-			ri++
-		}
+		wanted, next := rowsInPage(runs, ri, row, n)
 		switch {
-		case len(sel) == n:
+		case wanted == n:
 			err = decodePage(p, dec, valid, out, kept)
-		case len(sel) > 0:
+		case wanted > 0:
+			sel = pageOffsets(sel[:0], runs[ri:min(next+1, len(runs))], row, n)
 			err = decodePageSelected(p, dec, valid, out, kept, sel)
 		}
 		parquet.Release(p)
 		if err != nil {
 			return fail(err)
 		}
-		out += len(sel)
+		out += wanted
 		row += n
+		ri = next
 	}
 	f.countPages(max(len(firsts), read), read)
 	if out != kept {
@@ -350,6 +342,31 @@ func (f *ParquetFile) readColumnRuns(ctx context.Context, rg int, col ReadColumn
 	}
 	bitmap, nulls := valid.finish()
 	return dec.finish(bitmap, nulls), nil
+}
+
+// rowsInPage counts the rows of the page [row, row+n) that runs, from
+// runs[ri] on, select, and returns the index of the first run the page does
+// not finish.
+func rowsInPage(runs []RowRange, ri, row, n int) (wanted, next int) {
+	for next = ri; next < len(runs) && runs[next].Start < row+n; next++ {
+		wanted += min(runs[next].End, row+n) - max(runs[next].Start, row)
+		if runs[next].End > row+n {
+			break // the run goes on in the next page
+		}
+	}
+	return wanted, next
+}
+
+// pageOffsets appends to sel the offsets in the page [row, row+n) of the
+// rows that runs select. A page the runs cover whole is decoded without
+// them.
+func pageOffsets(sel []int32, runs []RowRange, row, n int) []int32 {
+	for _, r := range runs {
+		for i := max(r.Start, row); i < min(r.End, row+n); i++ {
+			sel = append(sel, int32(i-row))
+		}
+	}
+	return sel
 }
 
 // takeRuns reads a whole column chunk and keeps the rows of runs.

@@ -153,3 +153,30 @@ func TestApplyStringsIn(t *testing.T) {
 		}
 	}
 }
+
+// TestRowsInPage checks the selection of one page [10, 20) by runs: rows
+// counted, the first run the page leaves unfinished, and the offsets.
+func TestRowsInPage(t *testing.T) {
+	runs := []RowRange{{0, 2}, {8, 12}, {14, 15}, {18, 25}, {30, 31}}
+	cases := []struct {
+		ri, row, n, wanted, next int
+		offsets                  []int32
+	}{
+		{1, 10, 10, 5, 3, []int32{0, 1, 4, 8, 9}}, // run 3 goes on after the page
+		{3, 20, 5, 5, 4, nil},                     // covered whole: no offsets needed
+		{4, 25, 5, 0, 4, nil},                     // no run reaches the page
+		{4, 30, 5, 1, 5, []int32{0}},              // the last run ends in the page
+	}
+	for _, c := range cases {
+		wanted, next := rowsInPage(runs, c.ri, c.row, c.n)
+		if wanted != c.wanted || next != c.next {
+			t.Errorf("rowsInPage(runs, %d, %d, %d) = %d, %d; want %d, %d", c.ri, c.row, c.n, wanted, next, c.wanted, c.next)
+		}
+		if wanted == c.n || wanted == 0 {
+			continue
+		}
+		if got := pageOffsets(nil, runs[c.ri:min(next+1, len(runs))], c.row, c.n); !slices.Equal(got, c.offsets) {
+			t.Errorf("pageOffsets for page %d+%d = %v, want %v", c.row, c.n, got, c.offsets)
+		}
+	}
+}
