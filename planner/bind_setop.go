@@ -3,8 +3,8 @@ package planner
 import "github.com/lakesql/lakesql/sql"
 
 // bindSetOp binds L UNION|INTERSECT|EXCEPT [ALL] R. The inputs must have as
-// many columns; each column takes the common type of its two sides and the
-// left side's name.
+// many columns (UNION BY NAME makes them so); each column takes the common
+// type of its two sides and the left side's name.
 func (b *binder) bindSetOp(op *sql.SetOp) (Plan, error) {
 	left, err := b.bindSetExpr(op.L)
 	if err != nil {
@@ -13,6 +13,11 @@ func (b *binder) bindSetOp(op *sql.SetOp) (Plan, error) {
 	right, err := b.bindSetExpr(op.R)
 	if err != nil {
 		return nil, err
+	}
+	if op.ByName {
+		if left, right, err = b.alignByName(left, right, op.Pos); err != nil {
+			return nil, err
+		}
 	}
 	lcols, rcols := left.Schema(), right.Schema()
 	if len(lcols) != len(rcols) {

@@ -308,12 +308,15 @@ type SelectItem struct {
 	Pos     Pos
 }
 
-// SetOp is L UNION|INTERSECT|EXCEPT [ALL] R.
+// SetOp is L UNION|INTERSECT|EXCEPT [ALL] R, or L UNION [ALL] BY NAME R.
 type SetOp struct {
-	Op   string // UNION, INTERSECT, EXCEPT
-	All  bool
-	L, R SetExpr
-	Pos  Pos
+	Op  string // UNION, INTERSECT, EXCEPT
+	All bool
+	// ByName is DuckDB's UNION [ALL] BY NAME: columns pair by name, not
+	// position, and a column one side lacks is NULL there.
+	ByName bool
+	L, R   SetExpr
+	Pos    Pos
 }
 
 // Values is VALUES (…), (…).

@@ -347,6 +347,9 @@ func (f *formatter) setExpr(s SetExpr) {
 		if s.All {
 			f.WriteString("ALL ")
 		}
+		if s.ByName {
+			f.WriteString("BY NAME ")
+		}
 		f.setExpr(s.R)
 		f.WriteString(")")
 	case *Values:

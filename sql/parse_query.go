@@ -68,7 +68,8 @@ func (p *parser) ctes() []CTE {
 	}
 }
 
-// setExpr parses UNION and EXCEPT, left-associative, over INTERSECT terms.
+// setExpr parses UNION [BY NAME] and EXCEPT, left-associative, over
+// INTERSECT terms.
 func (p *parser) setExpr() SetExpr {
 	x := p.intersectExpr()
 	for {
@@ -76,8 +77,13 @@ func (p *parser) setExpr() SetExpr {
 		if !p.acceptWord("union") && !p.acceptWord("except") {
 			return x
 		}
-		all := p.setQuantifier()
-		x = &SetOp{Op: strings.ToUpper(t.text), All: all, L: x, R: p.intersectExpr(), Pos: t.pos}
+		op := &SetOp{Op: strings.ToUpper(t.text), All: p.setQuantifier(), L: x, Pos: t.pos}
+		if op.Op == "UNION" && p.acceptWord("by") {
+			p.expectWord("name")
+			op.ByName = true
+		}
+		op.R = p.intersectExpr()
+		x = op
 	}
 }
 
