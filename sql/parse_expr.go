@@ -184,8 +184,11 @@ func (p *parser) primary() Expr {
 	case tokQuoted:
 		return p.nameExpr()
 	case tokOp:
-		if t.text == "(" {
+		switch t.text {
+		case "(":
 			return p.parenExpr()
+		case "[":
+			return p.listLiteral(t.pos)
 		}
 	case tokWord:
 		if x := p.keywordExpr(); x != nil {

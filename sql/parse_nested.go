@@ -94,9 +94,14 @@ func (p *parser) nestedPostfix(x Expr) Expr {
 
 // arrayConstructor parses ARRAY[a, b, …] (Trino, PostgreSQL) as array(a, b, …).
 func (p *parser) arrayConstructor() Expr {
-	t := p.advance()
+	return p.listLiteral(p.advance().pos)
+}
+
+// listLiteral parses [a, b, …] (DuckDB's list, and ARRAY's brackets) as
+// array(a, b, …) at pos.
+func (p *parser) listLiteral(pos Pos) Expr {
 	p.expectOp("[")
-	call := &FuncCall{Name: "array", Pos: t.pos}
+	call := &FuncCall{Name: "array", Pos: pos}
 	if !p.tok().isOp("]") {
 		call.Args = p.exprList()
 	}

@@ -24,12 +24,11 @@ func TestParseNestedTypes(t *testing.T) {
 }
 
 func TestParseNestedAccess(t *testing.T) {
-	sel := mustParseOne(t, "SELECT a[0][i + 1].f, (s).g, ARRAY[1, 2] FROM t").(*QueryStmt).Query.Body.(*Select)
-	got := []string{Format(sel.Items[0].Expr), Format(sel.Items[1].Expr), Format(sel.Items[2].Expr)}
-	want := []string{"(a[0][(i + 1)]).f", "(s).g", "array(1, 2)"}
+	sel := mustParseOne(t, "SELECT a[0][i + 1].f, (s).g, ARRAY[1, 2], [1, [x], []][0] FROM t").(*QueryStmt).Query.Body.(*Select)
+	want := []string{"(a[0][(i + 1)]).f", "(s).g", "array(1, 2)", "array(1, array(x), array())[0]"}
 	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("item %d: %s, want %s", i, got[i], want[i])
+		if got := Format(sel.Items[i].Expr); got != want[i] {
+			t.Errorf("item %d: %s, want %s", i, got, want[i])
 		}
 	}
 	// LATERAL VIEW is a cross join (LEFT JOIN … ON TRUE with OUTER) with
