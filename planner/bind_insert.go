@@ -11,12 +11,16 @@ import (
 	"github.com/lakesql/lakesql/storage"
 )
 
-// BindInsert binds the source of INSERT INTO target [(cols)] query into a plan
-// whose output columns are exactly the target table's columns, in order, with
-// the table's types: listed columns come from the query, the rest are NULL.
+// BindInsert binds the source of INSERT INTO target [(cols) | BY NAME] query
+// into a plan whose output columns are exactly the target table's columns, in
+// order, with the table's types: listed columns (BY NAME: the query's
+// columns, by their names) come from the query, the rest are NULL.
 func BindInsert(ctx context.Context, res Resolver, target *TableRef, ins *sql.Insert) (Plan, error) {
 	b := &binder{ctx: ctx, res: res, loc: timeZoneOf(ctx)}
 	if values, ok := plainValues(ins.Source); ok {
+		if ins.ByName {
+			return nil, errorf(ins.Pos, "INSERT … BY NAME takes the column names of a query (SELECT …); VALUES rows have none")
+		}
 		// VALUES rows convert straight to the table's column types, so a
 		// value that does not fit is reported where it is written.
 		return b.bindInsertValues(target, ins, values)
@@ -27,6 +31,13 @@ func BindInsert(ctx context.Context, res Resolver, target *TableRef, ins *sql.In
 	}
 	fields := target.Schema.Fields()
 	srcCols := source.Schema()
+	if ins.ByName {
+		byName := *ins
+		for _, c := range srcCols {
+			byName.Columns = append(byName.Columns, c.Name)
+		}
+		ins = &byName
+	}
 	positions, err := insertPositions(target, ins, len(srcCols))
 	if err != nil {
 		return nil, err

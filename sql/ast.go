@@ -520,6 +520,9 @@ type Insert struct {
 	Table     ObjectName
 	Columns   []string
 	Overwrite bool
+	// ByName is DuckDB's INSERT INTO t BY NAME query: the query's column
+	// names say which table columns it fills, as a column list would.
+	ByName bool
 	// Partition is Spark's static PARTITION (col = value, …): those columns
 	// take the values, and the source gives the others.
 	Partition []Assignment

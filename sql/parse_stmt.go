@@ -210,7 +210,10 @@ func (p *parser) insert() Statement {
 		p.skip(2)
 		ins.ReplaceWhere = p.expr()
 	}
-	if p.tok().isOp("(") && !p.parenStartsQuery() {
+	if p.tok().isWord("by") && p.peek(1).isWord("name") {
+		p.skip(2)
+		ins.ByName = true
+	} else if p.tok().isOp("(") && !p.parenStartsQuery() {
 		ins.Columns = p.identList()
 	}
 	ins.Source = p.query()
