@@ -263,13 +263,12 @@ func (f *formatter) star(s *Star) {
 	}
 	f.WriteString("*")
 	if len(s.Exclude) > 0 {
-		f.WriteString(" EXCLUDE (")
+		refs := make([]Expr, len(s.Exclude))
 		for i, ref := range s.Exclude {
-			if i > 0 {
-				f.WriteString(", ")
-			}
-			f.expr(ref)
+			refs[i] = ref
 		}
+		f.WriteString(" EXCLUDE (")
+		f.exprs(refs)
 		f.WriteString(")")
 	}
 	if len(s.Replace) > 0 {
