@@ -36,6 +36,8 @@ func (b *binder) bindFrom(from sql.TableExpr) (Plan, error) {
 		return b.bindFileTable(t)
 	case *sql.SubqueryTable:
 		return b.bindSubqueryTable(t)
+	case *sql.SampledTable:
+		return b.bindSampledTable(t)
 	case *sql.Join:
 		return b.bindJoin(t)
 	}

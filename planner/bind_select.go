@@ -90,12 +90,17 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 	return sortPlan(plan, len(items), keys), nil
 }
 
-// bindSelectInput binds FROM and WHERE.
+// bindSelectInput binds FROM, its USING SAMPLE and WHERE.
 func (b *binder) bindSelectInput(sel *sql.Select) (Plan, error) {
 	var input Plan = &Values{Rows: [][]Expr{{}}}
+	var err error
 	if sel.From != nil {
-		var err error
 		if input, err = b.bindFrom(sel.From); err != nil {
+			return nil, err
+		}
+	}
+	if sel.Sample != nil {
+		if input, err = b.samplePlan(input, *sel.Sample); err != nil {
 			return nil, err
 		}
 	}

@@ -295,7 +295,9 @@ type Select struct {
 	// calls no aggregate or window function (GroupBy is then empty).
 	GroupByAll bool
 	Having     Expr
-	Pos        Pos
+	// Sample is DuckDB's USING SAMPLE: FROM's rows are sampled before WHERE.
+	Sample *Sample
+	Pos    Pos
 }
 
 // SelectItem is expr [AS alias]; Expr may be *Star. Aliases holds the

@@ -256,6 +256,16 @@ func (f *formatter) frameBound(b FrameBound) {
 	}
 }
 
+// sample writes a sample's size after keyword: BERNOULLI (p) or (n ROWS).
+func (f *formatter) sample(keyword string, s Sample) {
+	f.WriteString(keyword)
+	if s.Rows >= 0 {
+		f.write("(", strconv.FormatInt(s.Rows, 10), " ROWS)")
+	} else {
+		f.write("BERNOULLI (", strconv.FormatFloat(s.Percent, 'f', -1, 64), ")")
+	}
+}
+
 // star writes * or t.* with its EXCLUDE and REPLACE lists.
 func (f *formatter) star(s *Star) {
 	if len(s.Table) > 0 {
@@ -390,6 +400,9 @@ func (f *formatter) selectBlock(s *Select) {
 		f.WriteString(" FROM ")
 		f.tableExpr(s.From)
 	}
+	if s.Sample != nil {
+		f.sample(" USING SAMPLE ", *s.Sample)
+	}
 	if s.Where != nil {
 		f.write(" WHERE ", s.Where)
 	}
@@ -430,6 +443,9 @@ func (f *formatter) tableExpr(t TableExpr) {
 		f.query(t.Query)
 		f.WriteString(")")
 		f.alias(t.Alias, t.ColAliases)
+	case *SampledTable:
+		f.tableExpr(t.X)
+		f.sample(" TABLESAMPLE ", t.Sample)
 	case *Join:
 		f.WriteString("(")
 		f.tableExpr(t.L)

@@ -13,7 +13,7 @@ var reservedWords = []string{
 	"all", "and", "as", "between", "by", "case", "cross", "distinct", "else", "end",
 	"except", "exists", "false", "for", "from", "full", "group", "having", "ilike",
 	"in", "inner", "intersect", "is", "join", "lateral", "left", "like", "limit", "natural",
-	"not", "null", "offset", "on", "or", "order", "outer", "right", "select", "then",
+	"not", "null", "offset", "on", "or", "order", "outer", "right", "select", "tablesample", "then",
 	"true", "union", "using", "values", "when", "where", "with",
 }
 
@@ -35,7 +35,8 @@ var nonReservedWords = []string{
 	"temporary", "view", "views", "within",
 	// queries and expressions
 	"asc", "both", "cast", "current", "current_date", "current_time", "current_timestamp",
-	"escape", "exclude", "extract", "first", "following", "name", "interval", "last", "leading", "nulls",
+	"bernoulli", "escape", "exclude", "extract", "first", "following", "name", "percent",
+	"repeatable", "reservoir", "sample", "system", "interval", "last", "leading", "nulls",
 	"of", "ordinality", "over", "preceding", "range", "row", "rows", "substring", "system_time",
 	"system_version", "trailing", "trim", "try_cast", "unbounded", "version", "without",
 	"zone",

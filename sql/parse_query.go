@@ -161,8 +161,10 @@ func (p *parser) fromFirst() *Select {
 	return s
 }
 
-// selectClauses parses the WHERE, GROUP BY [ALL] and HAVING of a select block.
+// selectClauses parses the WHERE, GROUP BY [ALL] and HAVING of a select
+// block, and DuckDB's USING SAMPLE, before them or after.
 func (p *parser) selectClauses(s *Select) {
+	s.Sample = p.usingSample()
 	if p.acceptWord("where") {
 		s.Where = p.expr()
 	}
@@ -174,6 +176,9 @@ func (p *parser) selectClauses(s *Select) {
 	}
 	if p.acceptWord("having") {
 		s.Having = p.expr()
+	}
+	if s.Sample == nil {
+		s.Sample = p.usingSample()
 	}
 }
 
@@ -378,8 +383,7 @@ func (p *parser) tablePrimary() TableExpr {
 	if t.kind == tokString {
 		p.advance()
 		f := &FileTable{Path: t.text, Pos: t.pos}
-		f.Alias, f.ColAliases = p.tableAliasWithColumns()
-		return f
+		return p.sampledWithAlias(f, func() { f.Alias, f.ColAliases = p.tableAliasWithColumns() })
 	}
 	if !t.isName() {
 		p.want("table")
@@ -389,20 +393,17 @@ func (p *parser) tablePrimary() TableExpr {
 	if p.tok().isOp("(") {
 		f := &TableFunc{Name: strings.ToLower(strings.Join(name.Parts, ".")), Args: p.callArgs(), Pos: t.pos}
 		f.Ordinality = p.withOrdinality()
-		f.Alias, f.ColAliases = p.tableAliasWithColumns()
-		return f
+		return p.sampledWithAlias(f, func() { f.Alias, f.ColAliases = p.tableAliasWithColumns() })
 	}
 	tn := &TableName{Name: name, TimeTravel: p.timeTravel(), Pos: t.pos}
-	tn.Alias = p.tableAlias()
-	return tn
+	return p.sampledWithAlias(tn, func() { tn.Alias = p.tableAlias() })
 }
 
 func (p *parser) subqueryTable() TableExpr {
 	t := p.advance()
 	s := &SubqueryTable{Query: p.query(), Pos: t.pos}
 	p.expectOp(")")
-	s.Alias, s.ColAliases = p.tableAliasWithColumns()
-	return s
+	return p.sampledWithAlias(s, func() { s.Alias, s.ColAliases = p.tableAliasWithColumns() })
 }
 
 // tableAlias parses an optional [AS] alias; without AS it must not be a reserved word.
