@@ -152,7 +152,7 @@ var scalarFunctions map[string]*funcSpec
 // functionAliases maps alternative names to their scalarFunctions entry.
 var functionAliases = map[string]string{
 	"substring": "substr", "ceiling": "ceil", "pow": "power",
-	"dayofmonth": "day", "weekofyear": "week", "to_date": "date",
+	"dayofmonth": "day", "weekofyear": "week",
 	"now": "current_timestamp", "date_diff": "datediff", "datepart": "date_part",
 	"random": "rand", "gen_random_uuid": "uuid",
 	// Names other engines give the functions above.
@@ -247,6 +247,10 @@ func init() {
 		"date_format":       {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatSpark)},
 		"strftime":          {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatStrftime)},
 		"to_char":           {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatPostgres)},
+		"strptime":          {"(string, 'format')", 2, 2, bindStrptime(false)},
+		"try_strptime":      {"(string, 'format')", 2, 2, bindStrptime(true)},
+		"to_timestamp":      {"(string[, 'pattern']) or to_timestamp(seconds)", 1, 2, bindToTimestamp},
+		"to_date":           {"(string[, 'pattern'])", 1, 2, bindSparkToDate},
 		"from_unixtime":     {"(seconds)", 1, 1, bindFromUnixtime},
 		"unix_timestamp":    {"([timestamp])", 0, 1, bindUnixTimestamp},
 		"current_date":      {"()", 0, 0, bindNow(TypeDate)},

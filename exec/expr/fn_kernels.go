@@ -83,6 +83,7 @@ var scalarFns = map[string]scalarFn{
 	planner.FnRand:          {0, 0, false, randKernel},
 	planner.FnUUID:          {0, 0, false, uuidKernel},
 	planner.FnFormatTime:    {3, 3, false, formatTimeKernel},
+	planner.FnParseTime:     {4, 4, false, parseTimeKernel},
 	planner.FnFromUnixtime:  {1, 1, false, fromUnixtimeKernel},
 	planner.FnUnixTimestamp: {1, 1, false, unixTimestampKernel},
 	planner.FnEpochMillis:   {1, 1, false, epochUnitsKernel(1000, false)},
