@@ -158,7 +158,7 @@ var functionAliases = map[string]string{
 	// Names other engines give the functions above.
 	"nvl": "ifnull", "char_length": "length", "character_length": "length",
 	"rlike": "regexp_like", "regexp": "regexp_like", "today": "current_date",
-	"list_contains": "array_contains",
+	"list_contains": "array_contains", "array_to_string": "array_join",
 }
 
 func init() {
@@ -259,6 +259,11 @@ func init() {
 		"convert_tz":        {"(datetime, 'from zone', 'to zone')", 3, 3, bindConvertTZ},
 		"timediff":          {"(end, start)", 2, 2, bindTimeDiff},
 		"time_format":       {"(time, 'format')", 2, 2, bindDurationFormat},
+
+		"array_sort":     {"(array)", 1, 1, bindArraySort},
+		"list_sort":      {"(array[, 'ASC' or 'DESC'])", 1, 2, bindArraySort},
+		"array_distinct": {"(array)", 1, 1, bindArrayDistinct},
+		"array_join":     {"(array, separator[, null_replacement])", 2, 3, bindArrayJoin},
 	}
 	maps.Copy(scalarFunctions, nestedFunctions())
 }

@@ -92,6 +92,10 @@ var scalarFns = map[string]scalarFn{
 
 	planner.FnMillisToTimestamp: {1, 1, false, millisToTimestampKernel},
 
+	planner.FnArraySort:     {2, 2, false, arraySortKernel},
+	planner.FnArrayDistinct: {1, 1, false, arrayDistinctKernel},
+	planner.FnArrayJoin:     {2, 3, false, arrayJoinKernel},
+
 	planner.FnConvertTZ:      {3, 3, false, convertTZKernel},
 	planner.FnTimeDiff:       {2, 2, false, timeDiffKernel},
 	planner.FnFormatDuration: {2, 2, false, formatDurationKernel},
