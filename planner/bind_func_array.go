@@ -87,3 +87,23 @@ func bindArrayJoin(_ *binder, c *funcCall) (Expr, error) {
 	}
 	return &Call{Fn: FnArrayJoin, Args: append([]Expr{a}, rest...), T: TypeVarchar}, nil
 }
+
+// bindListContains binds DuckDB's list_contains(a, v), which differs from
+// Spark's array_contains only where the array holds NULLs but not v:
+// FALSE, not NULL. A NULL array or value gives NULL.
+func bindListContains(b *binder, c *funcCall) (Expr, error) {
+	if c.args[0].Type().ID() == arrow.NULL {
+		return &Literal{T: TypeBoolean}, nil
+	}
+	contains, err := bindArrayContains(b, c)
+	if err != nil {
+		return nil, err
+	}
+	args := contains.(*Call).Args
+	known := &Call{Fn: FnAnd, Args: []Expr{
+		&Call{Fn: FnIsNotNull, Args: args[:1], T: TypeBoolean},
+		&Call{Fn: FnIsNotNull, Args: args[1:], T: TypeBoolean},
+	}, T: TypeBoolean}
+	found := &Call{Fn: FnCoalesce, Args: []Expr{contains, &Literal{Value: false, T: TypeBoolean}}, T: TypeBoolean}
+	return &Case{Whens: []CaseWhen{{Cond: known, Result: found}}, Else: &Literal{T: TypeBoolean}, T: TypeBoolean}, nil
+}

@@ -23,7 +23,10 @@ func bindRegexpMatches(b *binder, c *funcCall) (Expr, error) {
 	if !isLit || !patLit {
 		return nil, errorf(c.pos, "%s: the pattern and options must be constant strings", c.name)
 	}
-	if opts.Value == nil || pattern.Value == nil {
+	if opts.Value == nil {
+		return nil, errorf(c.pos, "%s: the options must not be NULL", c.name)
+	}
+	if pattern.Value == nil {
 		return &Literal{T: TypeBoolean}, nil
 	}
 	p := pattern.Value.(string)

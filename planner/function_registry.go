@@ -158,7 +158,7 @@ var functionAliases = map[string]string{
 	// Names other engines give the functions above.
 	"nvl": "ifnull", "char_length": "length", "character_length": "length",
 	"rlike": "regexp_like", "regexp": "regexp_like", "today": "current_date",
-	"list_contains": "array_contains", "array_to_string": "array_join",
+	"array_to_string": "array_join",
 }
 
 func init() {
@@ -260,6 +260,7 @@ func init() {
 		"timediff":          {"(end, start)", 2, 2, bindTimeDiff},
 		"time_format":       {"(time, 'format')", 2, 2, bindDurationFormat},
 
+		"list_contains":  {"(array, value)", 2, 2, bindListContains},
 		"array_sort":     {"(array)", 1, 1, bindArraySort},
 		"list_sort":      {"(array[, 'ASC' or 'DESC'])", 1, 2, bindArraySort},
 		"array_distinct": {"(array)", 1, 1, bindArrayDistinct},

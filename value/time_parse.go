@@ -300,11 +300,9 @@ func matchName(s []byte, names [][]byte) (int, int) {
 	return -1, 0
 }
 
-// parseOffset reads Z, +hh, +hhmm or +hh:mm as seconds east of UTC.
+// parseOffset reads +hh, +hhmm or +hh:mm as seconds east of UTC (DuckDB
+// reads no Z).
 func parseOffset(s []byte) (n int, secs int64, ok bool) {
-	if len(s) > 0 && (s[0] == 'Z' || s[0] == 'z') {
-		return 1, 0, true
-	}
 	if len(s) < 3 || s[0] != '+' && s[0] != '-' {
 		return 0, 0, false
 	}
