@@ -152,9 +152,13 @@ var scalarFunctions map[string]*funcSpec
 // functionAliases maps alternative names to their scalarFunctions entry.
 var functionAliases = map[string]string{
 	"substring": "substr", "ceiling": "ceil", "pow": "power",
-	"dayofmonth": "day", "weekofyear": "week", "to_date": "date",
+	"dayofmonth": "day", "weekofyear": "week",
 	"now": "current_timestamp", "date_diff": "datediff", "datepart": "date_part",
 	"random": "rand", "gen_random_uuid": "uuid",
+	// Names other engines give the functions above.
+	"nvl": "ifnull", "char_length": "length", "character_length": "length",
+	"rlike": "regexp_like", "regexp": "regexp_like", "today": "current_date",
+	"array_to_string": "array_join",
 }
 
 func init() {
@@ -166,11 +170,15 @@ func init() {
 		"nullif":   {"(value, value)", 2, 2, bindNullIf},
 		"concat":   {"(string, …)", 0, -1, bindConcatFunc},
 		"if":       {"(condition, then, else)", 3, 3, bindIf},
+		"ifnull":   {"(value, value)", 2, 2, bindCoalesce},
 
 		"lower":          {"(string)", 1, 1, typed(FnLower, TypeVarchar, str)},
 		"upper":          {"(string)", 1, 1, typed(FnUpper, TypeVarchar, str)},
 		"reverse":        {"(string)", 1, 1, typed(FnReverse, TypeVarchar, str)},
 		"length":         {"(string)", 1, 1, typed(FnLength, TypeBigint, str)},
+		"len":            {"(string or array)", 1, 1, bindLen},
+		"strlen":         {"(string)", 1, 1, typed(FnStrlen, TypeBigint, str)},
+		"array_length":   {"(array)", 1, 1, bindLen},
 		"trim":           {"(string[, characters])", 1, 2, withDefaults(typed(FnTrim, TypeVarchar, str, str), space)},
 		"ltrim":          {"(string[, characters])", 1, 2, withDefaults(typed(FnLTrim, TypeVarchar, str, str), space)},
 		"rtrim":          {"(string[, characters])", 1, 2, withDefaults(typed(FnRTrim, TypeVarchar, str, str), space)},
@@ -183,6 +191,7 @@ func init() {
 		"repeat":         {"(string, count)", 2, 2, typed(FnRepeat, TypeVarchar, str, intArg)},
 		"regexp_replace": {"(string, pattern, replacement)", 3, 3, typed(FnRegexpReplace, TypeVarchar, str, str, str)},
 		"regexp_like":    {"(string, pattern)", 2, 2, typed(FnRegexpLike, TypeBoolean, str, str)},
+		"regexp_matches": {"(string, pattern[, options])", 2, 3, bindRegexpMatches},
 		"regexp_extract": {"(string, pattern[, group])", 2, 3, bindRegexpExtract},
 		"concat_ws":      {"(separator, value, …)", 1, -1, bindConcatWS},
 		"split_part":     {"(string, delimiter, index)", 3, 3, typed(FnSplitPart, TypeVarchar, str, str, intArg)},
@@ -222,6 +231,11 @@ func init() {
 		"minute":            {"(date or timestamp)", 1, 1, bindDatePart("MINUTE")},
 		"second":            {"(date or timestamp)", 1, 1, bindDatePart("SECOND")},
 		"epoch":             {"(date or timestamp)", 1, 1, bindDatePart("EPOCH")},
+		"epoch_ms":          {"(timestamp) or epoch_ms(milliseconds)", 1, 1, bindEpochMillis},
+		"epoch_us":          {"(date or timestamp)", 1, 1, typed(FnEpochMicros, TypeBigint, temporalArg)},
+		"unix_millis":       {"(timestamp)", 1, 1, typed(FnUnixMillis, TypeBigint, temporalArg)},
+		"unix_micros":       {"(timestamp)", 1, 1, typed(FnEpochMicros, TypeBigint, temporalArg)},
+		"unix_seconds":      {"(timestamp)", 1, 1, typed(FnUnixTimestamp, TypeBigint, temporalArg)},
 		"extract":           {"(field FROM date or timestamp)", 2, 2, bindExtract},
 		"date_part":         {"('field', date or timestamp)", 2, 2, bindExtract},
 		"date_trunc":        {"('unit', date or timestamp)", 2, 2, bindDateTrunc},
@@ -233,6 +247,10 @@ func init() {
 		"date_format":       {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatSpark)},
 		"strftime":          {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatStrftime)},
 		"to_char":           {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatPostgres)},
+		"strptime":          {"(string, 'format')", 2, 2, bindStrptime(false)},
+		"try_strptime":      {"(string, 'format')", 2, 2, bindStrptime(true)},
+		"to_timestamp":      {"(string[, 'pattern']) or to_timestamp(seconds)", 1, 2, bindToTimestamp},
+		"to_date":           {"(string[, 'pattern'])", 1, 2, bindSparkToDate},
 		"from_unixtime":     {"(seconds)", 1, 1, bindFromUnixtime},
 		"unix_timestamp":    {"([timestamp])", 0, 1, bindUnixTimestamp},
 		"current_date":      {"()", 0, 0, bindNow(TypeDate)},
@@ -241,6 +259,12 @@ func init() {
 		"convert_tz":        {"(datetime, 'from zone', 'to zone')", 3, 3, bindConvertTZ},
 		"timediff":          {"(end, start)", 2, 2, bindTimeDiff},
 		"time_format":       {"(time, 'format')", 2, 2, bindDurationFormat},
+
+		"list_contains":  {"(array, value)", 2, 2, bindListContains},
+		"array_sort":     {"(array)", 1, 1, bindArraySort},
+		"list_sort":      {"(array[, 'ASC' or 'DESC'])", 1, 2, bindArraySort},
+		"array_distinct": {"(array)", 1, 1, bindArrayDistinct},
+		"array_join":     {"(array, separator[, null_replacement])", 2, 3, bindArrayJoin},
 	}
 	maps.Copy(scalarFunctions, nestedFunctions())
 }

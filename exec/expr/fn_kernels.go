@@ -29,6 +29,7 @@ var scalarFns = map[string]scalarFn{
 	planner.FnUpper:         {1, 1, false, upperKernel},
 	planner.FnReverse:       {1, 1, false, reverseKernel},
 	planner.FnLength:        {1, 1, false, lengthKernel},
+	planner.FnStrlen:        {1, 1, false, strlenKernel},
 	planner.FnTrim:          {2, 2, false, trimKernel(true, true)},
 	planner.FnLTrim:         {2, 2, false, trimKernel(true, false)},
 	planner.FnRTrim:         {2, 2, false, trimKernel(false, true)},
@@ -82,8 +83,18 @@ var scalarFns = map[string]scalarFn{
 	planner.FnRand:          {0, 0, false, randKernel},
 	planner.FnUUID:          {0, 0, false, uuidKernel},
 	planner.FnFormatTime:    {3, 3, false, formatTimeKernel},
+	planner.FnParseTime:     {4, 4, false, parseTimeKernel},
 	planner.FnFromUnixtime:  {1, 1, false, fromUnixtimeKernel},
 	planner.FnUnixTimestamp: {1, 1, false, unixTimestampKernel},
+	planner.FnEpochMillis:   {1, 1, false, epochUnitsKernel(1000, false)},
+	planner.FnUnixMillis:    {1, 1, false, epochUnitsKernel(1000, true)},
+	planner.FnEpochMicros:   {1, 1, false, epochUnitsKernel(1, false)},
+
+	planner.FnMillisToTimestamp: {1, 1, false, millisToTimestampKernel},
+
+	planner.FnArraySort:     {2, 2, false, arraySortKernel},
+	planner.FnArrayDistinct: {1, 1, false, arrayDistinctKernel},
+	planner.FnArrayJoin:     {2, 3, false, arrayJoinKernel},
 
 	planner.FnConvertTZ:      {3, 3, false, convertTZKernel},
 	planner.FnTimeDiff:       {2, 2, false, timeDiffKernel},

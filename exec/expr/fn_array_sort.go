@@ -1,0 +1,90 @@
+package expr
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/lakesql/lakesql/planner"
+)
+
+// arraySortKernel sorts each array's elements ascending, or descending
+// when the call's second operand is FALSE, with NULLs last either way (Spark's
+// and Trino's array_sort, DuckDB's list_sort). Elements compare by their
+// nested keys (nested_keys.go), so arrays of structs or arrays sort as
+// they do in ORDER BY.
+func arraySortKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	desc := len(ops) > 1 && ops[1].lit != nil && !ops[1].lit.Value.(bool)
+	return ev.pickElements(c, ops[0], func(keys [][]byte, row []int32) []int32 {
+		slices.SortStableFunc(row, func(x, y int32) int {
+			kx, ky := keys[x], keys[y]
+			if nx, ny := kx[0] == 0, ky[0] == 0; nx || ny { // NULL keys are {0x00}
+				return boolCompare(nx, ny)
+			}
+			if desc {
+				return bytes.Compare(ky, kx)
+			}
+			return bytes.Compare(kx, ky)
+		})
+		return row
+	})
+}
+
+// boolCompare orders false before true.
+func boolCompare(x, y bool) int {
+	switch {
+	case x == y:
+		return 0
+	case x:
+		return 1
+	}
+	return -1
+}
+
+// arrayDistinctKernel keeps the first of each run of equal elements of an
+// array, in order, one NULL included (Spark's and Trino's array_distinct).
+func arrayDistinctKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	seen := map[string]bool{}
+	return ev.pickElements(c, ops[0], func(keys [][]byte, row []int32) []int32 {
+		clear(seen)
+		return slices.DeleteFunc(row, func(j int32) bool {
+			dup := seen[string(keys[j])]
+			seen[string(keys[j])] = true
+			return dup
+		})
+	})
+}
+
+// pickElements builds arrays of the type of o's from the elements pick
+// keeps of each (a NULL array stays NULL); pick gets every element's key
+// and the element indices of one array, which it may reorder or shorten.
+func (ev *evaluator) pickElements(c *planner.Call, o operand, pick func(keys [][]byte, row []int32) []int32) (arrow.Array, error) {
+	a := o.arr.(*array.List)
+	elems := a.ListValues()
+	keys := NestedKeys(nil, elems)
+	offsets := NewBuffer(ev.mem, (ev.n+1)*arrow.Int32SizeBytes)
+	offs := arrow.Int32Traits.CastFromBytes(offsets.Bytes())
+	var rows, row []int32
+	for i := range ev.n {
+		offs[i] = int32(len(rows))
+		if a.IsNull(i) {
+			continue
+		}
+		start, end := a.ValueOffsets(i)
+		row = row[:0]
+		for j := start; j < end; j++ {
+			row = append(row, int32(j))
+		}
+		rows = append(rows, pick(keys, row)...)
+	}
+	offs[ev.n] = int32(len(rows))
+	taken, err := Take(ev.ctx, ev.mem, elems, rows)
+	if err != nil {
+		offsets.Release()
+		return nil, err
+	}
+	defer taken.Release()
+	return nestedArray(c.T, ev.n, ev.validity(o), offsets, taken.Data()), nil
+}
