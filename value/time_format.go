@@ -224,7 +224,7 @@ func (b *formatBuilder) sparkField(p string, c byte, n int) error {
 		if n > 9 {
 			return fmt.Errorf("invalid format %q: at most 9 S", p)
 		}
-		return b.customSpec(fmt.Sprintf("frac%d", n), fractionDigits(n))
+		return b.customSpec(fractionSpecName(n), fractionDigits(n))
 	case 'E':
 		if n <= 3 {
 			b.spec("%a")
@@ -370,3 +370,10 @@ func nameField(f string, fill bool) strftime.Appender {
 		return append(dst, name...)
 	})
 }
+
+// fractionSpecPrefix starts the name of the builder's conversion for a
+// fraction of n digits (S…S), which the parser (time_parse.go) reads as a
+// fraction of any width.
+const fractionSpecPrefix = "frac"
+
+func fractionSpecName(n int) string { return fmt.Sprintf("%s%d", fractionSpecPrefix, n) }

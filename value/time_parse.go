@@ -3,6 +3,7 @@ package value
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -71,8 +72,7 @@ func CompileTimeParser(dialect, pattern string) (*TimeParser, error) {
 		// The builder's own conversions: fractions of n digits (S…S)
 		// read; quarters (Q) are only written.
 		for name, on := range b.customs {
-			var n int
-			if _, err := fmt.Sscanf(name, "frac%d", &n); err != nil {
+			if !strings.HasPrefix(name, fractionSpecPrefix) {
 				return nil, fmt.Errorf("invalid format %q: %s cannot be parsed", pattern, name)
 			}
 			conversions[on] = parseStep{field: fieldFraction, width: 9}
