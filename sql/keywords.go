@@ -35,7 +35,7 @@ var nonReservedWords = []string{
 	"temporary", "view", "views", "within",
 	// queries and expressions
 	"asc", "both", "cast", "current", "current_date", "current_time", "current_timestamp",
-	"escape", "exclude", "extract", "first", "following", "interval", "last", "leading", "nulls",
+	"escape", "exclude", "extract", "filter", "first", "following", "interval", "last", "leading", "nulls",
 	"of", "ordinality", "over", "preceding", "range", "row", "rows", "substring", "system_time",
 	"system_version", "trailing", "trim", "try_cast", "unbounded", "version", "without",
 	"zone",

@@ -478,6 +478,15 @@ func (p *parser) funcCall(name string, pos Pos) Expr {
 	if p.tok().isWord("within") && p.peek(1).isWord("group") {
 		p.withinGroup(f)
 	}
+	if p.tok().isWord("filter") && p.peek(1).isOp("(") {
+		// agg(…) FILTER (WHERE cond): the aggregate sees only the rows
+		// where cond is TRUE (SQL:2003, PostgreSQL, DuckDB, Trino, Spark).
+		p.advance()
+		p.expectOp("(")
+		p.expectWord("where")
+		f.Filter = p.expr()
+		p.expectOp(")")
+	}
 	if p.tok().isWord("over") && p.peek(1).isOp("(") {
 		p.advance()
 		f.Over = p.windowSpec()
