@@ -96,6 +96,11 @@ func (b *binder) bindAggregate(e *sql.FuncCall, s *scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.Filter != nil {
+		if call.Filter, err = b.bindAggFilter(e, s); err != nil {
+			return nil, err
+		}
+	}
 	return s.aggs.add(call), nil
 }
 
@@ -104,6 +109,9 @@ func (a *aggregator) add(call *AggCall) *aggOutput {
 	key := call.Fn
 	if call.Arg != nil {
 		key = fmt.Sprintf("%s/%v/%g/%q/%v/%s", call.Fn, call.Distinct, call.Fraction, call.Separator, call.Order, exprKey(call.Arg))
+	}
+	if call.Filter != nil {
+		key += " FILTER " + exprKey(call.Filter)
 	}
 	i, ok := a.callKeys[key]
 	if !ok {

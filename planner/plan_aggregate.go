@@ -51,13 +51,49 @@ type AggCall struct {
 	// Order is string_agg's ORDER BY: Arg is then a struct of the value
 	// and the ORDER BY keys, one AggOrder each.
 	Order []AggOrder
-	T     arrow.DataType
+	// Filter is the condition of FILTER (WHERE cond), a BOOLEAN over the
+	// Aggregate's input: the call sees only the rows where it is TRUE.
+	// nil when the call has none.
+	Filter Expr
+	T      arrow.DataType
+}
+
+// Exprs lists the expressions of the call over the Aggregate's input: its
+// argument and its FILTER condition, those it has.
+func (a *AggCall) Exprs() []Expr {
+	var out []Expr
+	for _, e := range []Expr{a.Arg, a.Filter} {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// MapExprs returns a copy of the call with f applied to its argument and
+// FILTER condition, those it has.
+func (a *AggCall) MapExprs(f func(Expr) Expr) *AggCall {
+	out := *a
+	if a.Arg != nil {
+		out.Arg = f(a.Arg)
+	}
+	if a.Filter != nil {
+		out.Filter = f(a.Filter)
+	}
+	return &out
 }
 
 // AggOrder is the direction of one ORDER BY key inside an aggregate.
 type AggOrder struct{ Desc, NullsFirst bool }
 
 func (a *AggCall) String() string {
+	if a.Filter != nil {
+		return a.unfiltered() + " FILTER (WHERE " + a.Filter.String() + ")"
+	}
+	return a.unfiltered()
+}
+
+func (a *AggCall) unfiltered() string {
 	switch {
 	case a.Fn == AggPercentileCont || a.Fn == AggPercentileDisc:
 		return fmt.Sprintf("%s(%s, %g)", a.Fn, a.Arg, a.Fraction)
