@@ -60,6 +60,18 @@ func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
 			return &orderedStringAggAcc{sep: call.Separator, order: call.Order}, nil
 		}
 		return &stringAggAcc{sep: call.Separator}, nil
+	case planner.AggMaxBy:
+		return newByAcc(call.Arg.Type(), func(c int) bool { return c > 0 })
+	case planner.AggMinBy:
+		return newByAcc(call.Arg.Type(), func(c int) bool { return c < 0 })
+	case planner.AggArrayAgg, planner.AggCollectList:
+		ops, err := opsOf(call.Arg.Type())
+		if err != nil {
+			return nil, err
+		}
+		return ops.newList(call.T, call.Fn == planner.AggArrayAgg), nil
+	case planner.AggMode:
+		return newModeAcc(call.Arg.Type())
 	case planner.AggPercentileDisc:
 		ops, err := opsOf(call.Arg.Type())
 		if err != nil {

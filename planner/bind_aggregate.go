@@ -21,6 +21,9 @@ var aggregateFns = map[string]string{
 	"percentile_disc": AggPercentileDisc, "quantile_disc": AggPercentileDisc,
 	"percentile_approx": AggPercentileDisc, "approx_percentile": AggPercentileDisc,
 	"string_agg": AggStringAgg, "listagg": AggStringAgg, "group_concat": AggStringAgg,
+	"max_by": AggMaxBy, "arg_max": AggMaxBy, "min_by": AggMinBy, "arg_min": AggMinBy,
+	"array_agg": AggArrayAgg, "list": AggArrayAgg, "collect_list": AggCollectList,
+	"mode": AggMode,
 }
 
 // IsAggregate reports whether a function call is an aggregate (and not a
@@ -137,8 +140,13 @@ func (b *binder) bindAggCall(e *sql.FuncCall, s *scope) (*AggCall, error) {
 	if fn == AggPercentileCont || fn == AggPercentileDisc {
 		return b.bindPercentile(e, fn, s)
 	}
-	if fn == AggStringAgg {
+	switch fn {
+	case AggStringAgg:
 		return b.bindStringAgg(e, s)
+	case AggMaxBy, AggMinBy:
+		return b.bindAggregateBy(e, fn, s)
+	case AggArrayAgg, AggCollectList:
+		return b.bindArrayAgg(e, fn, s)
 	}
 	if len(e.Args) != 1 {
 		return nil, errorf(e.Pos, "%s needs 1 argument, got %d", e.Name, len(e.Args))
@@ -191,7 +199,7 @@ func aggregateArg(fn string, arg Expr) (Expr, arrow.DataType, error) {
 			// Decimal averages sum exactly and divide once at the end.
 			accumulate = t
 		}
-	default: // min, max, any_value
+	default: // min, max, any_value, mode
 		if t.ID() == arrow.NULL {
 			t = TypeBigint
 		}

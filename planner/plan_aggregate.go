@@ -35,6 +35,19 @@ const (
 	// string_agg(x STRING, sep): the non-NULL values joined by the constant
 	// sep, in no set order (also listagg, group_concat, as in DuckDB).
 	AggStringAgg = "string_agg"
+	// max_by(x, y) / min_by(x, y): x at the row of the largest / smallest
+	// non-NULL y (the first such row when several tie); Arg is a struct of
+	// x and y (bind_aggregate_by.go).
+	AggMaxBy = "max_by"
+	AggMinBy = "min_by"
+	// array_agg(x): the group's values as an ARRAY, NULLs included, in
+	// input order; NULL for a group without rows. collect_list(x) (Spark)
+	// leaves NULLs out and is [] for a group without values.
+	AggArrayAgg    = "array_agg"
+	AggCollectList = "collect_list"
+	// mode(x): the most frequent non-NULL value, the smallest of those
+	// that tie.
+	AggMode = "mode"
 )
 
 // AggCall is one aggregate function over the rows of a group. Arg is an

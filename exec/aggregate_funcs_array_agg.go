@@ -1,0 +1,91 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakesql/lakesql/exec/expr"
+)
+
+// listAcc is array_agg(x) (DuckDB's list) and collect_list(x): each
+// group's values as an ARRAY, in the order they come. array_agg keeps
+// NULL values, as DuckDB and Trino do, and is NULL for a group without
+// rows (only FILTER or an empty global aggregate makes one); Spark's
+// collect_list leaves NULLs out and gives [] for a group without values.
+// Values are kept typed, one slice per group, as percentile_disc keeps
+// them, and the result's elements are built from them in one go.
+type listAcc[T any] struct {
+	e         elem[T]
+	t         *arrow.ListType
+	keepNulls bool
+	vals      [][]T
+	valid     [][]bool // per value: false for a NULL (array_agg only)
+	batch     []T
+}
+
+func (a *listAcc[T]) grow(groups int) {
+	a.vals, a.valid = grow(a.vals, groups), grow(a.valid, groups)
+}
+
+func (a *listAcc[T]) update(_ context.Context, arg arrow.Array, gids []int32, groups int) error {
+	a.grow(groups)
+	a.batch = a.e.values(a.batch, arg)
+	mask := nullMask(arg)
+	for i, g := range gids {
+		ok := isValid(mask, i)
+		if !ok && !a.keepNulls {
+			continue
+		}
+		var v T
+		if ok {
+			v = a.e.own(a.batch[i])
+		}
+		a.vals[g] = append(a.vals[g], v)
+		a.valid[g] = append(a.valid[g], ok)
+	}
+	return nil
+}
+
+func (a *listAcc[T]) result(mem memory.Allocator, groups int) arrow.Array {
+	a.grow(groups)
+	total := 0
+	for _, vs := range a.vals[:groups] {
+		total += len(vs)
+	}
+	flat, flatValid := make([]T, 0, total), make([]bool, 0, total)
+	offsets := expr.NewBuffer(mem, (groups+1)*4)
+	defer offsets.Release()
+	offs := arrow.GetData[int32](offsets.Bytes())
+	valid := make([]bool, groups)
+	for g, vs := range a.vals[:groups] {
+		flat, flatValid = append(flat, vs...), append(flatValid, a.valid[g]...)
+		offs[g+1] = int32(len(flat))
+		valid[g] = len(vs) > 0 || !a.keepNulls
+	}
+	elems := a.e.build(mem, a.t.Elem(), flat, flatValid)
+	defer elems.Release()
+	validity := validityBuffer(mem, valid)
+	if validity != nil {
+		defer validity.Release()
+	}
+	data := array.NewData(a.t, groups, []*memory.Buffer{validity, offsets}, []arrow.ArrayData{elems.Data()}, array.UnknownNullCount, 0)
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
+// merge appends, per group, the values another worker kept (and owns).
+func (a *listAcc[T]) merge(_ context.Context, other accumulator, gmap []int32, groups int) error {
+	o := other.(*listAcc[T])
+	a.grow(groups)
+	o.grow(len(gmap))
+	for i, g := range gmap {
+		if g >= 0 {
+			a.vals[g] = append(a.vals[g], o.vals[i]...)
+			a.valid[g] = append(a.valid[g], o.valid[i]...)
+		}
+	}
+	return nil
+}
