@@ -32,7 +32,7 @@ func newAccumulator(call *planner.AggCall) (accumulator, error) {
 	if err != nil || !call.Distinct {
 		return acc, err
 	}
-	return newDistinctAcc(call.Arg.Type(), acc)
+	return newDistinctAcc(call.Arg.Type(), acc, call.Fn == planner.AggArrayAgg)
 }
 
 func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {

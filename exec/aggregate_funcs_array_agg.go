@@ -67,11 +67,12 @@ func (a *listAcc[T]) result(mem memory.Allocator, groups int) arrow.Array {
 	}
 	elems := a.e.build(mem, a.t.Elem(), flat, flatValid)
 	defer elems.Release()
-	validity := validityBuffer(mem, valid)
+	validity, nulls := validityBuffer(mem, valid), 0
 	if validity != nil {
 		defer validity.Release()
+		nulls = array.UnknownNullCount
 	}
-	data := array.NewData(a.t, groups, []*memory.Buffer{validity, offsets}, []arrow.ArrayData{elems.Data()}, array.UnknownNullCount, 0)
+	data := array.NewData(a.t, groups, []*memory.Buffer{validity, offsets}, []arrow.ArrayData{elems.Data()}, nulls, 0)
 	defer data.Release()
 	return array.MakeFromData(data)
 }

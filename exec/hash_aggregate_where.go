@@ -40,7 +40,8 @@ func aggregateSkipsNulls(c *planner.AggCall) bool {
 	}
 	switch c.Fn {
 	case planner.AggCount, planner.AggCountIf, planner.AggSum, planner.AggAvg, planner.AggMin, planner.AggMax,
-		planner.AggBoolAnd, planner.AggBoolOr, planner.AggAnyValue:
+		planner.AggBoolAnd, planner.AggBoolOr, planner.AggAnyValue,
+		planner.AggMaxBy, planner.AggMinBy, planner.AggMode, planner.AggCollectList:
 		return true
 	}
 	return false
