@@ -79,7 +79,8 @@ func TestFilteredAggregatesSpill(t *testing.T) {
 
 // TestFilteredAggregatesParallel checks that the workers' states of the
 // filtered and new aggregates merge into the serial answer, with and
-// without a WHERE fused into the aggregation.
+// without a WHERE fused into the aggregation: with the DISTINCT call the
+// WHERE filters batches first, without it the arguments are masked.
 func TestFilteredAggregatesParallel(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -87,16 +88,21 @@ func TestFilteredAggregatesParallel(t *testing.T) {
 	recs := groupedBatches(mem, rand.New(rand.NewPCG(9, 4)), 200_000, 300)
 	defer releaseBatches(recs)
 	schema := recs[0].Schema()
-	calls := filteredCalls(false)
+	all := filteredCalls(false)
+	masked := slices.DeleteFunc(slices.Clone(all), func(c *planner.AggCall) bool { return c.Distinct })
 	x := col(2, "x", tBig)
 	keep := &planner.Call{Fn: planner.FnGt, Args: []planner.Expr{x, &planner.Literal{Value: int64(100), T: tBig}}, T: planner.TypeBoolean}
 	for _, groupBy := range [][]planner.Expr{{col(0, "k", tBig)}, nil} {
-		for _, where := range []planner.Expr{nil, keep} {
+		for _, tc := range []struct {
+			where planner.Expr
+			calls []*planner.AggCall
+		}{{nil, all}, {keep, all}, {keep, masked}} {
+			where, calls := tc.where, tc.calls
 			run := func(procs int) []string {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 				op := NewHashAggregate(NewBatches(schema, recs), groupBy, calls, namesFor(groupBy, calls)).(*hashAggregate)
 				if where != nil {
-					op.where, op.masksWhere = where, false
+					op.where, op.masksWhere = where, !slices.ContainsFunc(calls, func(c *planner.AggCall) bool { return !aggregateSkipsNulls(c) })
 				}
 				out := drain(t, ctx, op)
 				slices.Sort(out)
