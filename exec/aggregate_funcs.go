@@ -65,11 +65,12 @@ func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
 	case planner.AggMinBy:
 		return newByAcc(call.Arg.Type(), func(c int) bool { return c < 0 })
 	case planner.AggArrayAgg, planner.AggCollectList:
-		ops, err := opsOf(call.Arg.Type())
+		elems := call.T.(*arrow.ListType).Elem()
+		ops, err := opsOf(elems)
 		if err != nil {
 			return nil, err
 		}
-		return ops.newList(call.T, call.Fn == planner.AggArrayAgg), nil
+		return ops.newList(call.T, call.Fn == planner.AggArrayAgg, call.Order), nil
 	case planner.AggMode:
 		return newModeAcc(call.Arg.Type())
 	case planner.AggPercentileDisc:

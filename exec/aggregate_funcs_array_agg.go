@@ -1,13 +1,16 @@
 package exec
 
 import (
+	"bytes"
 	"context"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lakesql/lakesql/exec/expr"
+	"github.com/lakesql/lakesql/planner"
 )
 
 // listAcc is array_agg(x) (DuckDB's list) and collect_list(x): each
@@ -16,27 +19,46 @@ import (
 // rows (only FILTER or an empty global aggregate makes one); Spark's
 // collect_list leaves NULLs out and gives [] for a group without values.
 // Values are kept typed, one slice per group, as percentile_disc keeps
-// them, and the result's elements are built from them in one go.
+// them, and the result's elements are built from them in one go. With
+// ORDER BY, the argument is a struct of the value and the keys
+// (planner.AggCall.Order) and each value keeps a sort key, made and
+// compared as string_agg's (appendSortKey); values with equal keys keep
+// the order they came in.
 type listAcc[T any] struct {
 	e         elem[T]
 	t         *arrow.ListType
 	keepNulls bool
+	order     []planner.AggOrder
 	vals      [][]T
-	valid     [][]bool // per value: false for a NULL (array_agg only)
+	valid     [][]bool   // per value: false for a NULL (array_agg only)
+	keys      [][][]byte // per value, with ORDER BY
 	batch     []T
 }
 
 func (a *listAcc[T]) grow(groups int) {
 	a.vals, a.valid = grow(a.vals, groups), grow(a.valid, groups)
+	if a.order != nil {
+		a.keys = grow(a.keys, groups)
+	}
 }
 
 func (a *listAcc[T]) update(_ context.Context, arg arrow.Array, gids []int32, groups int) error {
 	a.grow(groups)
-	a.batch = a.e.values(a.batch, arg)
-	mask := nullMask(arg)
+	values, rowMask := arg, []byte(nil)
+	var keys [][][]byte
+	if a.order != nil {
+		st := arg.(*array.Struct)
+		values, rowMask = st.Field(0), nullMask(st)
+		keys = make([][][]byte, len(a.order))
+		for k := range a.order {
+			keys[k] = expr.NestedKeys(nil, st.Field(k+1))
+		}
+	}
+	a.batch = a.e.values(a.batch, values)
+	mask := nullMask(values)
 	for i, g := range gids {
 		ok := isValid(mask, i)
-		if !ok && !a.keepNulls {
+		if !isValid(rowMask, i) || !ok && !a.keepNulls {
 			continue
 		}
 		var v T
@@ -45,15 +67,40 @@ func (a *listAcc[T]) update(_ context.Context, arg arrow.Array, gids []int32, gr
 		}
 		a.vals[g] = append(a.vals[g], v)
 		a.valid[g] = append(a.valid[g], ok)
+		if keys != nil {
+			var key []byte
+			for k, o := range a.order {
+				key = appendSortKey(key, keys[k][i], o)
+			}
+			a.keys[g] = append(a.keys[g], key)
+		}
 	}
 	return nil
+}
+
+// sortGroup orders group g's values by their keys.
+func (a *listAcc[T]) sortGroup(g int) {
+	keys := a.keys[g]
+	perm := make([]int, len(keys))
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(i, j int) int { return bytes.Compare(keys[i], keys[j]) })
+	vals, valid := make([]T, len(perm)), make([]bool, len(perm))
+	for i, p := range perm {
+		vals[i], valid[i] = a.vals[g][p], a.valid[g][p]
+	}
+	a.vals[g], a.valid[g], a.keys[g] = vals, valid, nil
 }
 
 func (a *listAcc[T]) result(mem memory.Allocator, groups int) arrow.Array {
 	a.grow(groups)
 	total := 0
-	for _, vs := range a.vals[:groups] {
+	for g, vs := range a.vals[:groups] {
 		total += len(vs)
+		if a.order != nil {
+			a.sortGroup(g)
+		}
 	}
 	flat, flatValid := make([]T, 0, total), make([]bool, 0, total)
 	offsets := expr.NewBuffer(mem, (groups+1)*4)
@@ -86,6 +133,9 @@ func (a *listAcc[T]) merge(_ context.Context, other accumulator, gmap []int32, g
 		if g >= 0 {
 			a.vals[g] = append(a.vals[g], o.vals[i]...)
 			a.valid[g] = append(a.valid[g], o.valid[i]...)
+			if a.order != nil {
+				a.keys[g] = append(a.keys[g], o.keys[i]...)
+			}
 		}
 	}
 	return nil

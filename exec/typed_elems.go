@@ -47,9 +47,9 @@ type typedOps struct {
 	comparator        func(a, b arrow.Array) func(i, j int) int
 	// newSlots keeps one value per group (aggregate_funcs_by.go).
 	newSlots func(t arrow.DataType) valueSlots
-	// newList is array_agg or collect_list, of result type list
-	// (aggregate_funcs_array_agg.go).
-	newList func(list arrow.DataType, keepNulls bool) accumulator
+	// newList is array_agg or collect_list, of result type list, its
+	// values ordered by order when given (aggregate_funcs_array_agg.go).
+	newList func(list arrow.DataType, keepNulls bool, order []planner.AggOrder) accumulator
 }
 
 // withKeys replaces ops' key column with a specialized one.
@@ -72,8 +72,8 @@ func opsFor[T any](e elem[T]) typedOps {
 			return func(i, j int) int { return e.compare(va[i], vb[j]) }
 		},
 		newSlots: func(t arrow.DataType) valueSlots { return &slots[T]{e: e, t: t} },
-		newList: func(list arrow.DataType, keepNulls bool) accumulator {
-			return &listAcc[T]{e: e, t: list.(*arrow.ListType), keepNulls: keepNulls}
+		newList: func(list arrow.DataType, keepNulls bool, order []planner.AggOrder) accumulator {
+			return &listAcc[T]{e: e, t: list.(*arrow.ListType), keepNulls: keepNulls, order: order}
 		},
 	}
 }

@@ -128,8 +128,8 @@ func (a *aggregator) add(call *AggCall) *aggOutput {
 
 func (b *binder) bindAggCall(e *sql.FuncCall, s *scope) (*AggCall, error) {
 	fn := aggregateFns[e.Name]
-	if len(e.OrderBy) > 0 && fn != AggStringAgg {
-		return nil, kindErrorf(ErrUnsupported, e.Pos, "ORDER BY inside %s is not supported (only string_agg, GROUP_CONCAT, orders its values)", e.Name)
+	if len(e.OrderBy) > 0 && fn != AggStringAgg && fn != AggArrayAgg && fn != AggCollectList {
+		return nil, kindErrorf(ErrUnsupported, e.Pos, "ORDER BY inside %s is not supported (only string_agg, GROUP_CONCAT and array_agg order their values)", e.Name)
 	}
 	if e.Star {
 		if fn != AggCount || e.Name != "count" {

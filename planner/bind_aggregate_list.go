@@ -20,5 +20,9 @@ func (b *binder) bindArrayAgg(e *sql.FuncCall, fn string, s *scope) (*AggCall, e
 	if !isOrderable(arg.Type()) {
 		return nil, errorf(e.Args[0].Position(), "%s: cannot collect values of type %s", e.Name, TypeString(arg.Type()))
 	}
-	return &AggCall{Fn: fn, Arg: arg, Distinct: e.Distinct, T: arrow.ListOfField(elementField(arg.Type()))}, nil
+	call := &AggCall{Fn: fn, Arg: arg, Distinct: e.Distinct, T: arrow.ListOfField(elementField(arg.Type()))}
+	if len(e.OrderBy) > 0 {
+		return b.orderAggValues(e, call, forbidAggregates(s, "aggregate function calls cannot be nested"))
+	}
+	return call, nil
 }

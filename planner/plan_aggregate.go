@@ -61,8 +61,8 @@ type AggCall struct {
 	Fraction float64
 	// Separator is string_agg's constant separator.
 	Separator string
-	// Order is string_agg's ORDER BY: Arg is then a struct of the value
-	// and the ORDER BY keys, one AggOrder each.
+	// Order is the ORDER BY of string_agg and array_agg: Arg is then a
+	// struct of the value and the ORDER BY keys, one AggOrder each.
 	Order []AggOrder
 	// Filter is the condition of FILTER (WHERE cond), a BOOLEAN over the
 	// Aggregate's input: the call sees only the rows where it is TRUE.
@@ -112,6 +112,8 @@ func (a *AggCall) unfiltered() string {
 		return fmt.Sprintf("%s(%s, %g)", a.Fn, a.Arg, a.Fraction)
 	case a.Fn == AggStringAgg && len(a.Order) > 0:
 		return fmt.Sprintf("%s(%s%s, %s ORDER BY %v)", a.Fn, map[bool]string{true: "DISTINCT "}[a.Distinct], a.Arg, value.Quote(a.Separator), a.Order)
+	case len(a.Order) > 0:
+		return fmt.Sprintf("%s(%s%s ORDER BY %v)", a.Fn, map[bool]string{true: "DISTINCT "}[a.Distinct], a.Arg, a.Order)
 	case a.Fn == AggStringAgg:
 		return fmt.Sprintf("%s(%s%s, %s)", a.Fn, map[bool]string{true: "DISTINCT "}[a.Distinct], a.Arg, value.Quote(a.Separator))
 	case a.Arg == nil:

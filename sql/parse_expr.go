@@ -473,6 +473,11 @@ func (p *parser) funcCall(name string, pos Pos) Expr {
 			p.eatWord("all")
 		}
 		f.Args = p.args()
+		if p.tok().isWord("order") && p.peek(1).isWord("by") {
+			// string_agg(x, sep ORDER BY y), array_agg(x ORDER BY y)
+			p.skip(2)
+			f.OrderBy = p.orderItems()
+		}
 	}
 	p.expectOp(")")
 	if p.tok().isWord("within") && p.peek(1).isWord("group") {

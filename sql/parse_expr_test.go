@@ -118,6 +118,8 @@ func TestExprFormat(t *testing.T) {
 		{"count(DISTINCT x) FILTER (WHERE g = 'a' AND b)", "count(DISTINCT x) FILTER (WHERE ((g = 'a') AND b))"},
 		{"sum(x) FILTER (WHERE b) OVER (PARTITION BY g)", "sum(x) FILTER (WHERE b) OVER (PARTITION BY g)"},
 		{"filter + 1", "(filter + 1)"},
+		{"array_agg(x ORDER BY y DESC NULLS FIRST, z) FILTER (WHERE b)", "array_agg(x ORDER BY y DESC NULLS FIRST, z) FILTER (WHERE b)"},
+		{"string_agg(DISTINCT x, ',' ORDER BY x)", "string_agg(DISTINCT x, ',' ORDER BY x)"},
 		{"sum(x) OVER (ORDER BY t ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)",
 			"sum(x) OVER (ORDER BY t ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"},
 		{"avg(x) OVER (ORDER BY t RANGE BETWEEN 2 PRECEDING AND 3 FOLLOWING)",
