@@ -21,12 +21,20 @@ func (b *binder) bindAggFilter(e *sql.FuncCall, s *scope) (Expr, error) {
 	return cond, nil
 }
 
-// filterMisplaced is the error for FILTER (WHERE …) on a call that is not
-// a plain aggregate: window functions, where the frame code does not take
-// it, and scalar functions.
-func filterMisplaced(e *sql.FuncCall) error {
-	if e.Over != nil {
+// aggregateClausesPlaced rejects FILTER (WHERE …) and an ORDER BY inside
+// the parentheses on a call that is not a plain aggregate: window
+// functions, whose frame code takes neither, and scalar functions.
+func aggregateClausesPlaced(e *sql.FuncCall) error {
+	aggregate := e.Over == nil && IsAggregateFunction(e.Name)
+	switch {
+	case aggregate || e.Filter == nil && len(e.OrderBy) == 0:
+		return nil
+	case e.Filter != nil && e.Over != nil:
 		return kindErrorf(ErrUnsupported, e.Pos, "FILTER is not supported with OVER; write %s(CASE WHEN cond THEN … END) OVER (…) instead", e.Name)
+	case e.Filter != nil:
+		return errorf(e.Pos, "FILTER (WHERE …) is only allowed with aggregate functions; %s is not one", e.Name)
+	case e.Over != nil:
+		return kindErrorf(ErrUnsupported, e.Pos, "ORDER BY inside %s(…) is not supported with OVER; order the window instead", e.Name)
 	}
-	return errorf(e.Pos, "FILTER (WHERE …) is only allowed with aggregate functions; %s is not one", e.Name)
+	return errorf(e.Pos, "ORDER BY inside the parentheses is only allowed with aggregate functions; %s is not one", e.Name)
 }

@@ -81,6 +81,8 @@ func TestBindAggregateErrors(t *testing.T) {
 		{"SELECT max_by(a) FROM t", "max_by takes (value, ordering key), got 1 arguments"},
 		{"SELECT min_by(DISTINCT a, d) FROM t", "min_by(DISTINCT …) is not supported"},
 		{"SELECT array_agg(a, d) FROM t", "array_agg needs 1 argument, got 2"},
+		{"SELECT upper(b ORDER BY a) FROM t", "ORDER BY inside the parentheses is only allowed with aggregate functions; upper is not one"},
+		{"SELECT sum(a ORDER BY d) OVER () FROM t", "ORDER BY inside sum(…) is not supported with OVER"},
 	}
 	for _, tc := range cases {
 		_, err := bindText(t, tc.query)

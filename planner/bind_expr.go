@@ -132,8 +132,8 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 	case *sql.CastExpr:
 		return b.bindCast(e, s)
 	case *sql.FuncCall:
-		if e.Filter != nil && (e.Over != nil || !IsAggregateFunction(e.Name)) {
-			return nil, filterMisplaced(e)
+		if err := aggregateClausesPlaced(e); err != nil {
+			return nil, err
 		}
 		if e.Over != nil {
 			return b.bindWindow(e, s)
