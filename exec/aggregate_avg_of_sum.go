@@ -27,7 +27,7 @@ func shareSums(calls []*planner.AggCall, accs []accumulator) {
 	sums := map[string]accumulator{}
 	for i, c := range calls {
 		if c.Fn == planner.AggSum && !c.Distinct {
-			sums[c.Arg.String()] = accs[i]
+			sums[sumKey(c)] = accs[i]
 		}
 	}
 	for i, c := range calls {
@@ -36,15 +36,24 @@ func shareSums(calls []*planner.AggCall, accs []accumulator) {
 		}
 		switch avg := accs[i].(type) {
 		case *sumAcc[float64]:
-			if sum, ok := sums[c.Arg.String()].(*sumAcc[float64]); ok {
+			if sum, ok := sums[sumKey(c)].(*sumAcc[float64]); ok {
 				accs[i] = &avgOfSum[float64]{sum: sum, avg: avg.avg}
 			}
 		case *sumAcc[decimal128.Num]:
-			if sum, ok := sums[c.Arg.String()].(*sumAcc[decimal128.Num]); ok {
+			if sum, ok := sums[sumKey(c)].(*sumAcc[decimal128.Num]); ok {
 				accs[i] = &avgOfSum[decimal128.Num]{sum: sum, avg: avg.avg}
 			}
 		}
 	}
+}
+
+// sumKey is what a sum and an average share: the argument and the FILTER
+// (WHERE …) condition.
+func sumKey(c *planner.AggCall) string {
+	if c.Filter == nil {
+		return c.Arg.String()
+	}
+	return c.Arg.String() + " FILTER " + c.Filter.String()
 }
 
 // update adds nothing: the sum's accumulator sees the same values.

@@ -32,7 +32,7 @@ func newAccumulator(call *planner.AggCall) (accumulator, error) {
 	if err != nil || !call.Distinct {
 		return acc, err
 	}
-	return newDistinctAcc(call.Arg.Type(), acc)
+	return newDistinctAcc(call.Arg.Type(), acc, call.Fn == planner.AggArrayAgg)
 }
 
 func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
@@ -60,6 +60,19 @@ func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
 			return &orderedStringAggAcc{sep: call.Separator, order: call.Order}, nil
 		}
 		return &stringAggAcc{sep: call.Separator}, nil
+	case planner.AggMaxBy:
+		return newByAcc(call.Arg.Type(), func(c int) bool { return c > 0 })
+	case planner.AggMinBy:
+		return newByAcc(call.Arg.Type(), func(c int) bool { return c < 0 })
+	case planner.AggArrayAgg, planner.AggCollectList:
+		elems := call.T.(*arrow.ListType).Elem()
+		ops, err := opsOf(elems)
+		if err != nil {
+			return nil, err
+		}
+		return ops.newList(call.T, call.Fn == planner.AggArrayAgg, call.Order), nil
+	case planner.AggMode:
+		return newModeAcc(call.Arg.Type())
 	case planner.AggPercentileDisc:
 		ops, err := opsOf(call.Arg.Type())
 		if err != nil {

@@ -14,18 +14,21 @@ import (
 // distinctAcc feeds an aggregate only the first occurrence of each value in
 // each group (count(DISTINCT x), sum(DISTINCT x)). It keeps a table of the
 // (group, value) pairs seen, so it is exact; approx_count_distinct uses it too.
+// A NULL value reaches the inner aggregate (once) only with keepNulls, for
+// array_agg, which keeps NULLs.
 type distinctAcc struct {
-	pairs *groupTable
-	inner accumulator
-	ids   []int32
+	pairs     *groupTable
+	inner     accumulator
+	keepNulls bool
+	ids       []int32
 }
 
-func newDistinctAcc(arg arrow.DataType, inner accumulator) (accumulator, error) {
+func newDistinctAcc(arg arrow.DataType, inner accumulator, keepNulls bool) (accumulator, error) {
 	pairs, err := newGroupTable([]arrow.DataType{planner.TypeInt, arg})
 	if err != nil {
 		return nil, fmt.Errorf("DISTINCT: %w", err)
 	}
-	return &distinctAcc{pairs: pairs, inner: inner}, nil
+	return &distinctAcc{pairs: pairs, inner: inner, keepNulls: keepNulls}, nil
 }
 
 func (a *distinctAcc) update(ctx context.Context, arg arrow.Array, gids []int32, groups int) error {
@@ -39,7 +42,7 @@ func (a *distinctAcc) update(ctx context.Context, arg arrow.Array, gids []int32,
 	for i, id := range a.ids {
 		if id == next {
 			next++
-			if isValid(valid, i) {
+			if a.keepNulls || isValid(valid, i) {
 				rows = append(rows, int32(i))
 				newGids = append(newGids, gids[i])
 			}

@@ -27,9 +27,7 @@ func buildGrouping(ctx context.Context, p planner.Plan, env *Env) (Operator, err
 	case *planner.Aggregate:
 		calls := make([]*planner.AggCall, len(p.Aggs))
 		for i, c := range p.Aggs {
-			prepared := *c
-			prepared.Arg = prepareSubqueries(c.Arg, env)
-			calls[i] = &prepared
+			calls[i] = c.MapExprs(func(e planner.Expr) planner.Expr { return prepareSubqueries(e, env) })
 		}
 		h := NewHashAggregate(input, prepareAll(p.GroupBy, env), calls, p.Names).(*hashAggregate)
 		if where != nil {

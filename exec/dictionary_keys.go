@@ -49,11 +49,11 @@ func markDictionaryKeys(p *planner.Aggregate, env *Env) {
 		}
 	}
 	for _, c := range p.Aggs {
-		if c.Arg != nil {
-			if planner.HasSubquery(c.Arg) {
+		for _, e := range c.Exprs() {
+			if planner.HasSubquery(e) {
 				return
 			}
-			readsOf(c.Arg)
+			readsOf(e)
 		}
 	}
 	for node := p.Input; len(keys) > 0; {

@@ -206,19 +206,23 @@ func (st *aggState) addAll(ctx context.Context, batch arrow.RecordBatch, mem mem
 	args := expr.NewBatchEvaluator(ctx, batch, mem)
 	defer args.Release()
 	for i, c := range st.h.calls {
-		var arg arrow.Array
+		var arg, cond arrow.Array
+		var err error
 		if c.Arg != nil {
-			var err error
 			if arg, err = args.Eval(c.Arg); err != nil {
 				return fmt.Errorf("%s: %w", c, err)
 			}
 		}
-		err := st.accs[i].update(ctx, arg, st.gids, st.groups)
-		if arg != nil {
-			arg.Release()
+		if c.Filter != nil {
+			if cond, err = args.Eval(c.Filter); err != nil {
+				expr.ReleaseArrays([]arrow.Array{arg})
+				return fmt.Errorf("%s: %w", c, err)
+			}
 		}
+		err = st.updateCall(ctx, i, arg, cond, st.gids, mem)
+		expr.ReleaseArrays([]arrow.Array{arg, cond})
 		if err != nil {
-			return fmt.Errorf("%s: %w", c, err)
+			return err
 		}
 	}
 	return nil

@@ -36,7 +36,7 @@ func (h *hashAggregate) parallel(st *aggState) bool {
 		}
 	}
 	for _, c := range h.calls {
-		if c.Arg != nil && planner.HasSubquery(c.Arg) {
+		if slices.ContainsFunc(c.Exprs(), planner.HasSubquery) {
 			return false
 		}
 	}

@@ -61,15 +61,15 @@ type aggSpill struct {
 }
 
 // spillSchema is the layout of spilled rows: the group keys, then the
-// argument of each aggregate that has one.
+// argument and the FILTER condition of each aggregate, those it has.
 func (h *hashAggregate) spillSchema() *arrow.Schema {
 	var fields []arrow.Field
 	for i, g := range h.groupBy {
 		fields = append(fields, arrow.Field{Name: fmt.Sprintf("k%d", i), Type: g.Type(), Nullable: true})
 	}
-	for i, c := range h.calls {
-		if c.Arg != nil {
-			fields = append(fields, arrow.Field{Name: fmt.Sprintf("a%d", i), Type: c.Arg.Type(), Nullable: true})
+	for _, c := range h.calls {
+		for _, e := range c.Exprs() {
+			fields = append(fields, arrow.Field{Name: fmt.Sprintf("a%d", len(fields)), Type: e.Type(), Nullable: true})
 		}
 	}
 	return arrow.NewSchema(fields, nil)
@@ -84,12 +84,11 @@ func (h *hashAggregate) spillShape() *hashAggregate {
 	}
 	col := len(h.groupBy)
 	for _, c := range h.calls {
-		call := *c
-		if c.Arg != nil {
-			call.Arg = &planner.ColumnRef{Index: col, Name: fmt.Sprintf("a%d", col), T: c.Arg.Type()}
+		shape.calls = append(shape.calls, c.MapExprs(func(e planner.Expr) planner.Expr {
+			ref := &planner.ColumnRef{Index: col, Name: fmt.Sprintf("a%d", col), T: e.Type()}
 			col++
-		}
-		shape.calls = append(shape.calls, &call)
+			return ref
+		}))
 	}
 	return shape
 }
@@ -200,15 +199,14 @@ func (st *aggState) spillColumns(ctx context.Context, batch arrow.RecordBatch, m
 		cols = append(cols, col)
 	}
 	for _, c := range st.h.calls {
-		if c.Arg == nil {
-			continue
+		for _, e := range c.Exprs() {
+			col, err := args.Eval(e)
+			if err != nil {
+				expr.ReleaseArrays(cols)
+				return nil, fmt.Errorf("%s: %w", c, err)
+			}
+			cols = append(cols, col)
 		}
-		col, err := args.Eval(c.Arg)
-		if err != nil {
-			expr.ReleaseArrays(cols)
-			return nil, fmt.Errorf("%s: %w", c, err)
-		}
-		cols = append(cols, col)
 	}
 	return cols, nil
 }
@@ -233,19 +231,22 @@ func (st *aggState) place(ctx context.Context, cols []arrow.Array, mem memory.Al
 	}
 	col := k
 	for i, c := range st.h.calls {
-		var arg arrow.Array
-		if c.Arg != nil {
-			if arg, err = expr.Take(ctx, mem, cols[col], found); err != nil {
+		// The argument and the FILTER condition, those the call has.
+		var taken [2]arrow.Array
+		for j, e := range []planner.Expr{c.Arg, c.Filter} {
+			if e == nil {
+				continue
+			}
+			if taken[j], err = expr.Take(ctx, mem, cols[col], found); err != nil {
+				expr.ReleaseArrays(taken[:])
 				return nil, nil, err
 			}
 			col++
 		}
-		err = st.accs[i].update(ctx, arg, gids, st.groups)
-		if arg != nil {
-			arg.Release()
-		}
+		err = st.updateCall(ctx, i, taken[0], taken[1], gids, mem)
+		expr.ReleaseArrays(taken[:])
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", c, err)
+			return nil, nil, err
 		}
 	}
 	return missing, hashes, nil

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -41,7 +40,8 @@ func aggregateSkipsNulls(c *planner.AggCall) bool {
 	}
 	switch c.Fn {
 	case planner.AggCount, planner.AggCountIf, planner.AggSum, planner.AggAvg, planner.AggMin, planner.AggMax,
-		planner.AggBoolAnd, planner.AggBoolOr, planner.AggAnyValue:
+		planner.AggBoolAnd, planner.AggBoolOr, planner.AggAnyValue,
+		planner.AggMaxBy, planner.AggMinBy, planner.AggMode, planner.AggCollectList:
 		return true
 	}
 	return false
@@ -90,6 +90,8 @@ func (st *aggState) addMasked(ctx context.Context, batch arrow.RecordBatch, wher
 	}
 	args := make([]arrow.Array, len(st.h.calls))
 	defer expr.ReleaseArrays(args)
+	conds := make([]arrow.Array, len(st.h.calls)) // the FILTER (WHERE …) conditions' values
+	defer expr.ReleaseArrays(conds)
 	evaluator := expr.NewBatchEvaluator(ctx, batch, mem)
 	defer evaluator.Release()
 	for i, c := range st.h.calls {
@@ -101,14 +103,19 @@ func (st *aggState) addMasked(ctx context.Context, batch arrow.RecordBatch, wher
 		}
 		args[i] = maskRows(arg, pass, mem)
 		arg.Release()
+		if c.Filter != nil {
+			if conds[i], err = evaluator.Eval(c.Filter); err != nil {
+				return false, nil
+			}
+		}
 	}
 	gids, err := st.passingGroups(ctx, batch, rows, mem)
 	if err != nil || gids == nil {
 		return false, err
 	}
-	for i, c := range st.h.calls {
-		if err := st.accs[i].update(ctx, args[i], gids, st.groups); err != nil {
-			return true, fmt.Errorf("%s: %w", c, err)
+	for i := range st.h.calls {
+		if err := st.updateCall(ctx, i, args[i], conds[i], gids, mem); err != nil {
+			return true, err
 		}
 	}
 	return true, nil

@@ -45,6 +45,11 @@ type typedOps struct {
 	// newPercentileDisc is percentile_disc at a fraction (aggregate_funcs_percentile.go).
 	newPercentileDisc func(t arrow.DataType, fraction float64) accumulator
 	comparator        func(a, b arrow.Array) func(i, j int) int
+	// newSlots keeps one value per group (aggregate_funcs_by.go).
+	newSlots func(t arrow.DataType) valueSlots
+	// newList is array_agg or collect_list, of result type list, its
+	// values ordered by order when given (aggregate_funcs_array_agg.go).
+	newList func(list arrow.DataType, keepNulls bool, order []planner.AggOrder) accumulator
 }
 
 // withKeys replaces ops' key column with a specialized one.
@@ -65,6 +70,10 @@ func opsFor[T any](e elem[T]) typedOps {
 		comparator: func(a, b arrow.Array) func(i, j int) int {
 			va, vb := e.values(nil, a), e.values(nil, b)
 			return func(i, j int) int { return e.compare(va[i], vb[j]) }
+		},
+		newSlots: func(t arrow.DataType) valueSlots { return &slots[T]{e: e, t: t} },
+		newList: func(list arrow.DataType, keepNulls bool, order []planner.AggOrder) accumulator {
+			return &listAcc[T]{e: e, t: list.(*arrow.ListType), keepNulls: keepNulls, order: order}
 		},
 	}
 }

@@ -30,6 +30,9 @@ func answerFromMetadata(p planner.Plan) planner.Plan {
 // bounds are exact values (not truncated strings, not floats whose bounds
 // leave out NaN).
 func metadataAnswerable(a *planner.AggCall) bool {
+	if a.Filter != nil {
+		return false // FILTER (WHERE …) needs the rows
+	}
 	if a.Arg == nil {
 		return a.Fn == planner.AggCount
 	}

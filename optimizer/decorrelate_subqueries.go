@@ -1,6 +1,8 @@
 package optimizer
 
 import (
+	"slices"
+
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
@@ -294,7 +296,7 @@ func (u *pullUp) pullAggregate(n *planner.Aggregate) (planner.Plan, []planner.Ex
 		inner, outer = append(inner, a), append(outer, b)
 	}
 	for _, a := range n.Aggs {
-		if a.Arg != nil && readsOuter(a.Arg) {
+		if slices.ContainsFunc(a.Exprs(), readsOuter) {
 			return nil, nil, false
 		}
 		if a.Fn == planner.AggCount || a.Fn == planner.AggCountIf {

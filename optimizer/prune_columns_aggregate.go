@@ -10,8 +10,8 @@ func narrowAggregate(a *planner.Aggregate) planner.Plan {
 		markColumns(g, inNeeded)
 	}
 	for _, c := range a.Aggs {
-		if c.Arg != nil {
-			markColumns(c.Arg, inNeeded)
+		for _, e := range c.Exprs() {
+			markColumns(e, inNeeded)
 		}
 	}
 	input, mapping := narrow(a.Input, inNeeded)
@@ -20,11 +20,7 @@ func narrowAggregate(a *planner.Aggregate) planner.Plan {
 		out.GroupBy = append(out.GroupBy, remapColumns(g, mapping))
 	}
 	for _, c := range a.Aggs {
-		call := *c
-		if c.Arg != nil {
-			call.Arg = remapColumns(c.Arg, mapping)
-		}
-		out.Aggs = append(out.Aggs, &call)
+		out.Aggs = append(out.Aggs, c.MapExprs(func(e planner.Expr) planner.Expr { return remapColumns(e, mapping) }))
 	}
 	return out
 }

@@ -109,9 +109,7 @@ func nodeExprs(chain []planner.Plan) []planner.Expr {
 		case *planner.Aggregate:
 			out = append(out, n.GroupBy...)
 			for _, a := range n.Aggs {
-				if a.Arg != nil {
-					out = append(out, a.Arg)
-				}
+				out = append(out, a.Exprs()...)
 			}
 		case *planner.Filter:
 			out = append(out, n.Cond)
@@ -152,9 +150,7 @@ func withExprs(n planner.Plan, input planner.Plan, f func(planner.Expr) planner.
 			out.GroupBy[i] = f(e)
 		}
 		for i, a := range n.Aggs {
-			c := *a
-			c.Arg = f(a.Arg)
-			out.Aggs[i] = &c
+			out.Aggs[i] = a.MapExprs(f)
 		}
 		return &out
 	case *planner.Filter:

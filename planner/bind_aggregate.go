@@ -21,6 +21,9 @@ var aggregateFns = map[string]string{
 	"percentile_disc": AggPercentileDisc, "quantile_disc": AggPercentileDisc,
 	"percentile_approx": AggPercentileDisc, "approx_percentile": AggPercentileDisc,
 	"string_agg": AggStringAgg, "listagg": AggStringAgg, "group_concat": AggStringAgg,
+	"max_by": AggMaxBy, "arg_max": AggMaxBy, "min_by": AggMinBy, "arg_min": AggMinBy,
+	"array_agg": AggArrayAgg, "list": AggArrayAgg, "collect_list": AggCollectList,
+	"mode": AggMode,
 }
 
 // IsAggregate reports whether a function call is an aggregate (and not a
@@ -96,6 +99,11 @@ func (b *binder) bindAggregate(e *sql.FuncCall, s *scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.Filter != nil {
+		if call.Filter, err = b.bindAggFilter(e, s); err != nil {
+			return nil, err
+		}
+	}
 	return s.aggs.add(call), nil
 }
 
@@ -104,6 +112,9 @@ func (a *aggregator) add(call *AggCall) *aggOutput {
 	key := call.Fn
 	if call.Arg != nil {
 		key = fmt.Sprintf("%s/%v/%g/%q/%v/%s", call.Fn, call.Distinct, call.Fraction, call.Separator, call.Order, exprKey(call.Arg))
+	}
+	if call.Filter != nil {
+		key += " FILTER " + exprKey(call.Filter)
 	}
 	i, ok := a.callKeys[key]
 	if !ok {
@@ -117,8 +128,8 @@ func (a *aggregator) add(call *AggCall) *aggOutput {
 
 func (b *binder) bindAggCall(e *sql.FuncCall, s *scope) (*AggCall, error) {
 	fn := aggregateFns[e.Name]
-	if len(e.OrderBy) > 0 && fn != AggStringAgg {
-		return nil, kindErrorf(ErrUnsupported, e.Pos, "ORDER BY inside %s is not supported (only string_agg, GROUP_CONCAT, orders its values)", e.Name)
+	if len(e.OrderBy) > 0 && fn != AggStringAgg && fn != AggArrayAgg && fn != AggCollectList {
+		return nil, kindErrorf(ErrUnsupported, e.Pos, "ORDER BY inside %s is not supported (only string_agg, GROUP_CONCAT and array_agg order their values)", e.Name)
 	}
 	if e.Star {
 		if fn != AggCount || e.Name != "count" {
@@ -129,8 +140,13 @@ func (b *binder) bindAggCall(e *sql.FuncCall, s *scope) (*AggCall, error) {
 	if fn == AggPercentileCont || fn == AggPercentileDisc {
 		return b.bindPercentile(e, fn, s)
 	}
-	if fn == AggStringAgg {
+	switch fn {
+	case AggStringAgg:
 		return b.bindStringAgg(e, s)
+	case AggMaxBy, AggMinBy:
+		return b.bindAggregateBy(e, fn, s)
+	case AggArrayAgg, AggCollectList:
+		return b.bindArrayAgg(e, fn, s)
 	}
 	if len(e.Args) != 1 {
 		return nil, errorf(e.Pos, "%s needs 1 argument, got %d", e.Name, len(e.Args))
@@ -183,7 +199,7 @@ func aggregateArg(fn string, arg Expr) (Expr, arrow.DataType, error) {
 			// Decimal averages sum exactly and divide once at the end.
 			accumulate = t
 		}
-	default: // min, max, any_value
+	default: // min, max, any_value, mode
 		if t.ID() == arrow.NULL {
 			t = TypeBigint
 		}

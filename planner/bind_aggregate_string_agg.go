@@ -40,16 +40,17 @@ func (b *binder) bindStringAgg(e *sql.FuncCall, s *scope) (*AggCall, error) {
 		call.Separator = text
 	}
 	if len(e.OrderBy) > 0 {
-		return b.orderStringAgg(e, call, inner)
+		return b.orderAggValues(e, call, inner)
 	}
 	return call, nil
 }
 
-// orderStringAgg binds string_agg's ORDER BY: the argument becomes a
-// struct of the value and the keys, which the accumulator sorts each
-// group's values by. DISTINCT then compares value and keys together, so
-// it is allowed only when the keys are the value itself.
-func (b *binder) orderStringAgg(e *sql.FuncCall, call *AggCall, s *scope) (*AggCall, error) {
+// orderAggValues binds the ORDER BY of string_agg and array_agg: the
+// argument becomes a struct of the value and the keys, which the
+// accumulator sorts each group's values by. DISTINCT then compares value
+// and keys together, so it is allowed only when the keys are the value
+// itself.
+func (b *binder) orderAggValues(e *sql.FuncCall, call *AggCall, s *scope) (*AggCall, error) {
 	args := []Expr{stringLit("value"), call.Arg}
 	fields := []arrow.Field{{Name: "value", Type: call.Arg.Type(), Nullable: true}}
 	for i, o := range e.OrderBy {
@@ -60,7 +61,7 @@ func (b *binder) orderStringAgg(e *sql.FuncCall, call *AggCall, s *scope) (*AggC
 		if !isOrderable(key.Type()) {
 			return nil, errorf(o.Expr.Position(), "%s: cannot order values of type %s", e.Name, TypeString(key.Type()))
 		}
-		if e.Distinct && exprKey(castFolded(key, TypeVarchar)) != exprKey(call.Arg) {
+		if e.Distinct && exprKey(castFolded(key, call.Arg.Type())) != exprKey(call.Arg) {
 			return nil, kindErrorf(ErrUnsupported, o.Expr.Position(), "%s(DISTINCT x ORDER BY y) is supported only when y is x", e.Name)
 		}
 		name := fmt.Sprintf("key%d", i+1)

@@ -40,6 +40,13 @@ func TestBindAggregatePlans(t *testing.T) {
 		{"SELECT a + 1, count(DISTINCT b) FROM t GROUP BY 1", []string{
 			"Project (a + 1), count(DISTINCT b)",
 			"  Aggregate group=[(a + 1)] aggs=[count(DISTINCT b)]"}},
+		// A FILTER makes a call of its own; the same call and condition twice are one.
+		{"SELECT count(*) FILTER (WHERE a > 1), count(*), sum(a) FILTER (WHERE b = 'x'), sum(a) FILTER (WHERE b = 'x') + 1 FROM t", []string{
+			"Project count(*) FILTER (WHERE (a > 1)), count(*), sum(a) FILTER (WHERE (b = 'x')), (sum(CAST(a AS BIGINT)) FILTER (WHERE (b = 'x')) + 1) AS (sum(a) FILTER (WHERE (b = 'x')) + 1)",
+			"  Aggregate group=[] aggs=[count(*) FILTER (WHERE (a > 1)), count(*), sum(CAST(a AS BIGINT)) FILTER (WHERE (b = 'x')) AS sum(a) FILTER (WHERE (b = 'x'))]"}},
+		{"SELECT max_by(b, d), arg_min(a, b), list(d), collect_list(b), mode(a) FROM t", []string{
+			"Project max_by(b, d), arg_min(a, b), list(d), collect_list(b), mode(a)",
+			"  Aggregate group=[] aggs=[max_by(named_struct('value', b, 'key', d)) AS max_by(b, d), min_by(named_struct('value', a, 'key', b)) AS arg_min(a, b), array_agg(d) AS list(d), collect_list(b), mode(a)]"}},
 	}
 	for _, tc := range cases {
 		p, err := bindText(t, tc.query)
@@ -66,6 +73,16 @@ func TestBindAggregateErrors(t *testing.T) {
 		{"SELECT DISTINCT a FROM t ORDER BY d", "ORDER BY expressions must appear in the select list"},
 		{"SELECT sum(b) FROM t", "sum: needs a number, got STRING"},
 		{"SELECT a FROM t HAVING a > 1", `column "a" must appear in the GROUP BY clause`},
+		{"SELECT sum(a) FILTER (WHERE b) FROM t", "FILTER (WHERE …) of sum must be BOOLEAN, got STRING (at line 1, column 29)"},
+		{"SELECT upper(b) FILTER (WHERE a > 1) FROM t", "FILTER (WHERE …) is only allowed with aggregate functions; upper is not one"},
+		{"SELECT sum(a) FILTER (WHERE a > 1) OVER () FROM t", "FILTER is not supported with OVER"},
+		{"SELECT count(*) FILTER (WHERE max(a) > 1) FROM t", "aggregate function calls cannot be nested"},
+		{"SELECT sum(a) FILTER (WHERE row_number() OVER () > 1) FROM t", "window functions are not allowed in FILTER"},
+		{"SELECT max_by(a) FROM t", "max_by takes (value, ordering key), got 1 arguments"},
+		{"SELECT min_by(DISTINCT a, d) FROM t", "min_by(DISTINCT …) is not supported"},
+		{"SELECT array_agg(a, d) FROM t", "array_agg needs 1 argument, got 2"},
+		{"SELECT upper(b ORDER BY a) FROM t", "ORDER BY inside the parentheses is only allowed with aggregate functions; upper is not one"},
+		{"SELECT sum(a ORDER BY d) OVER () FROM t", "ORDER BY inside sum(…) is not supported with OVER"},
 	}
 	for _, tc := range cases {
 		_, err := bindText(t, tc.query)

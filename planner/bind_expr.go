@@ -132,6 +132,9 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 	case *sql.CastExpr:
 		return b.bindCast(e, s)
 	case *sql.FuncCall:
+		if err := aggregateClausesPlaced(e); err != nil {
+			return nil, err
+		}
 		if e.Over != nil {
 			return b.bindWindow(e, s)
 		}

@@ -75,9 +75,7 @@ func NodeExprs(p Plan) []Expr {
 	case *Aggregate:
 		out := append([]Expr(nil), n.GroupBy...)
 		for _, a := range n.Aggs {
-			if a.Arg != nil {
-				out = append(out, a.Arg)
-			}
+			out = append(out, a.Exprs()...)
 		}
 		return out
 	case *Sort:

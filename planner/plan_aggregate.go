@@ -35,6 +35,19 @@ const (
 	// string_agg(x STRING, sep): the non-NULL values joined by the constant
 	// sep, in no set order (also listagg, group_concat, as in DuckDB).
 	AggStringAgg = "string_agg"
+	// max_by(x, y) / min_by(x, y): x at the row of the largest / smallest
+	// non-NULL y (the first such row when several tie); Arg is a struct of
+	// x and y (bind_aggregate_by.go).
+	AggMaxBy = "max_by"
+	AggMinBy = "min_by"
+	// array_agg(x): the group's values as an ARRAY, NULLs included, in
+	// input order; NULL for a group without rows. collect_list(x) (Spark)
+	// leaves NULLs out and is [] for a group without values.
+	AggArrayAgg    = "array_agg"
+	AggCollectList = "collect_list"
+	// mode(x): the most frequent non-NULL value, the smallest of those
+	// that tie.
+	AggMode = "mode"
 )
 
 // AggCall is one aggregate function over the rows of a group. Arg is an
@@ -48,21 +61,59 @@ type AggCall struct {
 	Fraction float64
 	// Separator is string_agg's constant separator.
 	Separator string
-	// Order is string_agg's ORDER BY: Arg is then a struct of the value
-	// and the ORDER BY keys, one AggOrder each.
+	// Order is the ORDER BY of string_agg and array_agg: Arg is then a
+	// struct of the value and the ORDER BY keys, one AggOrder each.
 	Order []AggOrder
-	T     arrow.DataType
+	// Filter is the condition of FILTER (WHERE cond), a BOOLEAN over the
+	// Aggregate's input: the call sees only the rows where it is TRUE.
+	// nil when the call has none.
+	Filter Expr
+	T      arrow.DataType
+}
+
+// Exprs lists the expressions of the call over the Aggregate's input: its
+// argument and its FILTER condition, those it has.
+func (a *AggCall) Exprs() []Expr {
+	var out []Expr
+	for _, e := range []Expr{a.Arg, a.Filter} {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// MapExprs returns a copy of the call with f applied to its argument and
+// FILTER condition, those it has.
+func (a *AggCall) MapExprs(f func(Expr) Expr) *AggCall {
+	out := *a
+	if a.Arg != nil {
+		out.Arg = f(a.Arg)
+	}
+	if a.Filter != nil {
+		out.Filter = f(a.Filter)
+	}
+	return &out
 }
 
 // AggOrder is the direction of one ORDER BY key inside an aggregate.
 type AggOrder struct{ Desc, NullsFirst bool }
 
 func (a *AggCall) String() string {
+	if a.Filter != nil {
+		return a.unfiltered() + " FILTER (WHERE " + a.Filter.String() + ")"
+	}
+	return a.unfiltered()
+}
+
+func (a *AggCall) unfiltered() string {
 	switch {
 	case a.Fn == AggPercentileCont || a.Fn == AggPercentileDisc:
 		return fmt.Sprintf("%s(%s, %g)", a.Fn, a.Arg, a.Fraction)
 	case a.Fn == AggStringAgg && len(a.Order) > 0:
 		return fmt.Sprintf("%s(%s%s, %s ORDER BY %v)", a.Fn, map[bool]string{true: "DISTINCT "}[a.Distinct], a.Arg, value.Quote(a.Separator), a.Order)
+	case len(a.Order) > 0:
+		return fmt.Sprintf("%s(%s%s ORDER BY %v)", a.Fn, map[bool]string{true: "DISTINCT "}[a.Distinct], a.Arg, a.Order)
 	case a.Fn == AggStringAgg:
 		return fmt.Sprintf("%s(%s%s, %s)", a.Fn, map[bool]string{true: "DISTINCT "}[a.Distinct], a.Arg, value.Quote(a.Separator))
 	case a.Arg == nil:

@@ -186,7 +186,7 @@ type CastExpr struct {
 	Pos Pos
 }
 
-// FuncCall is name(args) with optional DISTINCT, count(*) and OVER (…).
+// FuncCall is name(args) with optional DISTINCT, count(*), FILTER (WHERE …) and OVER (…).
 // Name is lower case and may be dotted (system.rewrite_data_files).
 // EXTRACT(field FROM x) is parsed as FuncCall{Name: "extract", Args: [Literal string field (upper case), x]}.
 // SUBSTRING(x FROM a FOR b) becomes FuncCall{Name: "substring", Args: [x, a, b]}.
@@ -199,8 +199,10 @@ type FuncCall struct {
 	// OrderBy orders the values of an aggregate inside its parentheses:
 	// string_agg(x, sep ORDER BY y), MySQL's GROUP_CONCAT(x ORDER BY y).
 	OrderBy []OrderItem
-	Over    *WindowSpec
-	Pos     Pos
+	// Filter is the condition of agg(…) FILTER (WHERE cond); nil without.
+	Filter Expr
+	Over   *WindowSpec
+	Pos    Pos
 }
 
 // NamedArg is name => value inside a CALL or table function argument list.

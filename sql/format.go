@@ -204,6 +204,9 @@ func (f *formatter) funcCall(c *FuncCall) {
 		f.orderItems(c.OrderBy)
 	}
 	f.WriteString(")")
+	if c.Filter != nil {
+		f.write(" FILTER (WHERE ", c.Filter, ")")
+	}
 	if c.Over == nil {
 		return
 	}

@@ -53,6 +53,9 @@ func subexpressions(e Expr) []Expr {
 	case *FuncCall:
 		subs := append([]Expr(nil), e.Args...)
 		subs = appendOrderExprs(subs, e.OrderBy)
+		if e.Filter != nil {
+			subs = append(subs, e.Filter)
+		}
 		if w := e.Over; w != nil {
 			subs = append(subs, w.PartitionBy...)
 			subs = appendOrderExprs(subs, w.OrderBy)

@@ -11,7 +11,7 @@ import (
 func TestInspect(t *testing.T) {
 	sel := mustParseOne(t, `SELECT CASE WHEN f(a) THEN g(b[h(1)]) ELSE (SELECT k(x) FROM u) END
 		+ percentile_cont(0.5) WITHIN GROUP (ORDER BY m(c) + n(d)) + sum(o(skipped(c))) OVER (PARTITION BY p(e) ORDER BY q(f) ROWS BETWEEN r(1) PRECEDING AND CURRENT ROW)
-		+ (s(g) IN (SELECT z(y) FROM v)) + cast(w(h) AS int) FROM t`).(*QueryStmt).Query.Body.(*Select)
+		+ count(*) FILTER (WHERE fi(a)) + (s(g) IN (SELECT z(y) FROM v)) + cast(w(h) AS int) FROM t`).(*QueryStmt).Query.Body.(*Select)
 	var calls []string
 	Inspect(sel.Items[0].Expr, func(e Expr) bool {
 		if call, ok := e.(*FuncCall); ok {
@@ -21,7 +21,7 @@ func TestInspect(t *testing.T) {
 		return true
 	})
 	slices.Sort(calls)
-	if want := []string{"f", "g", "h", "m", "n", "o", "p", "percentile_cont", "q", "r", "s", "sum", "w"}; !slices.Equal(calls, want) {
+	if want := []string{"count", "f", "fi", "g", "h", "m", "n", "o", "p", "percentile_cont", "q", "r", "s", "sum", "w"}; !slices.Equal(calls, want) {
 		t.Errorf("Inspect reached %v, want %v", calls, want)
 	}
 }

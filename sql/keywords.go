@@ -35,7 +35,7 @@ var nonReservedWords = []string{
 	"temporary", "view", "views", "within",
 	// queries and expressions
 	"asc", "both", "cast", "current", "current_date", "current_time", "current_timestamp",
-	"bernoulli", "escape", "exclude", "extract", "first", "following", "name", "percent",
+	"bernoulli", "escape", "exclude", "extract", "filter", "first", "following", "name", "percent",
 	"repeatable", "reservoir", "sample", "system", "interval", "last", "leading", "nulls",
 	"of", "ordinality", "over", "preceding", "range", "row", "rows", "substring", "system_time",
 	"system_version", "trailing", "trim", "try_cast", "unbounded", "version", "without",

@@ -476,10 +476,24 @@ func (p *parser) funcCall(name string, pos Pos) Expr {
 			p.eatWord("all")
 		}
 		f.Args = p.args()
+		if p.tok().isWord("order") && p.peek(1).isWord("by") {
+			// string_agg(x, sep ORDER BY y), array_agg(x ORDER BY y)
+			p.skip(2)
+			f.OrderBy = p.orderItems()
+		}
 	}
 	p.expectOp(")")
 	if p.tok().isWord("within") && p.peek(1).isWord("group") {
 		p.withinGroup(f)
+	}
+	if p.tok().isWord("filter") && p.peek(1).isOp("(") {
+		// agg(…) FILTER (WHERE cond): the aggregate sees only the rows
+		// where cond is TRUE (SQL:2003, PostgreSQL, DuckDB, Trino, Spark).
+		p.advance()
+		p.expectOp("(")
+		p.expectWord("where")
+		f.Filter = p.expr()
+		p.expectOp(")")
 	}
 	if p.tok().isWord("over") && p.peek(1).isOp("(") {
 		p.advance()

@@ -113,6 +113,13 @@ func TestExprFormat(t *testing.T) {
 		// windows
 		{"row_number() OVER (PARTITION BY a, b ORDER BY c DESC NULLS FIRST)", "row_number() OVER (PARTITION BY a, b ORDER BY c DESC NULLS FIRST)"},
 		{"sum(x) OVER ()", "sum(x) OVER ()"},
+		// FILTER (WHERE …) after the arguments, before OVER; filter stays a name elsewhere
+		{"count(*) filter (where a > 1)", "count(*) FILTER (WHERE (a > 1))"},
+		{"count(DISTINCT x) FILTER (WHERE g = 'a' AND b)", "count(DISTINCT x) FILTER (WHERE ((g = 'a') AND b))"},
+		{"sum(x) FILTER (WHERE b) OVER (PARTITION BY g)", "sum(x) FILTER (WHERE b) OVER (PARTITION BY g)"},
+		{"filter + 1", "(filter + 1)"},
+		{"array_agg(x ORDER BY y DESC NULLS FIRST, z) FILTER (WHERE b)", "array_agg(x ORDER BY y DESC NULLS FIRST, z) FILTER (WHERE b)"},
+		{"string_agg(DISTINCT x, ',' ORDER BY x)", "string_agg(DISTINCT x, ',' ORDER BY x)"},
 		{"sum(x) OVER (ORDER BY t ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)",
 			"sum(x) OVER (ORDER BY t ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"},
 		{"avg(x) OVER (ORDER BY t RANGE BETWEEN 2 PRECEDING AND 3 FOLLOWING)",
