@@ -299,7 +299,10 @@ type Select struct {
 	Having     Expr
 	// Sample is DuckDB's USING SAMPLE: FROM's rows are sampled before WHERE.
 	Sample *Sample
-	Pos    Pos
+	// Qualify filters the rows after the window functions are computed
+	// (DuckDB, Snowflake, Spark, BigQuery).
+	Qualify Expr
+	Pos     Pos
 }
 
 // SelectItem is expr [AS alias]; Expr may be *Star. Aliases holds the

@@ -19,6 +19,8 @@ func TestParseErrors(t *testing.T) {
 		{"SELECT count(* FROM t", Pos{1, 13}, `unclosed parenthesis: unexpected "FROM", expected ")"`},
 		{"SELECT f(a, (b + c) FROM t", Pos{1, 9}, `unclosed parenthesis: unexpected "FROM", expected "," or ")"`},
 		{"SELECT count(*) + (1 FROM t WHERE (a)", Pos{1, 19}, `unclosed parenthesis: unexpected "FROM", expected ")"`},
+		{"SELECT a FROM t QUALIFY", Pos{1, 24}, "unexpected end of statement, expected expression"},
+		{"SELECT a FROM t GROUP BY GROUPING SETS (a, (b)", Pos{1, 40}, `unclosed parenthesis: unexpected end of statement, expected "," or ")"`},
 		{"SELEC 1", Pos{1, 1}, `unexpected "SELEC", expected statement (did you mean SELECT?)`},
 		{"SELECT * EXCLUDE () FROM t", Pos{1, 19}, `unexpected ")", expected identifier`},
 		{"SELECT * REPLACE (a + 1) FROM t", Pos{1, 24}, `unexpected ")", expected AS`},

@@ -146,6 +146,8 @@ func (f *formatter) expr(e Expr) {
 		f.write(quoteIdent(e.Name), " => ", e.Value)
 	case *SubscriptExpr:
 		f.write(e.X, "[", e.Index, "]")
+	case *GroupingSets:
+		f.groupingSets(e)
 	case *FieldExpr:
 		f.write("(", e.X, ").", quoteIdent(e.Field))
 	}
@@ -419,6 +421,9 @@ func (f *formatter) selectBlock(s *Select) {
 	if s.Having != nil {
 		f.write(" HAVING ", s.Having)
 	}
+	if s.Qualify != nil {
+		f.write(" QUALIFY ", s.Qualify)
+	}
 }
 
 func (f *formatter) tableExpr(t TableExpr) {
@@ -516,4 +521,32 @@ func quoteIdent(name string) string {
 		return name
 	}
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// groupingSets writes ROLLUP (…), CUBE (…) or GROUPING SETS (…), each
+// element in parentheses unless it is one column or a nested construct, so
+// that no element reads back as a different list.
+func (f *formatter) groupingSets(g *GroupingSets) {
+	f.WriteString(g.Kind + " (")
+	for i, elem := range g.Elems {
+		if i > 0 {
+			f.WriteString(", ")
+		}
+		if len(elem) == 1 && bareGroupingElem(elem[0]) {
+			f.expr(elem[0])
+			continue
+		}
+		f.WriteString("(")
+		f.exprs(elem)
+		f.WriteString(")")
+	}
+	f.WriteString(")")
+}
+
+func bareGroupingElem(e Expr) bool {
+	switch e.(type) {
+	case *ColumnRef, *GroupingSets:
+		return true
+	}
+	return false
 }

@@ -70,6 +70,12 @@ func subexpressions(e Expr) []Expr {
 		return []Expr{e.X, e.Index}
 	case *FieldExpr:
 		return []Expr{e.X}
+	case *GroupingSets:
+		var subs []Expr
+		for _, elem := range e.Elems {
+			subs = append(subs, elem...)
+		}
+		return subs
 	}
 	return nil // ColumnRef, Literal, ExistsExpr, SubqueryExpr
 }

@@ -13,7 +13,7 @@ var reservedWords = []string{
 	"all", "and", "as", "between", "by", "case", "cross", "distinct", "else", "end",
 	"except", "exists", "false", "for", "from", "full", "group", "having", "ilike",
 	"in", "inner", "intersect", "is", "join", "lateral", "left", "like", "limit", "natural",
-	"not", "null", "offset", "on", "or", "order", "outer", "right", "select", "tablesample", "then",
+	"not", "null", "offset", "on", "or", "order", "outer", "qualify", "right", "select", "tablesample", "then",
 	"true", "union", "using", "values", "when", "where", "with",
 }
 
@@ -35,9 +35,9 @@ var nonReservedWords = []string{
 	"temporary", "view", "views", "within",
 	// queries and expressions
 	"asc", "both", "cast", "current", "current_date", "current_time", "current_timestamp",
-	"bernoulli", "escape", "exclude", "extract", "filter", "first", "following", "name", "percent",
+	"bernoulli", "cube", "escape", "exclude", "extract", "filter", "first", "following", "grouping", "name", "percent",
 	"repeatable", "reservoir", "sample", "system", "interval", "last", "leading", "nulls",
-	"of", "ordinality", "over", "preceding", "range", "row", "rows", "substring", "system_time",
+	"of", "ordinality", "over", "preceding", "range", "rollup", "row", "rows", "sets", "substring", "system_time",
 	"system_version", "trailing", "trim", "try_cast", "unbounded", "version", "without",
 	"zone",
 	// types

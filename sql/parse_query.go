@@ -161,8 +161,8 @@ func (p *parser) fromFirst() *Select {
 	return s
 }
 
-// selectClauses parses the WHERE, GROUP BY [ALL] and HAVING of a select
-// block, and DuckDB's USING SAMPLE, before them or after.
+// selectClauses parses the WHERE, GROUP BY [ALL], HAVING and QUALIFY of a
+// select block, and DuckDB's USING SAMPLE, before them or after.
 func (p *parser) selectClauses(s *Select) {
 	s.Sample = p.usingSample()
 	if p.acceptWord("where") {
@@ -171,11 +171,14 @@ func (p *parser) selectClauses(s *Select) {
 	if p.acceptWord("group") {
 		p.expectWord("by")
 		if s.GroupByAll = p.acceptWord("all"); !s.GroupByAll {
-			s.GroupBy = p.exprList()
+			s.GroupBy = p.groupByItems()
 		}
 	}
 	if p.acceptWord("having") {
 		s.Having = p.expr()
+	}
+	if p.acceptWord("qualify") {
+		s.Qualify = p.expr()
 	}
 	if s.Sample == nil {
 		s.Sample = p.usingSample()

@@ -45,6 +45,17 @@ func TestQueryFormat(t *testing.T) {
 		{"SELECT a FROM t ORDER BY a DESC NULLS LAST, b ASC, c NULLS FIRST LIMIT 10 OFFSET 5",
 			"SELECT a FROM t ORDER BY a DESC NULLS LAST, b, c NULLS FIRST LIMIT 10 OFFSET 5"},
 		{"SELECT a FROM t OFFSET 5", "SELECT a FROM t OFFSET 5"},
+		// QUALIFY and grouping sets
+		{"SELECT a, row_number() OVER (PARTITION BY g ORDER BY a) AS r FROM t QUALIFY r <= 2 ORDER BY a",
+			"SELECT a, row_number() OVER (PARTITION BY g ORDER BY a) AS r FROM t QUALIFY (r <= 2) ORDER BY a"},
+		{"SELECT g, sum(a) FROM t GROUP BY g HAVING sum(a) > 1 QUALIFY rank() OVER (ORDER BY sum(a)) = 1",
+			"SELECT g, sum(a) FROM t GROUP BY g HAVING (sum(a) > 1) QUALIFY (rank() OVER (ORDER BY sum(a)) = 1)"},
+		{"FROM t SELECT a QUALIFY row_number() OVER () = 1", "SELECT a FROM t QUALIFY (row_number() OVER () = 1)"},
+		{"SELECT a, b FROM t GROUP BY rollup (a, b)", "SELECT a, b FROM t GROUP BY ROLLUP (a, b)"},
+		{"SELECT a FROM t GROUP BY a, CUBE ((b, c), d + 1)", "SELECT a FROM t GROUP BY a, CUBE ((b, c), ((d + 1)))"},
+		{"SELECT a FROM t GROUP BY GROUPING SETS ((a, b), a, (), ROLLUP (c))", "SELECT a FROM t GROUP BY GROUPING SETS ((a, b), a, (), ROLLUP (c))"},
+		{"SELECT count(*) FROM t GROUP BY ()", "SELECT count(*) FROM t GROUP BY GROUPING SETS (())"},
+		{"SELECT cube, rollup FROM t GROUP BY cube, rollup + 1", "SELECT cube, rollup FROM t GROUP BY cube, (rollup + 1)"},
 		{"SELECT a FROM t OFFSET 5 ROWS LIMIT 2", "SELECT a FROM t LIMIT 2 OFFSET 5"},
 		{"SELECT a FROM t LIMIT ALL", "SELECT a FROM t"},
 		// set operations: INTERSECT binds tighter, all left-associative
