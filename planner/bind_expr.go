@@ -20,6 +20,9 @@ type scope struct {
 	// windows collects the window calls of a SELECT block (bind_window.go);
 	// nil where window functions are not allowed.
 	windows *windower
+	// aliases holds the select items by lower-case name where a bare name
+	// no input column has may name one (QUALIFY, bind_qualify.go).
+	aliases map[string]Expr
 }
 
 // resolve finds the column a (possibly qualified) reference names.
@@ -84,6 +87,9 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 	case *sql.ColumnRef:
 		i, err := s.resolve(e)
 		if err != nil {
+			if x, ok, aerr := s.alias(e); ok {
+				return x, aerr
+			}
 			if x, ok, ferr := s.fieldPath(e); ok {
 				return x, ferr
 			}

@@ -23,9 +23,9 @@ func (b *binder) bindSelect(sel *sql.Select) (Plan, error) {
 // bindSelectOrdered binds a SELECT block and the ORDER BY of the query whose
 // body it is. The plan is, bottom up: FROM, WHERE, a generator of the
 // select list (bind_select_generator.go), Aggregate (when the block
-// groups or aggregates), HAVING, Window (when it has window calls), the
-// select list plus hidden ORDER BY columns, Distinct, Sort, and a projection
-// dropping the hidden columns.
+// groups or aggregates), HAVING, Window (when it has window calls),
+// QUALIFY, the select list plus hidden ORDER BY columns, Distinct, Sort,
+// and a projection dropping the hidden columns.
 func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan, error) {
 	input, err := b.bindSelectInput(sel)
 	if err != nil {
@@ -54,6 +54,10 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 			return nil, err
 		}
 	}
+	qualify, err := b.bindQualify(sel, &withAggs, items)
+	if err != nil {
+		return nil, err
+	}
 	keys, hidden, err := b.bindSelectOrder(order, items, &withAggs)
 	if err != nil {
 		return nil, err
@@ -74,9 +78,24 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 		if plan, err = aggregatePlan(input, agg, all, having, sel.Having); err != nil {
 			return nil, err
 		}
+		if qualify != nil {
+			if qualify.expr, err = agg.finish(qualify.expr, qualify.src); err != nil {
+				return nil, err
+			}
+		}
 	}
-	if plan, err = win.plan(plan, all, agg, aggregated); err != nil {
+	withQualify := all
+	if qualify != nil {
+		withQualify = append(all[:len(all):len(all)], *qualify)
+	}
+	if plan, err = win.plan(plan, withQualify, agg, aggregated); err != nil {
 		return nil, err
+	}
+	all = withQualify[:len(all)]
+	if qualify != nil {
+		if plan, err = qualifyPlan(plan, &withQualify[len(all)]); err != nil {
+			return nil, err
+		}
 	}
 	proj := &Project{Input: plan}
 	for _, it := range all {
