@@ -144,6 +144,9 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 		if e.Over != nil {
 			return b.bindWindow(e, s)
 		}
+		if e.Over == nil && (e.Name == "grouping" || e.Name == "grouping_id") {
+			return b.bindGrouping(e, s)
+		}
 		if IsAggregate(e) {
 			return b.bindAggregate(e, s)
 		}

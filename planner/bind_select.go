@@ -36,7 +36,7 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 	if err != nil {
 		return nil, err
 	}
-	groups, err := b.bindGroupBy(sel, s, gen)
+	groups, sets, err := b.bindGroupBy(sel, s, gen)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 	}
 	all := append(items, hidden...)
 	plan := input
-	aggregated := len(groups) > 0 || len(agg.calls) > 0 || sel.Having != nil
+	aggregated := len(groups) > 0 || len(agg.calls) > 0 || sel.Having != nil || sets != nil
 	if gen != nil {
 		if aggregated {
 			return nil, errorf(gen.src.Position(), "%s in the select list cannot be combined with aggregates; explode in a subquery and aggregate its rows", gen.unnest.Func)
@@ -75,7 +75,12 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 		plan = gen.unnest
 	}
 	if aggregated {
-		if plan, err = aggregatePlan(input, agg, all, having, sel.Having); err != nil {
+		gsets := newGroupingSets(sets, groups, agg)
+		if qualify != nil {
+			gsets.collect(&qualify.expr)
+		}
+		gsets.collectWindows(win)
+		if plan, err = aggregatePlan(input, agg, gsets, all, having, sel.Having); err != nil {
 			return nil, err
 		}
 		if qualify != nil {
@@ -141,25 +146,30 @@ func (b *binder) bindSelectInput(sel *sql.Select) (Plan, error) {
 // bindGroupBy binds the GROUP BY expressions over the input. An item may be
 // an ordinal of the select list (GROUP BY 1) or, when no input column has
 // that name, a select-list alias; GROUP BY ALL stands for the select items
-// that aggregate nothing (bind_group_by_all.go).
-func (b *binder) bindGroupBy(sel *sql.Select, s *scope, gen *selectGenerator) ([]Expr, error) {
+// that aggregate nothing (bind_group_by_all.go). With ROLLUP, CUBE,
+// GROUPING SETS or () it also returns the grouping sets, as indexes into
+// the expressions (bind_grouping_sets.go); otherwise sets is nil.
+func (b *binder) bindGroupBy(sel *sql.Select, s *scope, gen *selectGenerator) (groups []Expr, sets [][]int, err error) {
 	gs := forbidAggregates(s, "aggregate functions are not allowed in GROUP BY")
 	if sel.GroupByAll {
-		return b.groupByAll(sel.Items, gs, gen)
+		groups, err = b.groupByAll(sel.Items, gs, gen)
+		return groups, nil, err
 	}
-	var groups []Expr
+	if hasGroupingSets(sel.GroupBy) {
+		return b.bindGroupingSets(sel, s, gs)
+	}
 	for _, g := range sel.GroupBy {
 		target, err := groupTarget(g, sel.Items, s)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		x, err := b.bindExpr(target, gs)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		groups = append(groups, x)
 	}
-	return distinctExprs(groups), nil
+	return distinctExprs(groups), nil, nil
 }
 
 // distinctExprs drops the repeats of an expression from list.
@@ -229,20 +239,23 @@ func (b *binder) bindSelectItems(sqlItems []sql.SelectItem, s *scope, gen *selec
 	return items, nil
 }
 
-// aggregatePlan puts an Aggregate over input and rewrites the output columns
-// (and HAVING, which becomes a Filter) to read the Aggregate's columns.
-func aggregatePlan(input Plan, agg *aggregator, items []selectItem, having Expr, havingSrc sql.Expr) (Plan, error) {
+// aggregatePlan puts an Aggregate (or one per grouping set, gsets) over
+// input and rewrites the output columns (and HAVING, which becomes a
+// Filter) to read the Aggregate's columns.
+func aggregatePlan(input Plan, agg *aggregator, gsets *groupingSets, items []selectItem, having Expr, havingSrc sql.Expr) (Plan, error) {
 	for _, it := range items {
 		agg.nameCall(it.expr, it.name)
 	}
+	gsets.collect(&having)
 	for i := range items {
+		gsets.collect(&items[i].expr)
 		e, err := agg.finish(items[i].expr, items[i].src)
 		if err != nil {
 			return nil, err
 		}
 		items[i].expr = e
 	}
-	var plan Plan = agg.plan(input)
+	plan := gsets.plan(input, agg)
 	if having == nil {
 		return plan, nil
 	}
