@@ -23,6 +23,9 @@ type scope struct {
 	// aliases holds the select items by lower-case name where a bare name
 	// no input column has may name one (QUALIFY, bind_qualify.go).
 	aliases map[string]Expr
+	// items is the select list of the block, where grouping(alias) may
+	// name a GROUP BY alias (bind_grouping_sets.go).
+	items []sql.SelectItem
 }
 
 // resolve finds the column a (possibly qualified) reference names.

@@ -176,7 +176,8 @@ func (g *groupingOutput) Type() arrow.DataType { return TypeBigint }
 func (g *groupingOutput) String() string       { return g.key }
 
 // bindGrouping binds grouping(x, …) (and DuckDB's grouping_id): each
-// argument must be an expression of the block's GROUP BY.
+// argument must be an expression of the block's GROUP BY, or a select alias
+// as GROUP BY resolves one.
 func (b *binder) bindGrouping(e *sql.FuncCall, s *scope) (Expr, error) {
 	switch {
 	case s.aggs == nil:
@@ -193,6 +194,13 @@ func (b *binder) bindGrouping(e *sql.FuncCall, s *scope) (Expr, error) {
 	out := &groupingOutput{name: sql.Format(e)}
 	var keys []string
 	for _, arg := range e.Args {
+		if ref, ok := arg.(*sql.ColumnRef); ok {
+			target, err := groupTarget(ref, s.items, s)
+			if err != nil {
+				return nil, err
+			}
+			arg = target
+		}
 		x, err := b.bindExpr(arg, forbidAggregates(s, "aggregate functions are not allowed in "+e.Name))
 		if err != nil {
 			return nil, err

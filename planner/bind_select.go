@@ -43,7 +43,7 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 	agg := newAggregator(groups)
 	win := newWindower()
 	withAggs := *s
-	withAggs.aggs, withAggs.windows = agg, win
+	withAggs.aggs, withAggs.windows, withAggs.items = agg, win, sel.Items
 	items, err := b.bindSelectItems(sel.Items, &withAggs, gen)
 	if err != nil {
 		return nil, err
