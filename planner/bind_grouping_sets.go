@@ -53,15 +53,12 @@ func (b *binder) bindGroupingSets(sel *sql.Select, s, gs *scope) ([]Expr, [][]in
 		}
 		return b.bindExpr(target, gs)
 	}}
-	sets, err := e.product(sel.GroupBy, sel.Pos)
+	sets, err := e.product(sel.GroupBy)
 	return e.groups, sets, err
 }
 
 // index binds a group expression and returns its index in e.groups.
 func (e *setExpander) index(g sql.Expr) (int, error) {
-	if _, nested := g.(*sql.GroupingSets); nested {
-		return 0, errorf(g.Position(), "ROLLUP and CUBE take expressions or lists of them; nest them in GROUPING SETS")
-	}
 	x, err := e.bind(g)
 	if err != nil {
 		return 0, err
@@ -77,7 +74,7 @@ func (e *setExpander) index(g sql.Expr) (int, error) {
 
 // product is the grouping sets of a list of items: one set of each item's
 // sets in every combination, joined (GROUP BY a, ROLLUP (b) is (a, b), (a)).
-func (e *setExpander) product(items []sql.Expr, pos sql.Pos) ([][]int, error) {
+func (e *setExpander) product(items []sql.Expr) ([][]int, error) {
 	sets := [][]int{{}}
 	for _, item := range items {
 		alts, err := e.item(item)
@@ -119,7 +116,7 @@ func (e *setExpander) item(x sql.Expr) ([][]int, error) {
 	if g.Kind == "GROUPING SETS" {
 		var out [][]int
 		for _, elem := range g.Elems {
-			sets, err := e.product(elem, g.Pos)
+			sets, err := e.product(elem)
 			if err != nil {
 				return nil, err
 			}
