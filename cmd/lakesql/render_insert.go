@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -31,7 +30,7 @@ func newInsertRenderer(w io.Writer, o renderOptions) *insertRenderer {
 	}
 	parts := strings.Split(name, ".")
 	for i, p := range parts {
-		parts[i] = quoteIdent(p)
+		parts[i] = sql.QuoteIdent(p)
 	}
 	return &insertRenderer{w: w, prefix: "INSERT INTO " + strings.Join(parts, ".")}
 }
@@ -40,7 +39,7 @@ func (ins *insertRenderer) begin(schema *arrow.Schema) error {
 	ins.ncols = schema.NumFields()
 	names := make([]string, ins.ncols)
 	for i, f := range schema.Fields() {
-		names[i] = quoteIdent(f.Name)
+		names[i] = sql.QuoteIdent(f.Name)
 	}
 	ins.prefix += "(" + strings.Join(names, ", ") + ") VALUES ("
 	return nil
@@ -110,18 +109,3 @@ func nestedLiteral(arr arrow.Array, i int) (string, bool) {
 }
 
 func isNonFinite(s string) bool { return s == "NaN" || s == "Infinity" || s == "-Infinity" }
-
-// quoteIdent double-quotes a name unless it is a plain lower-case
-// identifier that is not a keyword.
-func quoteIdent(name string) string {
-	plain := name != "" && !slices.Contains(sql.Keywords(), strings.ToUpper(name))
-	for i, c := range name {
-		if !(c == '_' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
-			plain = false
-		}
-	}
-	if plain {
-		return name
-	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-}
