@@ -17,7 +17,8 @@ import (
 	"github.com/chzyer/readline"
 
 	"github.com/lakesql/lakesql"
-	// Its init sets GOGC before the dependencies' initialisers allocate.
+	// Its init sets GOGC before the dependencies' initialisers have
+	// allocated enough to start a garbage collection.
 	_ "github.com/lakesql/lakesql/internal/gcpercent/atinit"
 )
 

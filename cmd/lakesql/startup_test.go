@@ -26,7 +26,7 @@ const initBudget = 3<<20 + 256<<10
 // initialisers allocate. Allocation, unlike time, does not depend on the
 // machine's load. With gctrace=1 it also checks that they start no garbage
 // collection: internal/gcpercent/atinit, imported by main.go, must keep setting
-// GOGC before the big initialisers run.
+// GOGC before the initialisers' allocation reaches the default 4 MB goal.
 func TestPackageInitialisersStayCheap(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	for _, kv := range os.Environ() {

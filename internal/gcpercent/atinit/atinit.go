@@ -1,11 +1,12 @@
 // Package atinit sets lakesql's GOGC when it is initialised; the lakesql
-// command imports it for that alone. It depends on nothing outside the
-// standard library's os and runtime/debug, so Go initialises it before the
-// big dependencies (a package is initialised as soon as its imports are, in
-// import path order), and their initialisers — 3.4 MB of allocation — no
-// longer start a garbage collection at the default 4 MB heap goal before
-// main runs. A library importing lakesql is not affected: it calls
-// lakesql.TuneGC or not.
+// command imports it for that alone. Go initialises, among the packages
+// whose imports are done, the one first in import path order, so this one
+// runs after every ready package whose path sorts before
+// github.com/lakesql (arrow-go, the AWS and Azure SDKs, cloud.google.com,
+// …): about 45 ms into a 73 ms start, after 0.8 MB of their allocation.
+// The initialisers after it — 2.3 MB more — then no longer start a garbage
+// collection at the default 4 MB heap goal before main runs. A library
+// importing lakesql is not affected: it calls lakesql.TuneGC or not.
 package atinit
 
 import "github.com/lakesql/lakesql/internal/gcpercent"
