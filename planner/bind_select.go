@@ -227,6 +227,9 @@ func (b *binder) bindSelectItems(sqlItems []sql.SelectItem, s *scope, gen *selec
 			if err != nil {
 				return nil, err
 			}
+			if len(expanded) == 0 && len(sqlItems) == 1 && len(star.Exclude) > 0 {
+				return nil, errorf(star.Pos, "the select list is empty: EXCLUDE leaves no column of %s", sql.Format(&sql.Star{Table: star.Table}))
+			}
 			items = append(items, expanded...)
 			continue
 		}
