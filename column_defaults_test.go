@@ -120,5 +120,6 @@ func TestUnreadableColumnsFailOnlyWhenRead(t *testing.T) {
 	testutil.WantError(t, s, "SELECT v FROM db.t", "column v has Iceberg type variant, which lakesql cannot read yet (at line 1, column 8)")
 	testutil.WantError(t, s, "SELECT id FROM db.t WHERE g IS NULL", "column g has Iceberg type geometry, which lakesql cannot read yet")
 	testutil.WantError(t, s, "SELECT count(u) FROM db.t", "column u has Iceberg type unknown, which lakesql cannot read yet")
-	testutil.WantError(t, s, "SELECT * FROM db.t", "* includes column v of Iceberg type variant, which lakesql cannot read yet; name the columns you need (at line 1, column 8)")
+	testutil.WantError(t, s, "SELECT * FROM db.t", "* includes column v of Iceberg type variant, which lakesql cannot read yet; name the columns you need, or leave it out with * EXCLUDE (v) (at line 1, column 8)")
+	testutil.WantRows(t, s, "SELECT * EXCLUDE (v, g, u) FROM db.t WHERE id = 1", "1|a")
 }

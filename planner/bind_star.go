@@ -34,7 +34,7 @@ func (b *binder) expandStar(star *sql.Star, s *scope) ([]selectItem, error) {
 			continue
 		}
 		if u, ok := c.T.(*UnreadableType); ok {
-			return nil, errorf(star.Pos, "* includes column %s of Iceberg type %s, which lakesql cannot read yet; name the columns you need", c.Name, u.Iceberg)
+			return nil, errorf(star.Pos, "* includes column %s of Iceberg type %s, which lakesql cannot read yet; name the columns you need, or leave it out with * EXCLUDE (%s)", c.Name, u.Iceberg, sql.QuoteIdent(c.Name))
 		}
 		items = append(items, selectItem{expr: &ColumnRef{Index: i, Name: c.Name, T: c.T}, name: c.Name, src: star})
 	}
