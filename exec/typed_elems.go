@@ -62,7 +62,7 @@ func opsFor[T any](e elem[T]) typedOps {
 	return typedOps{
 		newKeys: func(t arrow.DataType) keyColumn { return &typedKeys[T]{e: e, t: t} },
 		newSelector: func(t arrow.DataType, replace func(int) bool) accumulator {
-			return &selectAcc[T]{e: e, t: t, replace: replace}
+			return &selectAcc[T]{slots: slots[T]{e: e, t: t}, replace: replace}
 		},
 		newPercentileDisc: func(t arrow.DataType, fraction float64) accumulator {
 			return &percentileDiscAcc[T]{e: e, t: t, fraction: fraction}
