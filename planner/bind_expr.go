@@ -28,22 +28,30 @@ type scope struct {
 	items []sql.SelectItem
 }
 
-// resolve finds the column a (possibly qualified) reference names.
+// resolve finds the column a (possibly qualified) reference names. A
+// visible column hides the hidden ones of its name: after JOIN … USING (x),
+// x is the merged column, not either input's copy, and a table's own
+// column named like a metadata column is that column.
 func (s *scope) resolve(ref *sql.ColumnRef) (int, error) {
 	name := ref.Parts[len(ref.Parts)-1]
 	var qualifier string
 	if len(ref.Parts) > 1 {
 		qualifier = ref.Parts[len(ref.Parts)-2]
 	}
-	found := -1
+	found, ambiguous := -1, false
 	for i, c := range s.cols {
 		if !strings.EqualFold(c.Name, name) || qualifier != "" && !strings.EqualFold(c.Table, qualifier) {
 			continue
 		}
-		if found >= 0 {
-			return 0, kindErrorf(ErrAmbiguousColumn, ref.Pos, "column reference %q is ambiguous (qualify it with a table name)", strings.Join(ref.Parts, "."))
+		switch {
+		case found < 0 || s.cols[found].Hidden && !c.Hidden:
+			found, ambiguous = i, false
+		case s.cols[found].Hidden == c.Hidden:
+			ambiguous = true
 		}
-		found = i
+	}
+	if ambiguous {
+		return 0, kindErrorf(ErrAmbiguousColumn, ref.Pos, "column reference %q is ambiguous (qualify it with a table name)", strings.Join(ref.Parts, "."))
 	}
 	if found < 0 {
 		return 0, kindErrorf(ErrUnknownColumn, ref.Pos, "column %q does not exist%s", strings.Join(ref.Parts, "."), s.hint(name))

@@ -129,15 +129,25 @@ func naturalJoin(j *sql.Join, left, right Plan) *sql.Join {
 
 // bindJoinUsing binds JOIN … USING (cols): the inputs join on equal columns,
 // and the output has each USING column once, first, then the other columns
-// of the left and of the right input (not their metadata columns). The
-// USING column is the left input's,
-// the right's for a RIGHT join, and their coalesced value for a FULL join.
+// of the left and of the right input. The USING column is the left input's,
+// the right's for a RIGHT join, and their coalesced value for a FULL join,
+// and belongs to neither input. The inputs' own copies follow it hidden, so
+// that a.x and b.x still name them and a.* and b.* include them. The
+// inputs' hidden columns (metadata columns, earlier joins' copies) come
+// last, hidden still.
 func (b *binder) bindJoinUsing(j *sql.Join, left, right Plan) (Plan, error) {
 	lcols, rcols := left.Schema(), right.Schema()
 	nl := len(lcols)
+	all := append(append([]Column(nil), lcols...), rcols...)
 	var keys []Expr
 	proj := &Project{}
-	usedL, usedR := make([]bool, nl), make([]bool, len(rcols))
+	add := func(x Expr, name string, marks ColumnMarks) {
+		proj.Exprs = append(proj.Exprs, x)
+		proj.Names = append(proj.Names, name)
+		proj.Marks = append(proj.Marks, marks)
+	}
+	used := make([]bool, len(all))
+	var copies []int
 	for _, name := range j.Using {
 		ref := &sql.ColumnRef{Parts: []string{name}, Pos: j.Pos}
 		li, err := (&scope{cols: lcols}).resolve(ref)
@@ -148,10 +158,10 @@ func (b *binder) bindJoinUsing(j *sql.Join, left, right Plan) (Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		if usedL[li] {
+		if used[li] {
 			return nil, errorf(j.Pos, "column %q appears more than once in USING", name)
 		}
-		usedL[li], usedR[ri] = true, true
+		used[li], used[nl+ri] = true, true
 		pair, err := unify(j.Pos,
 			&ColumnRef{Index: li, Name: lcols[li].Name, T: lcols[li].T},
 			&ColumnRef{Index: nl + ri, Name: rcols[ri].Name, T: rcols[ri].T})
@@ -159,17 +169,18 @@ func (b *binder) bindJoinUsing(j *sql.Join, left, right Plan) (Plan, error) {
 			return nil, err
 		}
 		keys = append(keys, &Call{Fn: FnEq, Args: pair, T: TypeBoolean})
-		proj.Exprs = append(proj.Exprs, usingColumn(j.Type, pair[0], pair[1]))
-		proj.Names = append(proj.Names, lcols[li].Name)
+		add(usingColumn(j.Type, pair[0], pair[1]), lcols[li].Name, ColumnMarks{Merged: true})
+		copies = append(copies, li, nl+ri)
 	}
-	for i, c := range append(append([]Column(nil), lcols...), rcols...) {
-		// The output's columns are plain ones: metadata columns, which would
-		// become part of *, stay behind.
-		if c.Hidden || i < nl && usedL[i] || i >= nl && usedR[i-nl] {
-			continue
+	for _, i := range copies {
+		add(&ColumnRef{Index: i, Name: all[i].Name, T: all[i].T}, all[i].Name, ColumnMarks{Hidden: true, UsingCopy: true})
+	}
+	for _, hidden := range []bool{false, true} {
+		for i, c := range all {
+			if !used[i] && c.Hidden == hidden {
+				add(&ColumnRef{Index: i, Name: c.Name, T: c.T}, c.Name, c.ColumnMarks)
+			}
 		}
-		proj.Exprs = append(proj.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
-		proj.Names = append(proj.Names, c.Name)
 	}
 	typ := j.Type
 	if typ == sql.JoinCross {

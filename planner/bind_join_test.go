@@ -95,10 +95,14 @@ func TestBindJoins(t *testing.T) {
 func TestBindJoinUsing(t *testing.T) {
 	runRelationalCases(t, []relationalCase{
 		{query: "SELECT * FROM db.a JOIN db.b USING (id)",
-			plan: "Project id, name, a_v, name, b_v\n  Project id, name, a_v, name, b_v\n    HashJoin INNER on [a.id = b.id]"},
+			plan: "Project id, name, a_v, name, b_v\n  Project id, id, id, name, a_v, name, b_v, _file, _pos, _file, _pos\n    HashJoin INNER on [a.id = b.id]"},
 		{query: "SELECT id, a.id FROM db.a LEFT JOIN db.b USING (id)", plan: "Project id, id\n  Project id,"},
 		{query: "SELECT * FROM db.a RIGHT JOIN db.b USING (id, name)", plan: "HashJoin RIGHT on [a.id = b.id, a.name = b.name]"},
-		{query: "SELECT * FROM db.a FULL JOIN db.b USING (id)", plan: "Project coalesce(id, id) AS id, name, a_v, name, b_v"},
+		{query: "SELECT * FROM db.a FULL JOIN db.b USING (id)", plan: "Project coalesce(id, id) AS id, id, id, name, a_v, name, b_v, _file, _pos"},
+		// Each input's copy of the USING column keeps its own name and type.
+		{query: "SELECT a.id, b.id, id FROM db.a FULL JOIN db.b USING (id)", plan: "Project id, id, id\n  Project coalesce(id, id) AS id, id, id,"},
+		{query: "SELECT a.* FROM db.a JOIN db.b USING (id)", plan: "Project id, name, a_v\n"},
+		{query: "SELECT c.id FROM db.a JOIN db.b USING (id)", errText: `column "c.id" does not exist`},
 		{query: "SELECT * FROM db.a JOIN db.b USING (a_v)", errText: `column "a_v" does not exist`},
 		{query: "SELECT * FROM db.a JOIN db.b USING (id, id)", errText: "appears more than once in USING"},
 	})

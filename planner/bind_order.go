@@ -172,6 +172,7 @@ func sortPlan(plan Plan, visible int, keys []orderKey) Plan {
 	for i, c := range cols[:visible] {
 		out.Exprs = append(out.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
 		out.Names = append(out.Names, c.Name)
+		out.Marks = append(out.Marks, c.ColumnMarks)
 	}
 	return out
 }

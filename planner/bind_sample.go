@@ -17,9 +17,8 @@ func (b *binder) bindSampledTable(t *sql.SampledTable) (Plan, error) {
 // ORDER BY rand() LIMIT n keeps them. The keys are computed once per row in
 // a projection, since TopN evaluates its key expressions again whenever it
 // compares kept rows with new ones, which would favour the last rows read.
-// That projection keeps the visible columns only: metadata columns such as
-// _file are not readable through a sample of n rows. A sample differs at
-// every run.
+// Hidden columns (metadata columns such as _file) pass through it, hidden.
+// A sample differs at every run.
 func (b *binder) samplePlan(input Plan, s sql.Sample) (Plan, error) {
 	cols := input.Schema()
 	random, err := b.bindExpr(&sql.FuncCall{Name: "rand", Pos: s.Pos}, &scope{cols: cols})
@@ -31,13 +30,11 @@ func (b *binder) samplePlan(input Plan, s sql.Sample) (Plan, error) {
 	}
 	keyed := &Project{Input: input}
 	for i, c := range cols {
-		if !c.Hidden {
-			keyed.Exprs = append(keyed.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
-			keyed.Names = append(keyed.Names, c.Name)
-		}
+		keyed.Exprs = append(keyed.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
+		keyed.Names = append(keyed.Names, c.Name)
+		keyed.Marks = append(keyed.Marks, c.ColumnMarks)
 	}
-	visible := len(keyed.Exprs)
 	keyed.Exprs = append(keyed.Exprs, random)
 	keyed.Names = append(keyed.Names, "rand()")
-	return limitRows(sortPlan(keyed, visible, []orderKey{{index: visible}}), s.Rows, 0), nil
+	return limitRows(sortPlan(keyed, len(cols), []orderKey{{index: len(cols)}}), s.Rows, 0), nil
 }

@@ -16,7 +16,7 @@ func (b *binder) expandStar(star *sql.Star, s *scope) ([]selectItem, error) {
 	var items []selectItem
 	covered := 0
 	for i, c := range s.cols {
-		if c.Hidden || len(star.Table) > 0 && !strings.EqualFold(c.Table, star.Table[len(star.Table)-1]) {
+		if !inStar(star, c) {
 			continue
 		}
 		covered++
@@ -78,4 +78,13 @@ func replacedBy(replace []sql.SelectItem, c Column) int {
 		}
 	}
 	return -1
+}
+
+// inStar reports whether * or t.* includes a column: * the visible ones,
+// t.* those of t, with its copies of JOIN … USING columns.
+func inStar(star *sql.Star, c Column) bool {
+	if len(star.Table) == 0 {
+		return !c.Hidden
+	}
+	return strings.EqualFold(c.Table, star.Table[len(star.Table)-1]) && (!c.Hidden || c.UsingCopy)
 }

@@ -20,9 +20,21 @@ type Column struct {
 	Table string
 	Name  string
 	T     arrow.DataType
-	// Hidden columns (a table's metadata columns) are found by name but
-	// are not part of *.
+	ColumnMarks
+}
+
+// ColumnMarks say how names and stars see a column.
+type ColumnMarks struct {
+	// Hidden columns are found by name but are not part of *: a table's
+	// metadata columns, and the inputs' copies of a JOIN … USING column,
+	// which the merged column hides.
 	Hidden bool
+	// UsingCopy marks the latter: t.* includes them with the rest of t.
+	UsingCopy bool
+	// Merged marks the merged JOIN … USING column: it belongs to neither
+	// input, so no qualified name or t.* finds it, even where its value
+	// is one input's.
+	Merged bool
 }
 
 // Plan is a logical plan node.
@@ -94,6 +106,9 @@ type Project struct {
 	Input Plan
 	Exprs []Expr
 	Names []string
+	// Marks, when set, holds each output column's marks: the projections
+	// that pass hidden columns on set it (JOIN … USING, USING SAMPLE).
+	Marks []ColumnMarks
 }
 
 // Limit skips Offset rows, then passes at most Limit rows (Limit < 0: no limit).
@@ -115,7 +130,7 @@ func (s *Scan) Schema() []Column {
 	}
 	cols := make([]Column, len(s.Columns))
 	for i, c := range s.Columns {
-		cols[i] = Column{Table: qualifier, Name: c.Name, T: c.T, Hidden: IsMetadataColumn(c.FieldID)}
+		cols[i] = Column{Table: qualifier, Name: c.Name, T: c.T, ColumnMarks: ColumnMarks{Hidden: IsMetadataColumn(c.FieldID)}}
 	}
 	return cols
 }
@@ -132,6 +147,12 @@ func (p *Project) Schema() []Column {
 				in = p.Input.Schema()
 			}
 			cols[i].Table = in[ref.Index].Table
+		}
+		if i < len(p.Marks) {
+			cols[i].ColumnMarks = p.Marks[i]
+			if cols[i].Merged {
+				cols[i].Table = ""
+			}
 		}
 	}
 	return cols

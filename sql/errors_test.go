@@ -21,6 +21,8 @@ func TestParseErrors(t *testing.T) {
 		{"SELECT count(*) + (1 FROM t WHERE (a)", Pos{1, 19}, `unclosed parenthesis: unexpected "FROM", expected ")"`},
 		{"SELECT a FROM t QUALIFY", Pos{1, 24}, "unexpected end of statement, expected expression"},
 		{"SELECT a FROM t GROUP BY GROUPING SETS (a, (b)", Pos{1, 40}, `unclosed parenthesis: unexpected end of statement, expected "," or ")"`},
+		{"SELECT * FROM a NATURAL CROSS JOIN b", Pos{1, 17}, "NATURAL CROSS JOIN is not a join: a cross join has no columns to match"},
+		{"SELECT * FROM a NATURAL b", Pos{1, 25}, `unexpected "b", expected JOIN, INNER, LEFT, … or CROSS`},
 		{"SELEC 1", Pos{1, 1}, `unexpected "SELEC", expected statement (did you mean SELECT?)`},
 		{"SELECT * EXCLUDE () FROM t", Pos{1, 19}, `unexpected ")", expected identifier`},
 		{"SELECT * REPLACE (a + 1) FROM t", Pos{1, 24}, `unexpected ")", expected AS`},

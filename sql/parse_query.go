@@ -306,7 +306,8 @@ func (p *parser) from() TableExpr {
 	}
 }
 
-// joined parses a table followed by any number of JOINs, left-associative.
+// joined parses a table followed by any number of JOINs, left-associative;
+// a NATURAL join has no condition.
 func (p *parser) joined() TableExpr {
 	x := p.tablePrimary()
 	for {
@@ -315,12 +316,25 @@ func (p *parser) joined() TableExpr {
 			x = p.lateralView(x)
 			continue
 		}
+		// NATURAL is not offered in "expected …" lists: a mistyped word
+		// after a table is more likely a misspelt clause than a join.
+		natural := t.isWord("natural")
+		if natural {
+			p.advance()
+		}
 		typ, ok := p.joinType()
 		if !ok {
+			if natural {
+				p.want("JOIN")
+				panic(p.unexpected())
+			}
 			return x
 		}
-		j := &Join{Type: typ, L: x, R: p.tablePrimary(), Pos: t.pos}
-		if typ != JoinCross {
+		if natural && typ == JoinCross {
+			panic(&Error{Pos: t.pos, Msg: "NATURAL CROSS JOIN is not a join: a cross join has no columns to match"})
+		}
+		j := &Join{Type: typ, L: x, R: p.tablePrimary(), Natural: natural, Pos: t.pos}
+		if typ != JoinCross && !natural {
 			p.joinCondition(j)
 		}
 		x = j
