@@ -3,6 +3,8 @@ package expr
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -109,8 +111,7 @@ func (ev *evaluator) eval(e planner.Expr) (arrow.Array, error) {
 		if planner.IsVolatile(e) {
 			return ev.evalNode(e)
 		}
-		// The type too: two expressions may print alike and differ in type.
-		key := e.String() + "\x00" + e.Type().String()
+		key := memoKey(e)
 		if a, ok := ev.memo[key]; ok {
 			a.Retain()
 			return a, nil
@@ -123,6 +124,27 @@ func (ev *evaluator) eval(e planner.Expr) (arrow.Array, error) {
 		return a, err
 	}
 	return ev.evalNode(e)
+}
+
+// memoKey tells apart the expressions evaluated over one batch: their text
+// and what it leaves out — their type, the column each column reference
+// reads (the two sides of a join may have columns of one name) and which
+// subquery each subquery is (they all print as <subquery>).
+func memoKey(e planner.Expr) string {
+	var b strings.Builder
+	b.WriteString(e.String())
+	b.WriteByte(0)
+	b.WriteString(e.Type().String())
+	planner.Walk(e, func(x planner.Expr) {
+		switch x := x.(type) {
+		case *planner.ColumnRef:
+			b.WriteString("\x00#")
+			b.WriteString(strconv.Itoa(x.Index))
+		case *planner.Subquery, External:
+			fmt.Fprintf(&b, "\x00%p", x)
+		}
+	})
+	return b.String()
 }
 
 // evalNode evaluates e itself, its operands through eval.
