@@ -40,17 +40,24 @@ type Env struct {
 	// dictionaryKeys maps a scan to the columns it may read as dictionary
 	// arrays (dictionary_keys.go).
 	dictionaryKeys sync.Map
+	// workTables holds, per recursive WITH query, the rows of its previous
+	// round (work_table.go).
+	workTables sync.Map
 }
 
 // Build turns a logical plan into a tree of operators. With env.Metrics set,
-// every operator is metered for EXPLAIN ANALYZE.
+// every operator is metered for EXPLAIN ANALYZE; a plan built again (a
+// recursive WITH query's step, every round) adds to its counts.
 func Build(ctx context.Context, p planner.Plan, env *Env) (Operator, error) {
 	op, err := buildNode(ctx, p, env)
 	if err != nil || env.Metrics == nil {
 		return op, err
 	}
-	m := &OperatorMetrics{}
-	env.Metrics[p] = m
+	m, ok := env.Metrics[p]
+	if !ok {
+		m = &OperatorMetrics{}
+		env.Metrics[p] = m
+	}
 	return newMetered(op, m), nil
 }
 
@@ -83,6 +90,10 @@ func buildNode(ctx context.Context, p planner.Plan, env *Env) (Operator, error) 
 		return Build(ctx, p.Input, env)
 	case *planner.Materialize:
 		return buildMaterialize(p, env), nil
+	case *planner.RecursiveCTE:
+		return buildRecursiveCTE(p, env), nil
+	case *planner.WorkTable:
+		return buildWorkTable(p, env), nil
 	case *planner.Limit:
 		input, err := Build(ctx, p.Input, env)
 		if err != nil {
@@ -164,9 +175,14 @@ func buildScan(ctx context.Context, p *planner.Scan, env *Env) (Operator, error)
 		}
 	}
 	askDictionaries(p, env, files, cols)
-	stats := &ScanStats{}
-	if env.ScanStats != nil {
-		env.ScanStats[p] = stats
+	// A scan built again (in a recursive WITH query's step) adds to its
+	// counts, as its operator's metrics do.
+	stats := env.ScanStats[p]
+	if stats == nil {
+		stats = &ScanStats{}
+		if env.ScanStats != nil {
+			env.ScanStats[p] = stats
+		}
 	}
 	scan := NewTableScan(p.Table.FS, files, cols, plan.RowFilter, stats).(*tableScan)
 	if scan.subqueryKeys = subqueryKeys(ctx, p, env); scan.subqueryKeys != nil {

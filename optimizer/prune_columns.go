@@ -85,6 +85,12 @@ func narrow(p planner.Plan, needed []bool) (planner.Plan, []int) {
 		// Distinctness depends on every column; the scans below still drop
 		// what the input's own projection does not use.
 		return &planner.Distinct{Input: pruneColumns(p.Input)}, identity(len(p.Schema()))
+	case *planner.RecursiveCTE:
+		// Each round's rows feed the next whole, so neither part narrows;
+		// the scans below still drop what each part does not use.
+		out := *p
+		out.Anchor, out.Step = pruneColumns(p.Anchor), pruneColumns(p.Step)
+		return &out, identity(len(p.Schema()))
 	case *planner.SetOp:
 		// Distinctness depends on every column, so a set operation keeps them
 		// all; its inputs' scans can still drop what the inputs do not use.

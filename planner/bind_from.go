@@ -23,6 +23,9 @@ func (b *binder) bindFrom(from sql.TableExpr) (Plan, error) {
 		}
 		ref, err := b.res.ResolveTable(b.ctx, t.Name, t.TimeTravel)
 		if err != nil {
+			if self := b.selfReference(t.Name, t.Pos); self != nil {
+				return nil, self
+			}
 			return nil, err
 		}
 		scan, err := NewScan(ref, t.Alias)

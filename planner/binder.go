@@ -32,6 +32,9 @@ type binder struct {
 	// the counts known, sharing it (bind_cte.go).
 	cteUses   map[*sql.CTE]int
 	shareCTEs bool
+	// defining are the WITH definitions being bound, innermost last, to
+	// explain a query that reads itself (bind_cte.go).
+	defining []*cteFrame
 	// outer are the scopes of the queries enclosing a subquery being bound,
 	// innermost last, to recognize correlated references (bind_subquery.go).
 	outer []*scope
@@ -70,7 +73,7 @@ func (b *binder) bindQuery(q *sql.Query) (Plan, error) {
 	depth := b.exprDepth
 	b.exprDepth = 0
 	defer func() { b.exprDepth = depth }()
-	popCTEs, err := b.pushCTEs(q.With)
+	popCTEs, err := b.pushCTEs(q.With, q.Recursive)
 	if err != nil {
 		return nil, err
 	}

@@ -265,12 +265,15 @@ type TypeName struct {
 
 // Query is [WITH …] body [ORDER BY …] [LIMIT …] [OFFSET …].
 type Query struct {
-	With    []CTE
-	Body    SetExpr
-	OrderBy []OrderItem
-	Limit   Expr // nil when absent
-	Offset  Expr // nil when absent
-	Pos     Pos
+	With []CTE
+	// Recursive is WITH RECURSIVE: a WITH query of the form anchor UNION
+	// [ALL] step may read its own rows in step.
+	Recursive bool
+	Body      SetExpr
+	OrderBy   []OrderItem
+	Limit     Expr // nil when absent
+	Offset    Expr // nil when absent
+	Pos       Pos
 }
 
 // CTE is one WITH name [(cols)] AS (query).

@@ -325,6 +325,9 @@ func (f *formatter) query(q *Query) {
 	for i, cte := range q.With {
 		if i == 0 {
 			f.WriteString("WITH ")
+			if q.Recursive {
+				f.WriteString("RECURSIVE ")
+			}
 		} else {
 			f.WriteString(", ")
 		}

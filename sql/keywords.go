@@ -37,7 +37,7 @@ var nonReservedWords = []string{
 	"asc", "both", "cast", "current", "current_date", "current_time", "current_timestamp",
 	"bernoulli", "cube", "escape", "exclude", "extract", "filter", "first", "following", "grouping", "name", "percent",
 	"repeatable", "reservoir", "sample", "system", "interval", "last", "leading", "nulls",
-	"of", "ordinality", "over", "preceding", "range", "rollup", "row", "rows", "sets", "substring", "system_time",
+	"of", "ordinality", "over", "preceding", "range", "rollup", "row", "rows", "recursive", "sets", "substring", "system_time",
 	"system_version", "trailing", "trim", "try_cast", "unbounded", "version", "without",
 	"zone",
 	// types

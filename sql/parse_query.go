@@ -8,6 +8,7 @@ func (p *parser) query() *Query {
 	defer p.nest()()
 	q := &Query{Pos: p.tok().pos}
 	if p.acceptWord("with") {
+		q.Recursive = p.acceptWord("recursive")
 		q.With = p.ctes()
 	}
 	q.Body = p.setExpr()

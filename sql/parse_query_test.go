@@ -69,6 +69,8 @@ func TestQueryFormat(t *testing.T) {
 		{"(SELECT 1 ORDER BY 1)", "SELECT 1 ORDER BY 1"},
 		{"VALUES (1, 'a'), (2, 'b')", "VALUES (1, 'a'), (2, 'b')"},
 		{"SELECT * FROM (VALUES (1), (2)) AS v (x)", "SELECT * FROM (VALUES (1), (2)) AS v (x)"},
+		{"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r",
+			"WITH RECURSIVE r (n) AS ((SELECT 1 UNION ALL SELECT (n + 1) FROM r)) SELECT n FROM r"},
 		{"WITH a AS (SELECT 1), b (x, y) AS (SELECT 1, 2) SELECT * FROM a, b",
 			"WITH a AS (SELECT 1), b (x, y) AS (SELECT 1, 2) SELECT * FROM (a CROSS JOIN b)"},
 		// FROM

@@ -23,7 +23,7 @@ func (t *translator) query(n ast.ResultSetNode) (*sql.Query, error) {
 func (t *translator) selectQuery(st *ast.SelectStmt) (*sql.Query, error) {
 	q := &sql.Query{Pos: t.pos(st)}
 	var err error
-	if q.With, err = t.with(st.With); err != nil {
+	if err = t.with(q, st.With); err != nil {
 		return nil, err
 	}
 	if q.Body, err = t.selectBody(st); err != nil {
@@ -40,7 +40,7 @@ func (t *translator) selectQuery(st *ast.SelectStmt) (*sql.Query, error) {
 func (t *translator) setOprQuery(st *ast.SetOprStmt) (*sql.Query, error) {
 	q := &sql.Query{Pos: t.pos(st)}
 	var err error
-	if q.With, err = t.with(st.With); err != nil {
+	if err = t.with(q, st.With); err != nil {
 		return nil, err
 	}
 	if q.Body, err = t.setOprList(st.SelectList); err != nil {
@@ -110,7 +110,7 @@ func (t *translator) setOprList(list *ast.SetOprSelectList) (sql.SetExpr, error)
 	if list.With != nil || list.OrderBy != nil || list.Limit != nil {
 		q := &sql.Query{Body: body, Pos: t.pos(list)}
 		var err error
-		if q.With, err = t.with(list.With); err != nil {
+		if err = t.with(q, list.With); err != nil {
 			return nil, err
 		}
 		if err := t.orderLimit(q, list.OrderBy, list.Limit); err != nil {
@@ -210,25 +210,24 @@ func (t *translator) values(st *ast.SelectStmt) (sql.SetExpr, error) {
 	return v, nil
 }
 
-func (t *translator) with(w *ast.WithClause) ([]sql.CTE, error) {
+// with sets q's WITH list, RECURSIVE included.
+func (t *translator) with(q *sql.Query, w *ast.WithClause) error {
 	if w == nil {
-		return nil, nil
+		return nil
 	}
-	if w.IsRecursive {
-		return nil, t.unsupported(w, "WITH RECURSIVE")
-	}
-	ctes := make([]sql.CTE, len(w.CTEs))
+	q.Recursive = w.IsRecursive
+	q.With = make([]sql.CTE, len(w.CTEs))
 	for i, c := range w.CTEs {
-		q, err := t.query(c.Query.Query)
+		cq, err := t.query(c.Query.Query)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		ctes[i] = sql.CTE{Name: c.Name.O, Query: q, Pos: t.pos(c)}
+		q.With[i] = sql.CTE{Name: c.Name.O, Query: cq, Pos: t.pos(c)}
 		for _, col := range c.ColNameList {
-			ctes[i].Columns = append(ctes[i].Columns, col.O)
+			q.With[i].Columns = append(q.With[i].Columns, col.O)
 		}
 	}
-	return ctes, nil
+	return nil
 }
 
 // orderLimit sets ORDER BY and LIMIT [offset,] count / LIMIT count OFFSET offset.
