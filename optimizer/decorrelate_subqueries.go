@@ -8,7 +8,8 @@ import (
 )
 
 // decorrelateSubqueries turns the correlated subqueries of WHERE conjuncts
-// into joins, so that no subquery runs once per outer row:
+// and of select lists (decorrelate_project.go) into joins, so that no
+// subquery runs once per outer row:
 //
 //   - EXISTS (…) and x IN (…) become a semi join, NOT EXISTS (…) an anti
 //     join, on the subquery's correlated conditions (and x = its column);
@@ -17,19 +18,24 @@ import (
 //     lineitem WHERE l_partkey = p_partkey), becomes the aggregate grouped by
 //     the correlated columns, joined on them: an inner join when the
 //     subquery is an operand of a comparison (a missing group gives NULL,
-//     which fails the comparison as the join does), else a left join.
+//     which fails the comparison as the join does), else a left join. Where
+//     the subquery over no rows is not NULL (a count is 0), the rows
+//     without a group take that value, computed once.
 //
 // As in DuckDB's and DataFusion's decorrelation, the correlated conjuncts
 // are pulled up out of the subquery's filters through projections and
 // aggregates, and become the join condition. Subqueries nested in a
 // subquery are decorrelated first. What cannot be decorrelated (NOT IN with
 // a correlated subquery, a correlated column elsewhere than in a filter, a
-// count over a correlated scalar subquery) is left as is, and the executor
-// reports it with its position.
+// scalar subquery without an aggregate, which could return several rows)
+// is left as is, and the executor reports it with its position.
 func decorrelateSubqueries(p planner.Plan) planner.Plan {
 	p = rewriteSubqueryPlans(withChildren(p, decorrelateSubqueries), decorrelateSubqueries)
-	if f, ok := p.(*planner.Filter); ok {
-		return decorrelateFilter(f)
+	switch n := p.(type) {
+	case *planner.Filter:
+		return decorrelateFilter(n)
+	case *planner.Project:
+		return decorrelateProject(n)
 	}
 	return p
 }
@@ -45,7 +51,7 @@ func decorrelateFilter(f *planner.Filter) planner.Plan {
 			continue
 		}
 		for {
-			joined, cond, ok := scalarJoinFor(input, c)
+			joined, cond, ok := scalarJoinFor(input, c, true)
 			if !ok {
 				break
 			}
@@ -124,8 +130,10 @@ func semiJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, bool) {
 
 // scalarJoinFor finds a correlated scalar subquery in conjunct c and joins
 // input with it decorrelated; it returns the join and c reading the
-// subquery's value from the join's columns.
-func scalarJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, planner.Expr, bool) {
+// subquery's value from the join's columns. filtering says c is a WHERE
+// conjunct, where a comparison with the subquery can drop a row without a
+// match as an inner join does; in a select list the join is a left one.
+func scalarJoinFor(input planner.Plan, c planner.Expr, filtering bool) (planner.Plan, planner.Expr, bool) {
 	var sq *planner.Subquery
 	planner.Walk(c, func(x planner.Expr) {
 		if s, ok := x.(*planner.Subquery); ok && sq == nil && s.Kind == planner.SubqueryScalar && planner.HasOuterRef(s.Plan, 1) {
@@ -139,8 +147,18 @@ func scalarJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, planner.Ex
 	sub, preds, ok := u.pull(sq.Plan)
 	// Without an aggregate that had no GROUP BY, the subquery could return
 	// several rows for an outer row, which is an error a join cannot raise.
-	if !ok || !u.grouped || u.counts || hasAnyOuterRef(sub) {
+	if !ok || !u.grouped || hasAnyOuterRef(sub) {
 		return nil, nil, false
+	}
+	// An outer row without a group gets NULLs from the join; where the
+	// subquery over no rows is not NULL (count is 0), a marker column
+	// tells such rows, which take that value instead.
+	var empty planner.Expr
+	if u.counts || !nullOverNoRows(sq.Plan) {
+		if empty, ok = overNoRows(sq); !ok {
+			return nil, nil, false
+		}
+		sub = withMarker(sub)
 	}
 	nl := len(input.Schema())
 	conds := make([]planner.Expr, len(preds))
@@ -148,11 +166,17 @@ func scalarJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, planner.Ex
 		conds[i] = joinCondition(p, nl)
 	}
 	typ := sql.JoinLeft
-	if comparesOperand(c, sq) {
+	if filtering && empty == nil && comparesOperand(c, sq) {
 		typ = sql.JoinInner
 	}
 	join := planner.NewJoin(typ, input, sub, planner.Conjunction(conds))
-	value := &planner.ColumnRef{Index: nl, Name: sub.Schema()[0].Name, T: sq.T}
+	subCols := sub.Schema()
+	var value planner.Expr = &planner.ColumnRef{Index: nl, Name: subCols[0].Name, T: sq.T}
+	if empty != nil {
+		marker := &planner.ColumnRef{Index: nl + len(subCols) - 1, Name: subCols[len(subCols)-1].Name, T: planner.TypeBoolean}
+		value = &planner.Case{T: sq.T, Else: value, Whens: []planner.CaseWhen{
+			{Cond: &planner.Call{Fn: planner.FnIsNull, Args: []planner.Expr{marker}, T: planner.TypeBoolean}, Result: empty}}}
+	}
 	cond := planner.Rewrite(c, func(x planner.Expr) planner.Expr {
 		if x == planner.Expr(sq) {
 			return value
@@ -280,20 +304,9 @@ func (u *pullUp) pullAggregate(n *planner.Aggregate) (planner.Plan, []planner.Ex
 	if !ok || exprsReadOuter(n.GroupBy) {
 		return nil, nil, false
 	}
-	var inner, outer []planner.Expr
-	for _, p := range preds {
-		call, isCall := p.(*planner.Call)
-		if !isCall || call.Fn != planner.FnEq {
-			return nil, nil, false
-		}
-		a, b := call.Args[0], call.Args[1]
-		if readsOuter(a) {
-			a, b = b, a
-		}
-		if readsOuter(a) || readsColumns(b) {
-			return nil, nil, false
-		}
-		inner, outer = append(inner, a), append(outer, b)
+	inner, outer, ok := splitEqualities(preds)
+	if !ok {
+		return nil, nil, false
 	}
 	for _, a := range n.Aggs {
 		if slices.ContainsFunc(a.Exprs(), readsOuter) {

@@ -38,6 +38,9 @@ func IsAggregate(e *sql.FuncCall) bool {
 // aggregator with forbidden set marks a clause where aggregates are an error.
 type aggregator struct {
 	forbidden string
+	// outerRef is the error for the first correlated reference made from
+	// the clauses this aggregator collects for, should the block group.
+	outerRef error
 
 	groups    []Expr
 	groupKeys map[string]int

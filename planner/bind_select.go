@@ -68,6 +68,9 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 	all := append(items, hidden...)
 	plan := input
 	aggregated := len(groups) > 0 || len(agg.calls) > 0 || sel.Having != nil || sets != nil
+	if agg.outerRef != nil && (aggregated || gen != nil) {
+		return nil, agg.outerRef
+	}
 	if gen != nil {
 		if aggregated {
 			return nil, errorf(gen.src.Position(), "%s in the select list cannot be combined with aggregates; explode in a subquery and aggregate its rows", gen.unnest.Func)

@@ -23,10 +23,11 @@ func (b *binder) outerReference(ref *sql.ColumnRef, err error) (Expr, error) {
 	for depth := 1; depth <= len(b.outer); depth++ {
 		s := b.outer[len(b.outer)-depth]
 		if i, outerErr := s.resolve(ref); outerErr == nil {
-			if s.aggs != nil && s.aggs.forbidden == "" {
-				// The select list, HAVING and ORDER BY read the aggregate's
-				// or the window's output, not the columns s resolves to.
-				return nil, kindErrorf(ErrUnsupported, ref.Pos, "correlated subqueries are supported in WHERE, not in a select list, HAVING or ORDER BY (%s refers to the outer query)", strings.Join(ref.Parts, "."))
+			if s.aggs != nil && s.aggs.forbidden == "" && s.aggs.outerRef == nil {
+				// In a block that groups, the select list, HAVING and ORDER
+				// BY read the aggregate's output, not the columns s
+				// resolves to; whether it groups is known at its end.
+				s.aggs.outerRef = kindErrorf(ErrUnsupported, ref.Pos, "correlated subqueries are not supported in the select list, HAVING or ORDER BY of a query that groups or aggregates (%s refers to the outer query)", strings.Join(ref.Parts, "."))
 			}
 			return &OuterRef{Depth: depth, Index: i, Name: s.cols[i].Name, T: s.cols[i].T, Pos: ref.Pos}, nil
 		}

@@ -1,0 +1,207 @@
+package optimizer
+
+import (
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+)
+
+// decorrelateProject turns the correlated subqueries of a select list into
+// left joins, as decorrelateFilter does for WHERE: an aggregate scalar
+// subquery becomes its aggregate grouped by the correlated columns, and
+// [NOT] EXISTS a test of whether the row found a match among the
+// subquery's distinct correlated keys (a mark join). The joins add columns
+// after the input's, so the projection reads its own columns unchanged.
+func decorrelateProject(p *planner.Project) planner.Plan {
+	input := p.Input
+	exprs := append([]planner.Expr(nil), p.Exprs...)
+	changed := false
+	for i, e := range exprs {
+		for {
+			joined, rewritten, ok := scalarJoinFor(input, e, false)
+			if !ok {
+				joined, rewritten, ok = existsJoinFor(input, e)
+			}
+			if !ok {
+				break
+			}
+			input, e, changed = joined, rewritten, true
+		}
+		exprs[i] = e
+	}
+	if !changed {
+		return p
+	}
+	out := *p
+	out.Input, out.Exprs = input, exprs
+	return &out
+}
+
+// existsJoinFor finds a correlated EXISTS in e whose correlated conditions
+// are equalities, and left-joins input with the subquery's distinct
+// correlated keys; it returns the join and e with EXISTS read as "a key
+// matched". A key that matched equals the outer value, so it is not NULL.
+func existsJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Expr, bool) {
+	var sq *planner.Subquery
+	planner.Walk(e, func(x planner.Expr) {
+		if s, ok := x.(*planner.Subquery); ok && sq == nil && s.Kind == planner.SubqueryExists && planner.HasOuterRef(s.Plan, 1) {
+			sq = s
+		}
+	})
+	if sq == nil {
+		return nil, nil, false
+	}
+	plan := sq.Plan
+	for {
+		proj, isProj := plan.(*planner.Project)
+		if !isProj {
+			break
+		}
+		plan = proj.Input
+	}
+	u := &pullUp{}
+	sub, preds, ok := u.pull(plan)
+	if !ok || u.grouped || len(preds) == 0 || hasAnyOuterRef(sub) {
+		return nil, nil, false
+	}
+	inner, outer, ok := splitEqualities(preds)
+	if !ok {
+		return nil, nil, false
+	}
+	keys := &planner.Aggregate{Input: sub, GroupBy: inner, Names: make([]string, len(inner))}
+	for i, x := range inner {
+		keys.Names[i] = x.String()
+	}
+	nl := len(input.Schema())
+	conds := make([]planner.Expr, len(inner))
+	for i := range inner {
+		key := &planner.ColumnRef{Index: i, Name: keys.Names[i], T: inner[i].Type()}
+		conds[i] = joinCondition(&planner.Call{Fn: planner.FnEq, T: planner.TypeBoolean, Args: []planner.Expr{key, outer[i]}}, nl)
+	}
+	join := planner.NewJoin(sql.JoinLeft, input, keys, planner.Conjunction(conds))
+	matched := &planner.Call{Fn: planner.FnIsNotNull, T: planner.TypeBoolean,
+		Args: []planner.Expr{&planner.ColumnRef{Index: nl, Name: keys.Names[0], T: inner[0].Type()}}}
+	return join, planner.Rewrite(e, func(x planner.Expr) planner.Expr {
+		if x == planner.Expr(sq) {
+			return matched
+		}
+		return x
+	}), true
+}
+
+// splitEqualities splits pulled-up correlated conjuncts, each inner = outer,
+// into their inner sides (over the subquery's columns) and outer sides.
+func splitEqualities(preds []planner.Expr) (inner, outer []planner.Expr, ok bool) {
+	for _, p := range preds {
+		call, isCall := p.(*planner.Call)
+		if !isCall || call.Fn != planner.FnEq {
+			return nil, nil, false
+		}
+		a, b := call.Args[0], call.Args[1]
+		if readsOuter(a) {
+			a, b = b, a
+		}
+		if readsOuter(a) || readsColumns(b) {
+			return nil, nil, false
+		}
+		inner, outer = append(inner, a), append(outer, b)
+	}
+	return inner, outer, true
+}
+
+// nullOverNoRows reports whether the scalar subquery plan p, an aggregate
+// without GROUP BY under projections, surely gives NULL over no rows: its
+// column is an aggregate other than a count, or strict arithmetic of one.
+func nullOverNoRows(p planner.Plan) bool {
+	col := 0
+	for {
+		switch n := p.(type) {
+		case *planner.Project:
+			ref, ok := strictOperand(n.Exprs[col])
+			if !ok {
+				return false
+			}
+			col, p = ref, n.Input
+		case *planner.SubqueryAlias:
+			p = n.Input
+		case *planner.Aggregate:
+			return col >= len(n.GroupBy)
+		default:
+			return false
+		}
+	}
+}
+
+// strictOperand returns the input column that e reads when e is NULL
+// whenever that column is: the column itself, or arithmetic and casts of it
+// with constants.
+func strictOperand(e planner.Expr) (int, bool) {
+	switch e := e.(type) {
+	case *planner.ColumnRef:
+		return e.Index, true
+	case *planner.Cast:
+		return strictOperand(e.X)
+	case *planner.Call:
+		switch e.Fn {
+		case planner.FnAdd, planner.FnSub, planner.FnMul, planner.FnDiv, planner.FnNeg:
+		default:
+			return 0, false
+		}
+		col := -1
+		for _, a := range e.Args {
+			if _, isLit := a.(*planner.Literal); isLit {
+				continue
+			}
+			c, ok := strictOperand(a)
+			if !ok || col >= 0 && c != col {
+				return 0, false
+			}
+			col = c
+		}
+		return col, col >= 0
+	}
+	return 0, false
+}
+
+// overNoRows returns the value of scalar subquery sq over no rows, as an
+// uncorrelated subquery: its plan with the aggregate's input emptied, which
+// takes the correlated filters below it away too.
+func overNoRows(sq *planner.Subquery) (planner.Expr, bool) {
+	var empty func(planner.Plan) (planner.Plan, bool)
+	empty = func(p planner.Plan) (planner.Plan, bool) {
+		switch n := p.(type) {
+		case *planner.Aggregate:
+			if len(n.GroupBy) > 0 {
+				return nil, false
+			}
+			out := *n
+			out.Input = &planner.Values{Columns: n.Input.Schema()}
+			return &out, true
+		case *planner.Project, *planner.Filter, *planner.SubqueryAlias:
+			child, ok := empty(p.Children()[0])
+			if !ok {
+				return nil, false
+			}
+			return p.WithChildren([]planner.Plan{child}), true
+		}
+		return nil, false
+	}
+	plan, ok := empty(sq.Plan)
+	if !ok || hasAnyOuterRef(plan) {
+		return nil, false
+	}
+	return &planner.Subquery{Kind: planner.SubqueryScalar, Plan: plan, T: sq.T}, true
+}
+
+// withMarker adds to p a last column that is TRUE on every row, so that a
+// left join with p tells the rows that found no match by its NULL.
+func withMarker(p planner.Plan) planner.Plan {
+	cols := p.Schema()
+	proj := &planner.Project{Input: p}
+	for i, c := range cols {
+		proj.Exprs = append(proj.Exprs, &planner.ColumnRef{Index: i, Name: c.Name, T: c.T})
+		proj.Names = append(proj.Names, c.Name)
+	}
+	proj.Exprs = append(proj.Exprs, &planner.Literal{Value: true, T: planner.TypeBoolean})
+	proj.Names = append(proj.Names, "matched")
+	return proj
+}
