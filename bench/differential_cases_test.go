@@ -222,6 +222,8 @@ func subqueryCases() []diffCase {
 		`SELECT l.s, EXISTS (SELECT 1 FROM diff.r WHERE r.id = l.id), NOT EXISTS (SELECT * FROM diff.r WHERE r.id = l.id AND r.t > 'x') FROM diff.l`,
 		`SELECT a.x, (SELECT coalesce(sum(y), -1) FROM diff.b WHERE b.y = a.x) + a.x, (SELECT count(t) * 10 FROM diff.b WHERE b.t = a.s) FROM diff.a`,
 		`SELECT l.id FROM diff.l WHERE (SELECT count(*) FROM diff.r WHERE r.id = l.id) = 0`,
+		`SELECT a.x, a.s, (SELECT b.t FROM diff.b WHERE b.y = a.x AND b.t <> 'r') FROM diff.a`,
+		`SELECT l.id, (SELECT r.t FROM diff.r WHERE r.id = l.id AND r.id <> 3) FROM diff.l`,
 		`SELECT l.id + 1, r.id + 1, l.id IS NOT NULL, r.id IS NOT NULL FROM diff.l LEFT JOIN diff.r ON l.id = r.id`,
 		`SELECT (SELECT max(id) FROM diff.r) + 1, (SELECT min(id) FROM diff.r) + 1`,
 		`WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT n FROM r`,

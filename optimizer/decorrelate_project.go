@@ -7,9 +7,10 @@ import (
 
 // decorrelateProject turns the correlated subqueries of a select list into
 // left joins, as decorrelateFilter does for WHERE: an aggregate scalar
-// subquery becomes its aggregate grouped by the correlated columns, and
-// [NOT] EXISTS a test of whether the row found a match among the
-// subquery's distinct correlated keys (a mark join). The joins add columns
+// subquery becomes its aggregate grouped by the correlated columns, a
+// scalar subquery without one (a lookup) its rows grouped so, checked to
+// be one per key, and [NOT] EXISTS a test of whether the row found a
+// match among the subquery's distinct correlated keys (a mark join). The joins add columns
 // after the input's, so the projection reads its own columns unchanged.
 func decorrelateProject(p *planner.Project) planner.Plan {
 	input := p.Input
@@ -18,6 +19,9 @@ func decorrelateProject(p *planner.Project) planner.Plan {
 	for i, e := range exprs {
 		for {
 			joined, rewritten, ok := scalarJoinFor(input, e, false)
+			if !ok {
+				joined, rewritten, ok = lookupJoinFor(input, e)
+			}
 			if !ok {
 				joined, rewritten, ok = existsJoinFor(input, e)
 			}
@@ -83,6 +87,60 @@ func existsJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Ex
 	return join, planner.Rewrite(e, func(x planner.Expr) planner.Expr {
 		if x == planner.Expr(sq) {
 			return matched
+		}
+		return x
+	}), true
+}
+
+// lookupJoinFor finds in e a correlated scalar subquery that aggregates
+// nothing, correlated by equalities, as (SELECT b.name FROM emp b WHERE
+// b.id = e.boss), and left-joins input with its rows grouped by the
+// correlated keys: any_value of its column and a count, which must not
+// pass 1 — more rows for an outer row is the error it is for an
+// uncorrelated scalar subquery, raised only if such a row is read.
+func lookupJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Expr, bool) {
+	var sq *planner.Subquery
+	planner.Walk(e, func(x planner.Expr) {
+		if s, ok := x.(*planner.Subquery); ok && sq == nil && s.Kind == planner.SubqueryScalar && planner.HasOuterRef(s.Plan, 1) {
+			sq = s
+		}
+	})
+	if sq == nil {
+		return nil, nil, false
+	}
+	u := &pullUp{}
+	sub, preds, ok := u.pull(sq.Plan)
+	if !ok || u.grouped || len(preds) == 0 || hasAnyOuterRef(sub) {
+		return nil, nil, false
+	}
+	inner, outer, ok := splitEqualities(preds)
+	if !ok {
+		return nil, nil, false
+	}
+	col := sub.Schema()[0]
+	rows := &planner.Aggregate{Input: sub, GroupBy: inner, Aggs: []*planner.AggCall{
+		{Fn: planner.AggAnyValue, Arg: &planner.ColumnRef{Index: 0, Name: col.Name, T: col.T}, T: col.T},
+		{Fn: planner.AggCount, T: planner.TypeBigint}}}
+	for _, x := range inner {
+		rows.Names = append(rows.Names, x.String())
+	}
+	rows.Names = append(rows.Names, col.Name, "rows")
+	nl, g := len(input.Schema()), len(inner)
+	conds := make([]planner.Expr, g)
+	for i := range inner {
+		key := &planner.ColumnRef{Index: i, Name: rows.Names[i], T: inner[i].Type()}
+		conds[i] = joinCondition(&planner.Call{Fn: planner.FnEq, T: planner.TypeBoolean, Args: []planner.Expr{key, outer[i]}}, nl)
+	}
+	join := planner.NewJoin(sql.JoinLeft, input, rows, planner.Conjunction(conds))
+	count := &planner.ColumnRef{Index: nl + g + 1, Name: "rows", T: planner.TypeBigint}
+	tooMany := &planner.Call{Fn: planner.FnGt, T: planner.TypeBoolean, Args: []planner.Expr{count, &planner.Literal{Value: int64(1), T: planner.TypeBigint}}}
+	raise := &planner.Cast{T: sq.T, X: &planner.Call{Fn: planner.FnRaiseError, T: planner.TypeNull,
+		Args: []planner.Expr{&planner.Literal{Value: "scalar subquery returned more than one row", T: planner.TypeVarchar}}}}
+	value := &planner.Case{T: sq.T, Else: &planner.ColumnRef{Index: nl + g, Name: col.Name, T: col.T},
+		Whens: []planner.CaseWhen{{Cond: tooMany, Result: raise}}}
+	return join, planner.Rewrite(e, func(x planner.Expr) planner.Expr {
+		if x == planner.Expr(sq) {
+			return value
 		}
 		return x
 	}), true

@@ -20,15 +20,18 @@ import (
 //     subquery is an operand of a comparison (a missing group gives NULL,
 //     which fails the comparison as the join does), else a left join. Where
 //     the subquery over no rows is not NULL (a count is 0), the rows
-//     without a group take that value, computed once.
+//     without a group take that value, computed once;
+//   - a scalar subquery without an aggregate (a lookup) becomes its rows
+//     grouped by the correlated columns, with a check that a group has
+//     one row (decorrelate_project.go).
 //
 // As in DuckDB's and DataFusion's decorrelation, the correlated conjuncts
 // are pulled up out of the subquery's filters through projections and
 // aggregates, and become the join condition. Subqueries nested in a
 // subquery are decorrelated first. What cannot be decorrelated (NOT IN with
-// a correlated subquery, a correlated column elsewhere than in a filter, a
-// scalar subquery without an aggregate, which could return several rows)
-// is left as is, and the executor reports it with its position.
+// a correlated subquery, a correlated column elsewhere than in a filter,
+// correlated conditions other than equalities under an aggregate or a
+// lookup) is left as is, and the executor reports it with its position.
 func decorrelateSubqueries(p planner.Plan) planner.Plan {
 	p = rewriteSubqueryPlans(withChildren(p, decorrelateSubqueries), decorrelateSubqueries)
 	switch n := p.(type) {
@@ -52,6 +55,9 @@ func decorrelateFilter(f *planner.Filter) planner.Plan {
 		}
 		for {
 			joined, cond, ok := scalarJoinFor(input, c, true)
+			if !ok {
+				joined, cond, ok = lookupJoinFor(input, c)
+			}
 			if !ok {
 				break
 			}

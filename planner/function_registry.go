@@ -158,7 +158,7 @@ var functionAliases = map[string]string{
 	// Names other engines give the functions above.
 	"nvl": "ifnull", "char_length": "length", "character_length": "length",
 	"rlike": "regexp_like", "regexp": "regexp_like", "today": "current_date",
-	"array_to_string": "array_join",
+	"array_to_string": "array_join", "error": "raise_error",
 }
 
 func init() {
@@ -171,6 +171,8 @@ func init() {
 		"concat":   {"(string, …)", 0, -1, bindConcatFunc},
 		"if":       {"(condition, then, else)", 3, 3, bindIf},
 		"ifnull":   {"(value, value)", 2, 2, bindCoalesce},
+		// Untyped, as NULL is: CASE WHEN bad THEN raise_error('…') ELSE x END.
+		"raise_error": {"(message)", 1, 1, typed(FnRaiseError, TypeNull, str)},
 
 		"lower":          {"(string)", 1, 1, typed(FnLower, TypeVarchar, str)},
 		"upper":          {"(string)", 1, 1, typed(FnUpper, TypeVarchar, str)},

@@ -144,6 +144,9 @@ const (
 	// a new value per row (IsVolatile).
 	FnRand = "rand"
 	FnUUID = "uuid"
+	// FnRaiseError fails the statement with its message (Spark's
+	// raise_error, DuckDB's error), on the first row it is evaluated on.
+	FnRaiseError = "raise_error"
 	// last_day(d DATE) → DATE: the last day of d's month.
 	FnLastDay = "last_day"
 	// ts_sub(a, b TIMESTAMP or both TIMESTAMPTZ) → INTERVAL a − b, in days
@@ -179,7 +182,9 @@ var infixOps = map[string]string{
 
 // volatileFns are the functions whose value changes from one row (and one
 // evaluation) to the next although they read no column.
-var volatileFns = map[string]bool{FnRand: true, FnUUID: true}
+// raise_error is one too: folded, it would fail a statement whose CASE
+// never reaches it.
+var volatileFns = map[string]bool{FnRand: true, FnUUID: true, FnRaiseError: true}
 
 // IsVolatile reports whether e calls a volatile function: such an
 // expression must be evaluated once per row where it was written, so it is

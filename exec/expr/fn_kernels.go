@@ -82,6 +82,7 @@ var scalarFns = map[string]scalarFn{
 	planner.FnLastDay:       {1, 1, false, lastDayKernel},
 	planner.FnRand:          {0, 0, false, randKernel},
 	planner.FnUUID:          {0, 0, false, uuidKernel},
+	planner.FnRaiseError:    {1, 1, true, raiseErrorKernel},
 	planner.FnFormatTime:    {3, 3, false, formatTimeKernel},
 	planner.FnParseTime:     {4, 4, false, parseTimeKernel},
 	planner.FnFromUnixtime:  {1, 1, false, fromUnixtimeKernel},
