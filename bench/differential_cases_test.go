@@ -288,6 +288,8 @@ func stringCases() []diffCase {
 		`SELECT split_part('a,b,c', ',', 2), split_part('a,b,c', ',', 5), split_part('a,,c', ',', 2)`,
 		`SELECT strpos('héllo', 'l'), strpos('abc', 'z'), strpos('abc', '')`,
 		`SELECT id, strpos(s, 'l') FROM diff.t`,
+		`SELECT id, position('l' IN s), position(s IN 'abc'), md5(s), sha1(s), sha256(s) FROM diff.t`,
+		`SELECT * FROM diff.t ORDER BY id OFFSET 1 ROWS FETCH FIRST 3 ROWS ONLY`,
 		`SELECT concat('a', 'b', 'c'), concat('a', NULL, 'c')`,
 		`SELECT id, concat(s, '!', i) FROM diff.t`,
 		`SELECT id, upper(substr(s, 1, 1)) || lower(substr(s, 2)) FROM diff.t`,

@@ -158,7 +158,7 @@ var functionAliases = map[string]string{
 	// Names other engines give the functions above.
 	"nvl": "ifnull", "char_length": "length", "character_length": "length",
 	"rlike": "regexp_like", "regexp": "regexp_like", "today": "current_date",
-	"array_to_string": "array_join", "error": "raise_error",
+	"array_to_string": "array_join", "error": "raise_error", "instr": "strpos", "sha": "sha1",
 }
 
 func init() {
@@ -173,6 +173,13 @@ func init() {
 		"ifnull":   {"(value, value)", 2, 2, bindCoalesce},
 		// Untyped, as NULL is: CASE WHEN bad THEN raise_error('…') ELSE x END.
 		"raise_error": {"(message)", 1, 1, typed(FnRaiseError, TypeNull, str)},
+
+		"md5":    {"(string or binary)", 1, 1, typed(FnMD5, TypeVarchar, bytesArg)},
+		"sha1":   {"(string or binary)", 1, 1, typed(FnSHA1, TypeVarchar, bytesArg)},
+		"sha256": {"(string or binary)", 1, 1, typed(FnSHA256, TypeVarchar, bytesArg)},
+		"sha512": {"(string or binary)", 1, 1, typed(FnSHA512, TypeVarchar, bytesArg)},
+		"sha2":   {"(string or binary, bits)", 2, 2, bindSHA2},
+		"typeof": {"(value)", 1, 1, bindTypeOf},
 
 		"lower":          {"(string)", 1, 1, typed(FnLower, TypeVarchar, str)},
 		"upper":          {"(string)", 1, 1, typed(FnUpper, TypeVarchar, str)},

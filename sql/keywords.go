@@ -11,7 +11,7 @@ import (
 // (SELECT a FROM t), plus the words that start an expression (CASE, NOT).
 var reservedWords = []string{
 	"all", "and", "as", "between", "by", "case", "cross", "distinct", "else", "end",
-	"except", "exists", "false", "for", "from", "full", "group", "having", "ilike",
+	"except", "exists", "false", "fetch", "for", "from", "full", "group", "having", "ilike",
 	"in", "inner", "intersect", "is", "join", "lateral", "left", "like", "limit", "natural",
 	"not", "null", "offset", "on", "or", "order", "outer", "qualify", "right", "select", "tablesample", "then",
 	"true", "union", "using", "values", "when", "where", "with",
@@ -37,7 +37,7 @@ var nonReservedWords = []string{
 	"asc", "both", "cast", "current", "current_date", "current_time", "current_timestamp",
 	"bernoulli", "cube", "escape", "exclude", "extract", "filter", "first", "following", "grouping", "name", "percent",
 	"repeatable", "reservoir", "sample", "system", "interval", "last", "leading", "nulls",
-	"of", "ordinality", "over", "preceding", "range", "rollup", "row", "rows", "recursive", "sets", "substring", "system_time",
+	"of", "ordinality", "over", "preceding", "range", "rollup", "row", "rows", "recursive", "sets", "next", "only", "position", "substring", "system_time",
 	"system_version", "trailing", "trim", "try_cast", "unbounded", "version", "without",
 	"zone",
 	// types

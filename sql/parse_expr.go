@@ -287,6 +287,8 @@ func (p *parser) keywordExpr() Expr {
 		return p.extract()
 	case "substring":
 		return p.substring()
+	case "position":
+		return p.position()
 	case "trim":
 		return p.trim()
 	}
@@ -408,6 +410,26 @@ func (p *parser) substring() Expr {
 	}
 	p.expectOp(")")
 	return f
+}
+
+// position parses the standard POSITION(search IN string) as
+// strpos(string, search), and passes position(a, b) on as a plain call.
+// search is parsed above comparisons, so that IN is not taken for x IN (…).
+func (p *parser) position() Expr {
+	t := p.advance()
+	p.expectOp("(")
+	search := p.concat()
+	if !p.acceptWord("in") {
+		args := []Expr{search}
+		for p.acceptOp(",") {
+			args = append(args, p.expr())
+		}
+		p.expectOp(")")
+		return &FuncCall{Name: "position", Args: args, Pos: t.pos}
+	}
+	str := p.expr()
+	p.expectOp(")")
+	return &FuncCall{Name: "strpos", Args: []Expr{str, search}, Pos: t.pos}
 }
 
 // trimFuncs maps the TRIM side keyword to the function it becomes.

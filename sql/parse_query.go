@@ -44,10 +44,31 @@ func (p *parser) limitOffset(q *Query) {
 			if !p.eatWord("rows") {
 				p.eatWord("row")
 			}
+		case !sawLimit && p.tok().isWord("fetch"):
+			sawLimit = true
+			q.Limit = p.fetchFirst()
 		default:
 			return
 		}
 	}
+}
+
+// fetchFirst parses the standard FETCH {FIRST | NEXT} [n] {ROW | ROWS}
+// ONLY, LIMIT n in other words (n is 1 when absent).
+func (p *parser) fetchFirst() Expr {
+	t := p.advance()
+	if !p.acceptWord("first") {
+		p.expectWord("next")
+	}
+	var n Expr = &Literal{Kind: LitInteger, Value: "1", Pos: t.pos}
+	if !p.tok().isWord("row") && !p.tok().isWord("rows") {
+		n = p.expr()
+	}
+	if !p.acceptWord("rows") {
+		p.expectWord("row")
+	}
+	p.expectWord("only")
+	return n
 }
 
 func (p *parser) ctes() []CTE {
