@@ -333,6 +333,8 @@ func sqlOperands(e sql.Expr) []sql.Expr {
 		return []sql.Expr{e.X, e.Lo, e.Hi}
 	case *sql.InListExpr:
 		return append([]sql.Expr{e.X}, e.List...)
+	case *sql.RowExpr:
+		return e.Items
 	case *sql.LikeExpr:
 		return []sql.Expr{e.X, e.Pattern, e.Escape}
 	case *sql.CastExpr:

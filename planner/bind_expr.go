@@ -142,6 +142,8 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 		return b.bindBetween(e, s)
 	case *sql.InListExpr:
 		return b.bindInList(e, s)
+	case *sql.RowExpr:
+		return b.bindExpr(&sql.FuncCall{Name: "struct", Args: e.Items, Pos: e.Pos}, s)
 	case *sql.LikeExpr:
 		return b.bindLike(e, s)
 	case *sql.CaseExpr:
@@ -412,6 +414,12 @@ func decimalResultType(fn string, a, b *arrow.Decimal128Type) *arrow.Decimal128T
 // bindComparison brings both sides to a common type. A string literal compared
 // with a typed column is converted to the column's type (ts >= '2026-01-15').
 func (b *binder) bindComparison(fn string, le, re sql.Expr, pos sql.Pos, s *scope) (Expr, error) {
+	if _, isRow := rowItems(le); isRow {
+		return b.bindRowComparison(fn, le, re, pos, s)
+	}
+	if _, isRow := rowItems(re); isRow {
+		return b.bindRowComparison(fn, le, re, pos, s)
+	}
 	l, err := b.bindExpr(le, s)
 	if err != nil {
 		return nil, err
@@ -516,6 +524,9 @@ func (b *binder) bindBetween(e *sql.BetweenExpr, s *scope) (Expr, error) {
 }
 
 func (b *binder) bindInList(e *sql.InListExpr, s *scope) (Expr, error) {
+	if _, isRow := rowItems(e.X); isRow {
+		return b.bindRowInList(e, s)
+	}
 	exprs := make([]Expr, 0, len(e.List)+1)
 	for _, item := range append([]sql.Expr{e.X}, e.List...) {
 		x, err := b.bindExpr(item, s)

@@ -127,6 +127,14 @@ type BetweenExpr struct {
 	Pos       Pos
 }
 
+// RowExpr is a row value (a, b, …): compared item by item in =, <>, <,
+// IS [NOT] DISTINCT FROM and IN lists, and elsewhere a struct (Spark,
+// DuckDB).
+type RowExpr struct {
+	Items []Expr
+	Pos   Pos
+}
+
 // InListExpr is X [NOT] IN (e1, e2, …).
 type InListExpr struct {
 	X    Expr
@@ -693,6 +701,7 @@ func (e *IsBoolExpr) Position() Pos     { return e.Pos }
 func (e *IsDistinctExpr) Position() Pos { return e.Pos }
 func (e *BetweenExpr) Position() Pos    { return e.Pos }
 func (e *InListExpr) Position() Pos     { return e.Pos }
+func (e *RowExpr) Position() Pos        { return e.Pos }
 func (e *InSubqueryExpr) Position() Pos { return e.Pos }
 func (e *ExistsExpr) Position() Pos     { return e.Pos }
 func (e *SubqueryExpr) Position() Pos   { return e.Pos }
@@ -713,6 +722,7 @@ func (*IsBoolExpr) expr()     {}
 func (*IsDistinctExpr) expr() {}
 func (*BetweenExpr) expr()    {}
 func (*InListExpr) expr()     {}
+func (*RowExpr) expr()        {}
 func (*InSubqueryExpr) expr() {}
 func (*ExistsExpr) expr()     {}
 func (*SubqueryExpr) expr()   {}

@@ -106,6 +106,10 @@ func (f *formatter) expr(e Expr) {
 		f.write("(", e.L, " IS ", not(e.Not, "DISTINCT FROM "), e.R, ")")
 	case *BetweenExpr:
 		f.write("(", e.X, " ", not(e.Not, "BETWEEN "), e.Lo, " AND ", e.Hi, ")")
+	case *RowExpr:
+		f.WriteString("(")
+		f.exprs(e.Items)
+		f.WriteString(")")
 	case *InListExpr:
 		f.write("(", e.X, " ", not(e.Not, "IN ("))
 		f.exprs(e.List)

@@ -38,6 +38,8 @@ func subexpressions(e Expr) []Expr {
 		return []Expr{e.X, e.Lo, e.Hi}
 	case *InListExpr:
 		return append([]Expr{e.X}, e.List...)
+	case *RowExpr:
+		return e.Items
 	case *InSubqueryExpr:
 		return []Expr{e.X}
 	case *LikeExpr:

@@ -223,6 +223,13 @@ func (p *parser) parenExpr() Expr {
 		return &SubqueryExpr{Query: q, Pos: t.pos}
 	}
 	x := p.expr()
+	if p.tok().isOp(",") {
+		row := &RowExpr{Items: []Expr{x}, Pos: t.pos}
+		for p.acceptOp(",") {
+			row.Items = append(row.Items, p.expr())
+		}
+		x = row
+	}
 	p.expectOp(")")
 	return x
 }

@@ -89,6 +89,8 @@ func TestQueryFormat(t *testing.T) {
 		{"SELECT * FROM a JOIN b ON a.x = b.x", "SELECT * FROM (a INNER JOIN b ON (a.x = b.x))"},
 		{"SELECT * FROM a INNER JOIN b USING (x, y)", "SELECT * FROM (a INNER JOIN b USING (x, y))"},
 		{"SELECT * FROM a NATURAL JOIN b NATURAL FULL OUTER JOIN c", "SELECT * FROM ((a NATURAL INNER JOIN b) NATURAL FULL JOIN c)"},
+		{"SELECT (a, b) FROM t WHERE (a, b) IN ((1, 2), (3, 4)) AND (a, b + 1) < (5, 6)",
+			"SELECT (a, b) FROM t WHERE (((a, b) IN ((1, 2), (3, 4))) AND ((a, (b + 1)) < (5, 6)))"},
 		{"SELECT * FROM a LEFT OUTER JOIN b ON p RIGHT JOIN c ON q FULL JOIN d ON r CROSS JOIN e",
 			"SELECT * FROM ((((a LEFT JOIN b ON p) RIGHT JOIN c ON q) FULL JOIN d ON r) CROSS JOIN e)"},
 		{"SELECT * FROM a, b JOIN c ON p", "SELECT * FROM (a CROSS JOIN (b INNER JOIN c ON p))"},

@@ -41,6 +41,9 @@ func (t *translator) expr(n ast.ExprNode) (sql.Expr, error) {
 	switch x := n.(type) {
 	case *ast.ParenthesesExpr:
 		return t.expr(x.Expr)
+	case *ast.RowExpr: // (a, b) and ROW(a, b)
+		items, err := t.exprs(x.Values)
+		return &sql.RowExpr{Items: items, Pos: pos}, err
 	case *driver.ParamMarkerExpr:
 		return t.param(x)
 	case *driver.ValueExpr:

@@ -48,6 +48,8 @@ func TestTranslateQueries(t *testing.T) {
 			"SELECT 'lakesql: SQL over Apache Iceberg tables' AS c, 1 AS i"},
 		{"SELECT a FROM t1 LEFT JOIN t2 USING (a) WHERE b IN (SELECT b FROM t3) AND c <=> NULL",
 			"SELECT a FROM (t1 LEFT JOIN t2 USING (a)) WHERE ((b IN (SELECT b FROM t3)) AND (c IS NOT DISTINCT FROM NULL))"},
+		{"SELECT a FROM t WHERE (a, b) IN ((1, 2), (3, 4)) AND ROW(a, b) < (5, 6)",
+			"SELECT a FROM t WHERE (((a, b) IN ((1, 2), (3, 4))) AND ((a, b) < (5, 6)))"},
 		{"WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r",
 			`WITH RECURSIVE r (n) AS ((SELECT 1 AS "1" UNION ALL SELECT (n + 1) AS "n + 1" FROM r WHERE (n < 3))) SELECT n FROM r`},
 		{"WITH x AS (SELECT 1 AS a) SELECT a, row_number() OVER (PARTITION BY a ORDER BY a) AS r FROM x",
