@@ -45,25 +45,12 @@ func decorrelateProject(p *planner.Project) planner.Plan {
 // correlated keys; it returns the join and e with EXISTS read as "a key
 // matched". A key that matched equals the outer value, so it is not NULL.
 func existsJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Expr, bool) {
-	var sq *planner.Subquery
-	planner.Walk(e, func(x planner.Expr) {
-		if s, ok := x.(*planner.Subquery); ok && sq == nil && s.Kind == planner.SubqueryExists && planner.HasOuterRef(s.Plan, 1) {
-			sq = s
-		}
-	})
+	sq := correlatedSubquery(e, planner.SubqueryExists)
 	if sq == nil {
 		return nil, nil, false
 	}
-	plan := sq.Plan
-	for {
-		proj, isProj := plan.(*planner.Project)
-		if !isProj {
-			break
-		}
-		plan = proj.Input
-	}
 	u := &pullUp{}
-	sub, preds, ok := u.pull(plan)
+	sub, preds, ok := u.pull(belowProjections(sq.Plan))
 	if !ok || u.grouped || len(preds) == 0 || hasAnyOuterRef(sub) {
 		return nil, nil, false
 	}
@@ -76,20 +63,10 @@ func existsJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Ex
 		keys.Names[i] = x.String()
 	}
 	nl := len(input.Schema())
-	conds := make([]planner.Expr, len(inner))
-	for i := range inner {
-		key := &planner.ColumnRef{Index: i, Name: keys.Names[i], T: inner[i].Type()}
-		conds[i] = joinCondition(&planner.Call{Fn: planner.FnEq, T: planner.TypeBoolean, Args: []planner.Expr{key, outer[i]}}, nl)
-	}
-	join := planner.NewJoin(sql.JoinLeft, input, keys, planner.Conjunction(conds))
+	join := planner.NewJoin(sql.JoinLeft, input, keys, keyConditions(keys.Names, inner, outer, nl))
 	matched := &planner.Call{Fn: planner.FnIsNotNull, T: planner.TypeBoolean,
 		Args: []planner.Expr{&planner.ColumnRef{Index: nl, Name: keys.Names[0], T: inner[0].Type()}}}
-	return join, planner.Rewrite(e, func(x planner.Expr) planner.Expr {
-		if x == planner.Expr(sq) {
-			return matched
-		}
-		return x
-	}), true
+	return join, replaced(e, sq, matched), true
 }
 
 // lookupJoinFor finds in e a correlated scalar subquery that aggregates
@@ -99,12 +76,7 @@ func existsJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Ex
 // pass 1 — more rows for an outer row is the error it is for an
 // uncorrelated scalar subquery, raised only if such a row is read.
 func lookupJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Expr, bool) {
-	var sq *planner.Subquery
-	planner.Walk(e, func(x planner.Expr) {
-		if s, ok := x.(*planner.Subquery); ok && sq == nil && s.Kind == planner.SubqueryScalar && planner.HasOuterRef(s.Plan, 1) {
-			sq = s
-		}
-	})
+	sq := correlatedSubquery(e, planner.SubqueryScalar)
 	if sq == nil {
 		return nil, nil, false
 	}
@@ -126,24 +98,48 @@ func lookupJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Ex
 	}
 	rows.Names = append(rows.Names, col.Name, "rows")
 	nl, g := len(input.Schema()), len(inner)
-	conds := make([]planner.Expr, g)
-	for i := range inner {
-		key := &planner.ColumnRef{Index: i, Name: rows.Names[i], T: inner[i].Type()}
-		conds[i] = joinCondition(&planner.Call{Fn: planner.FnEq, T: planner.TypeBoolean, Args: []planner.Expr{key, outer[i]}}, nl)
-	}
-	join := planner.NewJoin(sql.JoinLeft, input, rows, planner.Conjunction(conds))
+	join := planner.NewJoin(sql.JoinLeft, input, rows, keyConditions(rows.Names, inner, outer, nl))
 	count := &planner.ColumnRef{Index: nl + g + 1, Name: "rows", T: planner.TypeBigint}
 	tooMany := &planner.Call{Fn: planner.FnGt, T: planner.TypeBoolean, Args: []planner.Expr{count, &planner.Literal{Value: int64(1), T: planner.TypeBigint}}}
 	raise := &planner.Cast{T: sq.T, X: &planner.Call{Fn: planner.FnRaiseError, T: planner.TypeNull,
 		Args: []planner.Expr{&planner.Literal{Value: "scalar subquery returned more than one row", T: planner.TypeVarchar}}}}
 	value := &planner.Case{T: sq.T, Else: &planner.ColumnRef{Index: nl + g, Name: col.Name, T: col.T},
 		Whens: []planner.CaseWhen{{Cond: tooMany, Result: raise}}}
-	return join, planner.Rewrite(e, func(x planner.Expr) planner.Expr {
+	return join, replaced(e, sq, value), true
+}
+
+// correlatedSubquery returns the first subquery of kind in e that reads
+// the query around it, or nil.
+func correlatedSubquery(e planner.Expr, kind planner.SubqueryKind) *planner.Subquery {
+	var sq *planner.Subquery
+	planner.Walk(e, func(x planner.Expr) {
+		if s, ok := x.(*planner.Subquery); ok && sq == nil && s.Kind == kind && planner.HasOuterRef(s.Plan, 1) {
+			sq = s
+		}
+	})
+	return sq
+}
+
+// keyConditions is the condition of a join of the outer query (nl
+// columns) with a plan whose first columns, named names, are the inner
+// sides of correlated equalities: each equals its outer side.
+func keyConditions(names []string, inner, outer []planner.Expr, nl int) planner.Expr {
+	conds := make([]planner.Expr, len(inner))
+	for i := range inner {
+		key := &planner.ColumnRef{Index: i, Name: names[i], T: inner[i].Type()}
+		conds[i] = joinCondition(&planner.Call{Fn: planner.FnEq, T: planner.TypeBoolean, Args: []planner.Expr{key, outer[i]}}, nl)
+	}
+	return planner.Conjunction(conds)
+}
+
+// replaced is e with the subquery sq replaced by value.
+func replaced(e planner.Expr, sq *planner.Subquery, value planner.Expr) planner.Expr {
+	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
 		if x == planner.Expr(sq) {
 			return value
 		}
 		return x
-	}), true
+	})
 }
 
 // splitEqualities splits pulled-up correlated conjuncts, each inner = outer,

@@ -101,14 +101,7 @@ func semiJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, bool) {
 	}
 	plan := sq.Plan
 	if sq.Kind == planner.SubqueryExists {
-		// EXISTS does not look at the subquery's columns.
-		for {
-			proj, isProj := plan.(*planner.Project)
-			if !isProj {
-				break
-			}
-			plan = proj.Input
-		}
+		plan = belowProjections(plan)
 	}
 	u := &pullUp{}
 	sub, preds, ok := u.pull(plan)
@@ -134,18 +127,25 @@ func semiJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, bool) {
 	return planner.NewJoin(typ, input, sub, planner.Conjunction(conds)), true
 }
 
+// belowProjections is an EXISTS subquery's plan without the projections on
+// top: EXISTS does not look at the subquery's columns.
+func belowProjections(plan planner.Plan) planner.Plan {
+	for {
+		proj, isProj := plan.(*planner.Project)
+		if !isProj {
+			return plan
+		}
+		plan = proj.Input
+	}
+}
+
 // scalarJoinFor finds a correlated scalar subquery in conjunct c and joins
 // input with it decorrelated; it returns the join and c reading the
 // subquery's value from the join's columns. filtering says c is a WHERE
 // conjunct, where a comparison with the subquery can drop a row without a
 // match as an inner join does; in a select list the join is a left one.
 func scalarJoinFor(input planner.Plan, c planner.Expr, filtering bool) (planner.Plan, planner.Expr, bool) {
-	var sq *planner.Subquery
-	planner.Walk(c, func(x planner.Expr) {
-		if s, ok := x.(*planner.Subquery); ok && sq == nil && s.Kind == planner.SubqueryScalar && planner.HasOuterRef(s.Plan, 1) {
-			sq = s
-		}
-	})
+	sq := correlatedSubquery(c, planner.SubqueryScalar)
 	if sq == nil {
 		return nil, nil, false
 	}
@@ -183,13 +183,7 @@ func scalarJoinFor(input planner.Plan, c planner.Expr, filtering bool) (planner.
 		value = &planner.Case{T: sq.T, Else: value, Whens: []planner.CaseWhen{
 			{Cond: &planner.Call{Fn: planner.FnIsNull, Args: []planner.Expr{marker}, T: planner.TypeBoolean}, Result: empty}}}
 	}
-	cond := planner.Rewrite(c, func(x planner.Expr) planner.Expr {
-		if x == planner.Expr(sq) {
-			return value
-		}
-		return x
-	})
-	return join, cond, true
+	return join, replaced(c, sq, value), true
 }
 
 // comparesOperand reports whether c is a comparison with sq as an operand.

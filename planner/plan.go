@@ -107,7 +107,8 @@ type Project struct {
 	Exprs []Expr
 	Names []string
 	// Marks, when set, holds each output column's marks: the projections
-	// that pass hidden columns on set it (JOIN … USING, USING SAMPLE).
+	// that pass hidden columns on set it (JOIN … USING's, a sample of n
+	// rows', the one dropping ORDER BY's hidden keys).
 	Marks []ColumnMarks
 }
 
