@@ -30,8 +30,8 @@ package bench
 //     DuckDB, which compares rows as structs; row values are only tested
 //     in WHERE, where both drop the row, and without NOT.
 //   - Correlated subqueries are tested where lakesql turns them into joins
-//     (WHERE, and the select list of a query that does not group); the
-//     others are rejected with an error.
+//     (WHERE, select lists, HAVING; in a query that groups, reading its
+//     GROUP BY columns); the others are rejected with an error.
 
 const ev = "tutorial.retail_clickstream_events"
 
@@ -226,6 +226,8 @@ func subqueryCases() []diffCase {
 		`SELECT l.s, EXISTS (SELECT 1 FROM diff.r WHERE r.id = l.id), NOT EXISTS (SELECT * FROM diff.r WHERE r.id = l.id AND r.t > 'x') FROM diff.l`,
 		`SELECT a.x, (SELECT coalesce(sum(y), -1) FROM diff.b WHERE b.y = a.x) + a.x, (SELECT count(t) * 10 FROM diff.b WHERE b.t = a.s) FROM diff.a`,
 		`SELECT l.id FROM diff.l WHERE (SELECT count(*) FROM diff.r WHERE r.id = l.id) = 0`,
+		`SELECT l.id, count(*), (SELECT count(*) FROM diff.r WHERE r.id = l.id), EXISTS (SELECT 1 FROM diff.r WHERE r.id = l.id) FROM diff.l GROUP BY l.id`,
+		`SELECT a.x, sum(a.x) FROM diff.a GROUP BY a.x HAVING NOT EXISTS (SELECT 1 FROM diff.b WHERE b.y = a.x)`,
 		`SELECT a.x, a.s, (SELECT b.t FROM diff.b WHERE b.y = a.x AND b.t <> 'r') FROM diff.a`,
 		`SELECT l.id, (SELECT r.t FROM diff.r WHERE r.id = l.id AND r.id <> 3) FROM diff.l`,
 		`SELECT l.id + 1, r.id + 1, l.id IS NOT NULL, r.id IS NOT NULL FROM diff.l LEFT JOIN diff.r ON l.id = r.id`,

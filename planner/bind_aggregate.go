@@ -38,8 +38,9 @@ func IsAggregate(e *sql.FuncCall) bool {
 // aggregator with forbidden set marks a clause where aggregates are an error.
 type aggregator struct {
 	forbidden string
-	// outerRef is the error for the first correlated reference made from
-	// the clauses this aggregator collects for, should the block group.
+	// outerRef is the error for the first correlated reference, from the
+	// clauses this aggregator collects for, to a column that is not a
+	// GROUP BY column: it stands should the block aggregate.
 	outerRef error
 
 	groups    []Expr

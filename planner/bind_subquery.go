@@ -23,11 +23,18 @@ func (b *binder) outerReference(ref *sql.ColumnRef, err error) (Expr, error) {
 	for depth := 1; depth <= len(b.outer); depth++ {
 		s := b.outer[len(b.outer)-depth]
 		if i, outerErr := s.resolve(ref); outerErr == nil {
-			if s.aggs != nil && s.aggs.forbidden == "" && s.aggs.outerRef == nil {
+			if s.aggs != nil && s.aggs.forbidden == "" {
 				// In a block that groups, the select list, HAVING and ORDER
-				// BY read the aggregate's output, not the columns s
-				// resolves to; whether it groups is known at its end.
-				s.aggs.outerRef = kindErrorf(ErrUnsupported, ref.Pos, "correlated subqueries are not supported in the select list, HAVING or ORDER BY of a query that groups or aggregates (%s refers to the outer query)", strings.Join(ref.Parts, "."))
+				// BY read the aggregate's output: a GROUP BY column is its
+				// group column there. Whether a block without GROUP BY
+				// aggregates is known at its end (bind_select.go).
+				col := &ColumnRef{Index: i, Name: s.cols[i].Name, T: s.cols[i].T}
+				if g, grouped := s.aggs.groupKeys[exprKey(col)]; grouped {
+					return &OuterRef{Depth: depth, Index: g, Name: col.Name, T: col.T, Pos: ref.Pos}, nil
+				}
+				if s.aggs.outerRef == nil {
+					s.aggs.outerRef = kindErrorf(ErrUnsupported, ref.Pos, "a correlated subquery in the select list, HAVING or ORDER BY of a query that groups or aggregates may only read its GROUP BY columns (%s is not one)", strings.Join(ref.Parts, "."))
+				}
 			}
 			return &OuterRef{Depth: depth, Index: i, Name: s.cols[i].Name, T: s.cols[i].T, Pos: ref.Pos}, nil
 		}
