@@ -295,6 +295,7 @@ func stringCases() []diffCase {
 		`SELECT strpos('héllo', 'l'), strpos('abc', 'z'), strpos('abc', '')`,
 		`SELECT id, strpos(s, 'l') FROM diff.t`,
 		`SELECT id, position('l' IN s), position(s IN 'abc'), md5(s), sha1(s), sha256(s) FROM diff.t`,
+		`SELECT id, array_to_string(string_split(s, 'l'), '|'), array_to_string(string_to_array(s, ''), '|'), array_to_string(regexp_split_to_array(s, '[lL]'), '|') FROM diff.t`,
 		`SELECT * FROM diff.t ORDER BY id OFFSET 1 ROWS FETCH FIRST 3 ROWS ONLY`,
 		`SELECT id, s FROM diff.l WHERE (id, s) IN ((2, 'b'), (3, 'c'), (5, 'x'))`,
 		`SELECT id, s FROM diff.l WHERE id IS NOT NULL AND (id, s) > (2, 'b')`,

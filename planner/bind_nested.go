@@ -27,6 +27,7 @@ const (
 	FnMakeStruct    = "named_struct" // ('name', value, …)
 	FnMakeMap       = "map"          // (key, value, …)
 	FnSplit         = "split"        // (string, pattern)
+	FnStringSplit   = "string_split" // (string, separator), no pattern
 )
 
 // nestedFunctions are the registry entries of the functions above.
@@ -43,6 +44,7 @@ func nestedFunctions() map[string]*funcSpec {
 		"map_keys":       {"(map)", 1, 1, bindMapPart(FnMapKeys)},
 		"map_values":     {"(map)", 1, 1, bindMapPart(FnMapValues)},
 		"split":          {"(string, pattern)", 2, 2, typed(FnSplit, arrow.ListOfField(elementField(TypeVarchar)), stringArg, stringArg)},
+		"string_split":   {"(string, separator)", 2, 2, typed(FnStringSplit, arrow.ListOfField(elementField(TypeVarchar)), stringArg, stringArg)},
 	}
 }
 

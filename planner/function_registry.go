@@ -159,6 +159,9 @@ var functionAliases = map[string]string{
 	"nvl": "ifnull", "char_length": "length", "character_length": "length",
 	"rlike": "regexp_like", "regexp": "regexp_like", "today": "current_date",
 	"array_to_string": "array_join", "error": "raise_error", "instr": "strpos", "sha": "sha1",
+	// DuckDB's and PostgreSQL's names for split by a pattern, and by a
+	// plain separator.
+	"regexp_split_to_array": "split", "string_to_array": "string_split", "str_split": "string_split",
 }
 
 func init() {

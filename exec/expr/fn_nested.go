@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -30,6 +31,7 @@ func init() {
 		planner.FnMakeStruct:    {0, -1, true, makeStructKernel},
 		planner.FnMakeMap:       {0, -1, true, makeMapKernel},
 		planner.FnSplit:         {2, 2, false, splitKernel},
+		planner.FnStringSplit:   {2, 2, false, splitKernel},
 	})
 }
 
@@ -300,7 +302,8 @@ func makeMapKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, 
 }
 
 // splitKernel splits a string around the matches of a pattern (RE2 syntax),
-// keeping empty parts, as Spark's split does.
+// keeping empty parts, as Spark's split does; string_split around a plain
+// separator, as DuckDB's does (an empty one splits into characters).
 func splitKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	s, pattern := newBytesVec(ops[0]), newBytesVec(ops[1])
 	validity := ev.validity(ops...)
@@ -316,12 +319,18 @@ func splitKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, er
 			b.AppendNull()
 			continue
 		}
-		re, err := cache.get(pattern.At(i))
-		if err != nil {
-			return nil, wrapError(c, err)
+		var pieces []string
+		if c.Fn == planner.FnStringSplit {
+			pieces = strings.Split(string(s.At(i)), string(pattern.At(i)))
+		} else {
+			re, err := cache.get(pattern.At(i))
+			if err != nil {
+				return nil, wrapError(c, err)
+			}
+			pieces = re.Split(string(s.At(i)), -1)
 		}
 		b.Append(true)
-		for _, p := range re.Split(string(s.At(i)), -1) {
+		for _, p := range pieces {
 			parts.Append(p)
 		}
 	}
