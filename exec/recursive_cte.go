@@ -24,7 +24,6 @@ type recursiveCTE struct {
 	round Operator
 	// produced holds the current round's rows, the next round's input.
 	produced []arrow.RecordBatch
-	rounds   int
 }
 
 func buildRecursiveCTE(p *planner.RecursiveCTE, env *Env) Operator {
@@ -59,7 +58,6 @@ func (r *recursiveCTE) startRound(ctx context.Context, plan planner.Plan) error 
 		return err
 	}
 	r.round = op
-	r.rounds++
 	return nil
 }
 
@@ -81,10 +79,10 @@ func (r *recursiveCTE) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if r.seen != nil {
 			fresh, err := r.seen.firstOccurrences(ctx, batch)
 			batch.Release()
-			if err != nil || fresh == nil {
-				if err != nil {
-					return nil, err
-				}
+			if err != nil {
+				return nil, err
+			}
+			if fresh == nil {
 				continue
 			}
 			batch = fresh

@@ -9,8 +9,9 @@
 // page faults for the one-day query — and on a virtual machine each fault
 // costs 10–20 µs. One 2 MB huge page replaces 512 of them. With the Go
 // runtime no longer asking for huge pages itself (Go 1.21.1 stopped), this
-// package asks, once, early: it imports only the runtime and syscall, so Go
-// initialises it right after syscall, before the initialisers that allocate.
+// package asks, once, early: it imports only the runtime, syscall and
+// bytes, so Go initialises it soon after syscall (about 40th of 430
+// packages, 7 ms in), before the initialisers that allocate.
 //
 // The heap's address range stays advised for the life of the process, so a
 // long-running shell or server may hold up to 32 MB more than it uses when

@@ -39,13 +39,12 @@ func init() {
 	if !madviseMode() {
 		return
 	}
-	block := make([]byte, reserve)
-	first := uintptr(unsafe.Pointer(unsafe.SliceData(block)))
-	block = nil
+	// Only the block's address is kept, as an integer: the block itself is
+	// garbage at once, and advice for memory the runtime has reused is
+	// still right.
+	first := uintptr(unsafe.Pointer(unsafe.SliceData(make([]byte, reserve))))
 	start := first &^ (heapArena - 1)
 	end := (first + reserve + heapArena - 1) &^ (heapArena - 1)
-	// A raw call, with the address as an integer: the block is garbage
-	// already, and advice for memory the runtime has reused is still right.
 	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, start, end-start, syscall.MADV_HUGEPAGE); errno == 0 {
 		advised.start, advised.end = start, end
 	}
