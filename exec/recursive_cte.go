@@ -33,6 +33,9 @@ func buildRecursiveCTE(p *planner.RecursiveCTE, env *Env) Operator {
 func (r *recursiveCTE) Schema() *arrow.Schema { return r.schema }
 
 func (r *recursiveCTE) Open(ctx context.Context) error {
+	if err := r.env.claimWorkTable(r.p.CTE, r); err != nil {
+		return err
+	}
 	if !r.p.All {
 		types := make([]arrow.DataType, r.schema.NumFields())
 		for i, f := range r.schema.Fields() {
@@ -105,7 +108,7 @@ func (r *recursiveCTE) nextRound(ctx context.Context) error {
 	r.round = nil
 	input := r.produced
 	r.produced = nil
-	r.env.setWorkTable(r.p.CTE, input)
+	r.env.setWorkTable(r.p.CTE, r, input)
 	if err != nil || len(input) == 0 {
 		return err
 	}
@@ -120,6 +123,6 @@ func (r *recursiveCTE) Close() error {
 	}
 	releaseBatches(r.produced)
 	r.produced = nil
-	r.env.setWorkTable(r.p.CTE, nil)
+	r.env.setWorkTable(r.p.CTE, r, nil)
 	return err
 }

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -47,22 +48,44 @@ func (w *workTableOp) Close() error {
 	return nil
 }
 
-// setWorkTable makes rows the previous round of the recursive WITH query
-// cte, releasing the round before.
-func (e *Env) setWorkTable(cte *sql.CTE, rows []arrow.RecordBatch) {
-	if old, ok := e.workTables.Load(cte); ok {
-		releaseBatches(old.([]arrow.RecordBatch))
+// workRounds is the previous round of a recursive WITH query, and the
+// operator computing it.
+type workRounds struct {
+	owner *recursiveCTE
+	rows  []arrow.RecordBatch
+}
+
+// claimWorkTable makes r the one operator computing cte's rounds. A second
+// one at the same time (a definition read twice that is not materialized)
+// would share its work table, so it is refused.
+func (e *Env) claimWorkTable(cte *sql.CTE, r *recursiveCTE) error {
+	v, loaded := e.workTables.LoadOrStore(cte, &workRounds{owner: r})
+	if loaded && v.(*workRounds).owner != r {
+		return fmt.Errorf("the WITH RECURSIVE query %s is read twice at once here; read it once (join with its result in another WITH query)", cte.Name)
 	}
-	if rows == nil {
-		e.workTables.Delete(cte)
+	return nil
+}
+
+// setWorkTable makes rows the previous round of cte, which r must have
+// claimed, releasing the round before; nil rows give the claim up.
+func (e *Env) setWorkTable(cte *sql.CTE, r *recursiveCTE, rows []arrow.RecordBatch) {
+	v, ok := e.workTables.Load(cte)
+	if !ok || v.(*workRounds).owner != r {
+		releaseBatches(rows)
 		return
 	}
-	e.workTables.Store(cte, rows)
+	w := v.(*workRounds)
+	releaseBatches(w.rows)
+	w.rows = rows
+	if rows == nil {
+		e.workTables.Delete(cte)
+	}
 }
 
 // workTable is the previous round of the recursive WITH query cte.
 func (e *Env) workTable(cte *sql.CTE) []arrow.RecordBatch {
-	rows, _ := e.workTables.Load(cte)
-	batches, _ := rows.([]arrow.RecordBatch)
-	return batches
+	if v, ok := e.workTables.Load(cte); ok {
+		return v.(*workRounds).rows
+	}
+	return nil
 }
