@@ -300,60 +300,18 @@ func (a *aggregator) nameCall(e Expr, name string) {
 }
 
 // columnPos finds where src names a column outside of aggregate calls, for
-// error messages.
-func columnPos(src sql.Expr, name string) (sql.Pos, bool) {
-	if ref, ok := src.(*sql.ColumnRef); ok && strings.EqualFold(ref.Parts[len(ref.Parts)-1], name) {
-		return ref.Pos, true
-	}
-	for _, child := range sqlOperands(src) {
-		if child == nil {
-			continue
+// error messages: the first place, in the order the SQL is written.
+func columnPos(src sql.Expr, name string) (pos sql.Pos, found bool) {
+	sql.Inspect(src, func(e sql.Expr) bool {
+		switch e := e.(type) {
+		case *sql.ColumnRef:
+			if !found && strings.EqualFold(e.Parts[len(e.Parts)-1], name) {
+				pos, found = e.Pos, true
+			}
+		case *sql.FuncCall:
+			return !found && !IsAggregate(e)
 		}
-		if pos, ok := columnPos(child, name); ok {
-			return pos, true
-		}
-	}
-	return sql.Pos{}, false
-}
-
-// sqlOperands lists the sub-expressions of a parsed expression where a
-// non-aggregated column may hide (not the arguments of aggregate calls).
-func sqlOperands(e sql.Expr) []sql.Expr {
-	switch e := e.(type) {
-	case *sql.UnaryExpr:
-		return []sql.Expr{e.X}
-	case *sql.BinaryExpr:
-		return []sql.Expr{e.L, e.R}
-	case *sql.IsNullExpr:
-		return []sql.Expr{e.X}
-	case *sql.IsBoolExpr:
-		return []sql.Expr{e.X}
-	case *sql.IsDistinctExpr:
-		return []sql.Expr{e.L, e.R}
-	case *sql.BetweenExpr:
-		return []sql.Expr{e.X, e.Lo, e.Hi}
-	case *sql.InListExpr:
-		return append([]sql.Expr{e.X}, e.List...)
-	case *sql.RowExpr:
-		return e.Items
-	case *sql.LikeExpr:
-		return []sql.Expr{e.X, e.Pattern, e.Escape}
-	case *sql.CastExpr:
-		return []sql.Expr{e.X}
-	case *sql.SubscriptExpr:
-		return []sql.Expr{e.X, e.Index}
-	case *sql.FieldExpr:
-		return []sql.Expr{e.X}
-	case *sql.CaseExpr:
-		out := []sql.Expr{e.Operand}
-		for _, w := range e.Whens {
-			out = append(out, w.Cond, w.Result)
-		}
-		return append(out, e.Else)
-	case *sql.FuncCall:
-		if !IsAggregate(e) {
-			return e.Args
-		}
-	}
-	return nil
+		return !found
+	})
+	return pos, found
 }

@@ -13,7 +13,8 @@ func Inspect(e Expr, fn func(Expr) bool) {
 	}
 }
 
-// subexpressions lists the expressions directly inside e, nil ones included.
+// subexpressions lists the expressions directly inside e in the order they
+// are written, nil ones included.
 func subexpressions(e Expr) []Expr {
 	switch e := e.(type) {
 	case *Star:
@@ -45,11 +46,11 @@ func subexpressions(e Expr) []Expr {
 	case *LikeExpr:
 		return []Expr{e.X, e.Pattern, e.Escape}
 	case *CaseExpr:
-		subs := []Expr{e.Operand, e.Else}
+		subs := []Expr{e.Operand}
 		for _, w := range e.Whens {
 			subs = append(subs, w.Cond, w.Result)
 		}
-		return subs
+		return append(subs, e.Else)
 	case *CastExpr:
 		return []Expr{e.X}
 	case *FuncCall:
