@@ -60,21 +60,7 @@ func TestFilteredAggregatesSpill(t *testing.T) {
 	schema := recs[0].Schema()
 	groupBy := []planner.Expr{col(0, "k", tBig), col(1, "s", tStr)}
 	calls := filteredCalls(true)
-	withMemoryLimit(t, 0)
-	want := drain(t, ctx, NewHashAggregate(NewBatches(schema, recs), groupBy, calls, namesFor(groupBy, calls)))
-	withMemoryLimit(t, 1)
-	runtime.GC()
-	op := NewHashAggregate(NewBatches(schema, recs), groupBy, calls, namesFor(groupBy, calls)).(*hashAggregate)
-	spilled := false
-	got := drain(t, ctx, &onFirstBatch{Operator: op, then: func() { spilled = op.spilled != nil }})
-	if !spilled {
-		t.Fatal("the aggregation did not spill")
-	}
-	slices.Sort(want)
-	slices.Sort(got)
-	if !slices.Equal(got, want) {
-		t.Fatalf("spilled aggregation differs: %d groups, want %d", len(got), len(want))
-	}
+	checkSpilledAggregate(t, ctx, schema, recs, groupBy, calls, namesFor(groupBy, calls))
 }
 
 // TestFilteredAggregatesParallel checks that the workers' states of the

@@ -43,22 +43,30 @@ func TestAggregateSpillsClosedGroups(t *testing.T) {
 			defer releaseBatches(recs)
 			schema := recs[0].Schema()
 			groupBy := []planner.Expr{k, &planner.Call{Fn: planner.FnLower, Args: []planner.Expr{s}, T: tStr}}
-			withMemoryLimit(t, 0)
-			want := drain(t, ctx, NewHashAggregate(NewBatches(schema, recs), groupBy, calls, names))
-			withMemoryLimit(t, 1) // memory is short from the first batch on
-			runtime.GC()          // the live heap is measured by collections
-			op := NewHashAggregate(NewBatches(schema, recs), groupBy, calls, names).(*hashAggregate)
-			spilled := false
-			got := drain(t, ctx, &onFirstBatch{Operator: op, then: func() { spilled = op.spilled != nil }})
-			if !spilled {
-				t.Fatal("the aggregation did not spill")
-			}
-			slices.Sort(want)
-			slices.Sort(got)
-			if !slices.Equal(got, want) {
-				t.Fatalf("spilled aggregation differs: %d groups, want %d", len(got), len(want))
-			}
+			checkSpilledAggregate(t, ctx, schema, recs, groupBy, calls, names)
 		})
+	}
+}
+
+// checkSpilledAggregate aggregates recs in memory, then again with memory
+// short from the first batch on, and fails unless the second spilled and
+// both give the same rows.
+func checkSpilledAggregate(t *testing.T, ctx context.Context, schema *arrow.Schema, recs []arrow.RecordBatch, groupBy []planner.Expr, calls []*planner.AggCall, names []string) {
+	t.Helper()
+	withMemoryLimit(t, 0)
+	want := drain(t, ctx, NewHashAggregate(NewBatches(schema, recs), groupBy, calls, names))
+	withMemoryLimit(t, 1) // memory is short from the first batch on
+	runtime.GC()          // the live heap is measured by collections
+	op := NewHashAggregate(NewBatches(schema, recs), groupBy, calls, names).(*hashAggregate)
+	spilled := false
+	got := drain(t, ctx, &onFirstBatch{Operator: op, then: func() { spilled = op.spilled != nil }})
+	if !spilled {
+		t.Fatal("the aggregation did not spill")
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("spilled aggregation differs: %d groups, want %d", len(got), len(want))
 	}
 }
 
