@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"unsafe"
 )
@@ -32,6 +33,39 @@ func TestHeapIsAdvisedForHugePages(t *testing.T) {
 		t.Errorf("the mapping holding %#x has VmFlags %q, without hg", addr, flags)
 	}
 	runtime.KeepAlive(buf)
+}
+
+// TestTouchedHeapIsCollapsed checks, where the kernel can collapse memory
+// into huge pages on request (MADV_COLLAPSE), that init had it collapse
+// the heap the runtime had touched before it.
+func TestTouchedHeapIsCollapsed(t *testing.T) {
+	if !madviseMode() {
+		t.Skipf("%s does not select madvise; init leaves the heap alone", thpModePath)
+	}
+	if !kernelCollapses(t) {
+		t.Skip("this kernel has no MADV_COLLAPSE")
+	}
+	if collapsed == 0 {
+		t.Errorf("init collapsed no 2 MB stretch of the heap below %#x", advised.start)
+	}
+}
+
+// kernelCollapses reports whether MADV_COLLAPSE works on a mapping of its
+// own: 4 MB, so that it holds an aligned 2 MB stretch, one page touched.
+func kernelCollapses(t *testing.T) bool {
+	mem, err := syscall.Mmap(-1, 0, 2*hugePage, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(mem)
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
+	stretch := (base + hugePage - 1) &^ (hugePage - 1)
+	mem[stretch-base] = 1
+	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, stretch, hugePage, syscall.MADV_HUGEPAGE); errno != 0 {
+		t.Fatalf("MADV_HUGEPAGE: %v", errno)
+	}
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, stretch, hugePage, madvCollapse)
+	return errno == 0
 }
 
 // vmFlags returns the VmFlags line of the mapping in /proc/self/smaps that
