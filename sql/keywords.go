@@ -14,7 +14,7 @@ var reservedWords = []string{
 	"except", "exists", "false", "fetch", "for", "from", "full", "group", "having", "ilike",
 	"in", "inner", "intersect", "is", "join", "lateral", "left", "like", "limit", "natural",
 	"not", "null", "offset", "on", "or", "order", "outer", "qualify", "right", "select", "tablesample", "then",
-	"true", "union", "using", "values", "when", "where", "with",
+	"true", "union", "using", "values", "when", "where", "window", "with",
 }
 
 // nonReservedWords have a meaning in some context but remain usable as names:

@@ -524,9 +524,9 @@ func (p *parser) funcCall(name string, pos Pos) Expr {
 		f.Filter = p.expr()
 		p.expectOp(")")
 	}
-	if p.tok().isWord("over") && p.peek(1).isOp("(") {
+	if p.tok().isWord("over") && (p.peek(1).isOp("(") || p.peek(1).isName()) {
 		p.advance()
-		f.Over = p.windowSpec()
+		f.Over = p.over()
 	}
 	return f
 }
@@ -566,52 +566,6 @@ func (p *parser) exprList() []Expr {
 		list = append(list, p.expr())
 	}
 	return list
-}
-
-// windowSpec parses (PARTITION BY … ORDER BY … frame).
-func (p *parser) windowSpec() *WindowSpec {
-	p.expectOp("(")
-	w := &WindowSpec{}
-	if p.acceptWord("partition") {
-		p.expectWord("by")
-		w.PartitionBy = p.exprList()
-	}
-	if p.acceptWord("order") {
-		p.expectWord("by")
-		w.OrderBy = p.orderItems()
-	}
-	if t := p.tok(); p.acceptWord("rows") || p.acceptWord("range") {
-		w.Frame = &Frame{Unit: strings.ToUpper(t.text), End: FrameBound{Kind: CurrentRow}}
-		if p.acceptWord("between") {
-			w.Frame.Start = p.frameBound()
-			p.expectWord("and")
-			w.Frame.End = p.frameBound()
-		} else {
-			w.Frame.Start = p.frameBound()
-		}
-	}
-	p.expectOp(")")
-	return w
-}
-
-func (p *parser) frameBound() FrameBound {
-	switch {
-	case p.acceptWord("unbounded"):
-		if p.acceptWord("preceding") {
-			return FrameBound{Kind: UnboundedPreceding}
-		}
-		p.expectWord("following")
-		return FrameBound{Kind: UnboundedFollowing}
-	case p.acceptWord("current"):
-		p.expectWord("row")
-		return FrameBound{Kind: CurrentRow}
-	}
-	offset := p.concat()
-	if p.acceptWord("preceding") {
-		return FrameBound{Kind: Preceding, Offset: offset}
-	}
-	p.expectWord("following")
-	return FrameBound{Kind: Following, Offset: offset}
 }
 
 // orderItems parses expr [ASC|DESC] [NULLS FIRST|LAST], ….

@@ -12,9 +12,15 @@ func (p *parser) query() *Query {
 		q.With = p.ctes()
 	}
 	q.Body = p.setExpr()
+	// ORDER BY may call window functions over the windows the body's
+	// WINDOW clause names, when the body is one SELECT block.
+	var defs map[string]*WindowSpec
+	if _, ok := q.Body.(*Select); ok {
+		defs = p.lastWindows
+	}
 	if p.acceptWord("order") {
 		p.expectWord("by")
-		q.OrderBy = p.queryOrderItems()
+		p.inWindowScope(defs, func() { q.OrderBy = p.queryOrderItems() })
 	}
 	p.limitOffset(q)
 	if inner, ok := q.Body.(*Query); ok && isBare(q) {
@@ -159,12 +165,14 @@ func (p *parser) setPrimary() SetExpr {
 
 func (p *parser) selectBlock() *Select {
 	s := &Select{Pos: p.advance().pos}
-	s.Distinct = p.distinct()
-	s.Items = p.selectItems()
-	if p.acceptWord("from") {
-		s.From = p.from()
-	}
-	p.selectClauses(s)
+	p.lastWindows = p.inWindowScope(nil, func() {
+		s.Distinct = p.distinct()
+		s.Items = p.selectItems()
+		if p.acceptWord("from") {
+			s.From = p.from()
+		}
+		p.selectClauses(s)
+	})
 	return s
 }
 
@@ -174,17 +182,20 @@ func (p *parser) selectBlock() *Select {
 func (p *parser) fromFirst() *Select {
 	t := p.advance()
 	s := &Select{Pos: t.pos, Items: []SelectItem{{Expr: &Star{Pos: t.pos}, Pos: t.pos}}}
-	s.From = p.from()
-	if p.acceptWord("select") {
-		s.Distinct = p.distinct()
-		s.Items = p.selectItems()
-	}
-	p.selectClauses(s)
+	p.lastWindows = p.inWindowScope(nil, func() {
+		s.From = p.from()
+		if p.acceptWord("select") {
+			s.Distinct = p.distinct()
+			s.Items = p.selectItems()
+		}
+		p.selectClauses(s)
+	})
 	return s
 }
 
-// selectClauses parses the WHERE, GROUP BY [ALL], HAVING and QUALIFY of a
-// select block, and DuckDB's USING SAMPLE, before them or after.
+// selectClauses parses the WHERE, GROUP BY [ALL], HAVING, WINDOW and
+// QUALIFY of a select block, and DuckDB's USING SAMPLE, before them or
+// after. WINDOW may also follow QUALIFY, as Databricks writes it.
 func (p *parser) selectClauses(s *Select) {
 	s.Sample = p.usingSample()
 	if p.acceptWord("where") {
@@ -199,8 +210,15 @@ func (p *parser) selectClauses(s *Select) {
 	if p.acceptWord("having") {
 		s.Having = p.expr()
 	}
+	windows := p.acceptWord("window")
+	if windows {
+		p.windowClause()
+	}
 	if p.acceptWord("qualify") {
 		s.Qualify = p.expr()
+	}
+	if !windows && p.acceptWord("window") {
+		p.windowClause()
 	}
 	if s.Sample == nil {
 		s.Sample = p.usingSample()

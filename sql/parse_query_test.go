@@ -24,6 +24,15 @@ func TestQueryFormat(t *testing.T) {
 		{"SELECT ALL a FROM t", "SELECT a FROM t"},
 		{"SELECT a AS from FROM t", `SELECT a AS "from" FROM t`},
 		{"SELECT *, t.*, ns.t.* FROM ns.t", "SELECT *, t.*, ns.t.* FROM ns.t"},
+		// named windows are completed where they are used
+		{"SELECT rank() OVER w, sum(x) OVER (w ROWS 2 PRECEDING) FROM t WINDOW w AS (PARTITION BY a ORDER BY b)",
+			"SELECT rank() OVER (PARTITION BY a ORDER BY b), sum(x) OVER (PARTITION BY a ORDER BY b ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM t"},
+		{"SELECT first(x) OVER (w2) FROM t WINDOW w1 AS (PARTITION BY a), w2 AS (w1 ORDER BY b DESC)",
+			"SELECT first(x) OVER (PARTITION BY a ORDER BY b DESC) FROM t"},
+		{"SELECT a FROM t QUALIFY row_number() OVER w = 1 WINDOW w AS (ORDER BY b) ORDER BY lag(a) OVER w",
+			"SELECT a FROM t QUALIFY (row_number() OVER (ORDER BY b) = 1) ORDER BY lag(a) OVER (ORDER BY b)"},
+		{"SELECT (SELECT count(*) OVER w FROM u WINDOW w AS (ORDER BY c)), rank() OVER w FROM t WINDOW w AS (ORDER BY a)",
+			"SELECT (SELECT count(*) OVER (ORDER BY c) FROM u), rank() OVER (ORDER BY a) FROM t"},
 		// DuckDB's friendly SQL
 		{"SELECT * EXCLUDE (a, t.b) FROM t", "SELECT * EXCLUDE (a, t.b) FROM t"},
 		{"SELECT t.* exclude a, 1 FROM t", "SELECT t.* EXCLUDE (a), 1 FROM t"},

@@ -19,6 +19,11 @@ type parser struct {
 	i        int
 	expected []string
 	depth    int
+	// windows is the innermost SELECT block's named windows, nil outside
+	// one; lastWindows those of the block parsed last, for its query's
+	// ORDER BY.
+	windows     *namedWindows
+	lastWindows map[string]*WindowSpec
 }
 
 // maxDepth bounds the parser's recursion, so that absurdly nested input fails

@@ -293,17 +293,18 @@ func (t *translator) aggregate(x *ast.AggregateFuncExpr) (sql.Expr, error) {
 	return &sql.FuncCall{Name: name, Args: args, Distinct: x.Distinct, Pos: pos}, nil
 }
 
-// window translates f(…) OVER (PARTITION BY … ORDER BY … frame).
+// window translates f(…) OVER w or OVER ([w] PARTITION BY … ORDER BY … frame).
 func (t *translator) window(x *ast.WindowFuncExpr) (sql.Expr, error) {
-	if x.Spec.Name.O != "" || x.Spec.Ref.O != "" {
-		return nil, t.unsupported(x, "a named window")
-	}
 	if x.IgnoreNull || x.FromLast {
 		return nil, t.unsupported(x, "IGNORE NULLS and FROM LAST")
 	}
 	pos := t.pos(x)
 	name := strings.ToLower(x.Name)
-	call := &sql.FuncCall{Name: name, Distinct: x.Distinct, Over: &sql.WindowSpec{}, Pos: pos}
+	over, err := t.windowSpec(x, &x.Spec)
+	if err != nil {
+		return nil, err
+	}
+	call := &sql.FuncCall{Name: name, Distinct: x.Distinct, Over: over, Pos: pos}
 	call.Star = name == "count" && !x.Distinct && countsRows(x.Args)
 	if !call.Star {
 		args, err := t.exprs(x.Args)
@@ -312,14 +313,21 @@ func (t *translator) window(x *ast.WindowFuncExpr) (sql.Expr, error) {
 		}
 		call.Args = args
 	}
-	spec := x.Spec
+	return call, nil
+}
+
+// windowSpec translates a window specification, completed with the named
+// window it refers to (OVER w, OVER (w ORDER BY …), w2 AS (w …)) from the
+// SELECT block's WINDOW clause. at is where errors point.
+func (t *translator) windowSpec(at ast.Node, spec *ast.WindowSpec) (*sql.WindowSpec, error) {
+	out := &sql.WindowSpec{}
 	if spec.PartitionBy != nil {
 		for _, item := range spec.PartitionBy.Items {
 			e, err := t.expr(item.Expr)
 			if err != nil {
 				return nil, err
 			}
-			call.Over.PartitionBy = append(call.Over.PartitionBy, e)
+			out.PartitionBy = append(out.PartitionBy, e)
 		}
 	}
 	if spec.OrderBy != nil {
@@ -327,16 +335,54 @@ func (t *translator) window(x *ast.WindowFuncExpr) (sql.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		call.Over.OrderBy = items
+		out.OrderBy = items
 	}
 	if spec.Frame != nil {
 		frame, err := t.frame(spec.Frame)
 		if err != nil {
 			return nil, err
 		}
-		call.Over.Frame = frame
+		out.Frame = frame
 	}
-	return call, nil
+	ref := spec.Ref.O
+	if spec.OnlyAlias {
+		ref = spec.Name.O
+	}
+	if ref == "" {
+		return out, nil
+	}
+	def, ok := t.windows[strings.ToLower(ref)]
+	if !ok {
+		return nil, t.errorAt(at, "window %s is not defined", ref)
+	}
+	if msg := sql.CompleteWindow(out, def, ref); msg != "" {
+		return nil, t.errorAt(at, "%s", msg)
+	}
+	return out, nil
+}
+
+// inWindowsOf runs translate with the windows that the WINDOW clause of
+// st defines, each of which may refer to one before it.
+func (t *translator) inWindowsOf(st *ast.SelectStmt, translate func() error) error {
+	outer := t.windows
+	defer func() { t.windows = outer }()
+	t.windows = nil
+	for i := range st.WindowSpecs {
+		def := &st.WindowSpecs[i]
+		name := def.Name.L
+		if _, dup := t.windows[name]; dup {
+			return t.errorAt(st, "window %s is defined twice", def.Name.O)
+		}
+		spec, err := t.windowSpec(st, &ast.WindowSpec{Ref: def.Ref, PartitionBy: def.PartitionBy, OrderBy: def.OrderBy, Frame: def.Frame})
+		if err != nil {
+			return err
+		}
+		if t.windows == nil {
+			t.windows = map[string]*sql.WindowSpec{}
+		}
+		t.windows[name] = spec
+	}
+	return translate()
 }
 
 func (t *translator) frame(f *ast.FrameClause) (*sql.Frame, error) {

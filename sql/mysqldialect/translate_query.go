@@ -26,10 +26,13 @@ func (t *translator) selectQuery(st *ast.SelectStmt) (*sql.Query, error) {
 	if err = t.with(q, st.With); err != nil {
 		return nil, err
 	}
-	if q.Body, err = t.selectBody(st); err != nil {
-		return nil, err
-	}
-	if err := t.orderLimit(q, st.OrderBy, st.Limit); err != nil {
+	err = t.inWindowsOf(st, func() error {
+		if q.Body, err = t.selectBody(st); err != nil {
+			return err
+		}
+		return t.orderLimit(q, st.OrderBy, st.Limit)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -71,7 +74,10 @@ func (t *translator) setOprList(list *ast.SetOprSelectList) (sql.SetExpr, error)
 			if s.IsInBraces || s.OrderBy != nil || s.Limit != nil || s.With != nil {
 				part, err = t.selectQuery(s)
 			} else {
-				part, err = t.selectBody(s)
+				err = t.inWindowsOf(s, func() (err error) {
+					part, err = t.selectBody(s)
+					return err
+				})
 			}
 		case *ast.SetOprSelectList:
 			op = s.AfterSetOperator
@@ -131,9 +137,6 @@ func (t *translator) selectBody(st *ast.SelectStmt) (sql.SetExpr, error) {
 	}
 	if st.SelectIntoOpt != nil {
 		return nil, t.unsupported(st, "SELECT … INTO")
-	}
-	if len(st.WindowSpecs) > 0 {
-		return nil, t.unsupported(st, "a named WINDOW clause")
 	}
 	sel := &sql.Select{Distinct: st.Distinct, Pos: t.pos(st)}
 	var err error

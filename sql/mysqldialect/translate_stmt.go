@@ -33,6 +33,9 @@ type translator struct {
 	// params numbers the ? markers by their offsets in the text: TiDB's
 	// parser leaves their Order to its planner.
 	params map[int]int
+	// windows are the named windows of the SELECT block being translated,
+	// by lower-case name.
+	windows map[string]*sql.WindowSpec
 }
 
 // Translate turns the statement into lakesql's AST. A SET of MySQL system

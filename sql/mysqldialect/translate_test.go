@@ -54,6 +54,10 @@ func TestTranslateQueries(t *testing.T) {
 			`WITH RECURSIVE r (n) AS ((SELECT 1 AS "1" UNION ALL SELECT (n + 1) AS "n + 1" FROM r WHERE (n < 3))) SELECT n FROM r`},
 		{"WITH x AS (SELECT 1 AS a) SELECT a, row_number() OVER (PARTITION BY a ORDER BY a) AS r FROM x",
 			"WITH x AS (SELECT 1 AS a) SELECT a, row_number() OVER (PARTITION BY a ORDER BY a NULLS FIRST) AS r FROM x"},
+		{"SELECT sum(a) OVER w AS s, rank() OVER (w2 ROWS 1 PRECEDING) AS r FROM t WINDOW w AS (PARTITION BY b), w2 AS (w ORDER BY c) ORDER BY lag(a) OVER w2",
+			"SELECT sum(a) OVER (PARTITION BY b) AS s, rank() OVER (PARTITION BY b ORDER BY c NULLS FIRST ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS r FROM t ORDER BY lag(a) OVER (PARTITION BY b ORDER BY c NULLS FIRST) NULLS FIRST"},
+		{"SELECT sum(a) OVER w AS s FROM t WINDOW w AS (ORDER BY a) UNION ALL SELECT count(*) OVER w FROM u WINDOW w AS ()",
+			`(SELECT sum(a) OVER (ORDER BY a NULLS FIRST) AS s FROM t UNION ALL SELECT count(*) OVER () AS "count(*) OVER w" FROM u)`},
 		{"SELECT CONCAT_WS('-', a, b), UNIX_TIMESTAMP(ts), FROM_UNIXTIME(1700000000) AS f FROM t",
 			"SELECT concat_ws('-', a, b) AS \"CONCAT_WS('-', a, b)\", unix_timestamp(ts) AS \"UNIX_TIMESTAMP(ts)\", from_unixtime(1700000000) AS f FROM t"},
 		{"SELECT STR_TO_DATE('2024-01-02', '%Y-%m-%d') AS d",
@@ -95,6 +99,8 @@ func TestTranslateErrors(t *testing.T) {
 		{"SET @x = (SELECT 1)", "line 1, column 10: a user variable set to anything but a constant is not supported"},
 		{"REPLACE INTO t VALUES (1)", "line 1, column 1: REPLACE INTO is not supported"},
 		{"SELECT\n DATE_FORMAT(ts, '%D')", "line 2, column 18: DATE_FORMAT conversion %D is not supported"},
+		{"SELECT sum(a) OVER v FROM t WINDOW w AS ()", "line 1, column 8: window v is not defined"},
+		{"SELECT sum(a) OVER (w ORDER BY a) FROM t WINDOW w AS (ORDER BY b)", "line 1, column 8: window w has an ORDER BY already"},
 		{"SELECT @@nope", "line 1, column 8: unknown system variable 'nope'"},
 	}
 	for _, c := range cases {
