@@ -55,7 +55,7 @@ func handWrittenCases() []diffCase {
 	var cases []diffCase
 	for _, group := range [][]diffCase{
 		whereCases(), aggregateCases(), orderLimitCases(), joinCases(), setOpCases(),
-		subqueryCases(), expressionCases(), stringCases(), mathCases(), dateCases(), edgeCases(), demoCases(),
+		subqueryCases(), windowCases(), expressionCases(), stringCases(), mathCases(), dateCases(), edgeCases(), demoCases(),
 	} {
 		cases = append(cases, group...)
 	}
@@ -210,6 +210,25 @@ func setOpCases() []diffCase {
 		`SELECT v FROM (SELECT x AS v FROM diff.a UNION SELECT y FROM diff.b) u WHERE v > 1`,
 		`SELECT x FROM diff.a UNION ALL SELECT y FROM diff.b EXCEPT SELECT 3`,
 		`SELECT count(*) FROM (SELECT x FROM diff.a UNION ALL SELECT y FROM diff.b) u`,
+	)
+}
+
+// windowCases cover window functions, frames, peers, named windows and
+// QUALIFY. Every ORDER BY inside OVER orders the rows fully or says where
+// NULLs go, since DuckDB and lakesql place them differently by default.
+func windowCases() []diffCase {
+	return unordered(
+		`SELECT id, row_number() OVER (ORDER BY id), rank() OVER (ORDER BY i NULLS LAST), dense_rank() OVER (ORDER BY i DESC NULLS FIRST) FROM diff.t`,
+		`SELECT id, lag(i) OVER (ORDER BY id), lead(i, 2, -1) OVER (ORDER BY id), first_value(s) OVER (ORDER BY id), last_value(s) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM diff.t`,
+		`SELECT id, sum(i) OVER (PARTITION BY flag ORDER BY id), count(i) OVER (PARTITION BY flag), avg(m) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), min(s) OVER (ORDER BY id ROWS 2 PRECEDING), max(dt) OVER (PARTITION BY flag) FROM diff.t`,
+		`SELECT id, i, sum(id) OVER (ORDER BY i NULLS LAST), count(*) OVER (ORDER BY i NULLS LAST), max(id) OVER (ORDER BY i NULLS LAST RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM diff.t`,
+		`SELECT id, ntile(3) OVER (ORDER BY id), percent_rank() OVER (ORDER BY i NULLS LAST), cume_dist() OVER (ORDER BY i NULLS LAST), nth_value(s, 2) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM diff.t`,
+		`SELECT id, sum(id) OVER w, row_number() OVER w, count(*) OVER (w ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM diff.t WINDOW w AS (PARTITION BY flag ORDER BY id)`,
+		`SELECT flag, id FROM diff.t QUALIFY row_number() OVER (PARTITION BY flag ORDER BY id DESC) = 1`,
+		`SELECT x, s, count(*) OVER (PARTITION BY x), sum(x) OVER (PARTITION BY s ORDER BY x NULLS FIRST) FROM diff.a`,
+		`SELECT id, row_number() OVER (ORDER BY id), sum(v) OVER () FROM diff.empty`,
+		`SELECT event_type, count(*), sum(count(*)) OVER (), rank() OVER (ORDER BY count(*) DESC) FROM `+ev+` GROUP BY event_type`,
+		`SELECT user_id, event_id, lag(event_id) OVER (PARTITION BY user_id ORDER BY event_time, event_id), sum(quantity) OVER (PARTITION BY user_id ORDER BY event_time, event_id ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) FROM `+ev+` WHERE user_id < 30`,
 	)
 }
 
