@@ -227,6 +227,9 @@ func windowCases() []diffCase {
 		`SELECT flag, id FROM diff.t QUALIFY row_number() OVER (PARTITION BY flag ORDER BY id DESC) = 1`,
 		`SELECT x, s, count(*) OVER (PARTITION BY x), sum(x) OVER (PARTITION BY s ORDER BY x NULLS FIRST) FROM diff.a`,
 		`SELECT id, row_number() OVER (ORDER BY id), sum(v) OVER () FROM diff.empty`,
+		`SELECT id, stddev_samp(m) OVER (ORDER BY id), var_pop(i) OVER (PARTITION BY flag), median(m) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING), string_agg(s, '|') OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM diff.t`,
+		`SELECT id, count(DISTINCT i) OVER (PARTITION BY flag), sum(b) FILTER (WHERE i > 0) OVER (ORDER BY id), bool_or(flag) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), count(*) FILTER (WHERE s LIKE '%a%') OVER () FROM diff.t`,
+		`SELECT user_id, event_id, stddev_pop(price) OVER (PARTITION BY user_id ORDER BY event_time, event_id), count(DISTINCT event_type) OVER (PARTITION BY user_id) FROM `+ev+` WHERE user_id < 30`,
 		`SELECT event_type, count(*), sum(count(*)) OVER (), rank() OVER (ORDER BY count(*) DESC) FROM `+ev+` GROUP BY event_type`,
 		`SELECT user_id, event_id, lag(event_id) OVER (PARTITION BY user_id ORDER BY event_time, event_id), sum(quantity) OVER (PARTITION BY user_id ORDER BY event_time, event_id ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) FROM `+ev+` WHERE user_id < 30`,
 	)

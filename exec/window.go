@@ -51,14 +51,7 @@ func buildWindow(ctx context.Context, p *planner.Window, env *Env) (Operator, er
 	}
 	calls := make([]*planner.WindowCall, len(p.Calls))
 	for i, c := range p.Calls {
-		prepared := *c
-		prepared.Args = prepareAll(c.Args, env)
-		prepared.PartitionBy = prepareAll(c.PartitionBy, env)
-		prepared.OrderBy = slices.Clone(c.OrderBy)
-		for k := range prepared.OrderBy {
-			prepared.OrderBy[k].Expr = prepareSubqueries(c.OrderBy[k].Expr, env)
-		}
-		calls[i] = &prepared
+		calls[i], _ = c.MapExprs(func(e planner.Expr) (planner.Expr, error) { return prepareSubqueries(e, env), nil })
 	}
 	return NewWindow(input, calls, p.Names), nil
 }

@@ -14,6 +14,9 @@ import (
 // computeWindowCall returns the call's result for every row of batch, in
 // input order.
 func computeWindowCall(ctx context.Context, call *planner.WindowCall, r *windowRows, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
+	if call.Agg != nil {
+		return aggregateFrames(ctx, call, r, batch, mem)
+	}
 	switch call.Fn {
 	case planner.WinRowNumber, planner.WinRank, planner.WinDenseRank, planner.WinNtile:
 		return buildFixed(mem, planner.TypeBigint, rankValues(call, r), nil), nil

@@ -15,13 +15,9 @@ func narrowWindow(w *planner.Window, needed []bool) (planner.Plan, []int) {
 			continue
 		}
 		calls, names = append(calls, c), append(names, w.Names[i])
-		for _, a := range c.Args {
-			markColumns(a, inNeeded)
+		for _, e := range c.Exprs() {
+			markColumns(e, inNeeded)
 		}
-		for _, p := range c.PartitionBy {
-			markColumns(p, inNeeded)
-		}
-		inNeeded = neededWithKeys(inNeeded, c.OrderBy)
 	}
 	input, mapping := narrow(w.Input, inNeeded)
 	newWidth := len(input.Schema())
@@ -37,19 +33,8 @@ func narrowWindow(w *planner.Window, needed []bool) (planner.Plan, []int) {
 	}
 	out := &planner.Window{Input: input, Names: names}
 	for _, c := range calls {
-		call := *c
-		call.Args = remapAll(c.Args, mapping)
-		call.PartitionBy = remapAll(c.PartitionBy, mapping)
-		call.OrderBy = remapSortKeys(c.OrderBy, mapping)
-		out.Calls = append(out.Calls, &call)
+		call, _ := c.MapExprs(func(e planner.Expr) (planner.Expr, error) { return remapColumns(e, mapping), nil })
+		out.Calls = append(out.Calls, call)
 	}
 	return out, mapping
-}
-
-func remapAll(exprs []planner.Expr, mapping []int) []planner.Expr {
-	out := make([]planner.Expr, len(exprs))
-	for i, e := range exprs {
-		out[i] = remapColumns(e, mapping)
-	}
-	return out
 }

@@ -59,6 +59,19 @@ func newAggregator(groups []Expr) *aggregator {
 	return a
 }
 
+// aggregateArgs returns the scope an aggregate's arguments are bound in.
+// There an aggregate call is nested, an error, except in the arguments of
+// an aggregate over a window: those are the block's aggregates, computed
+// before the window (stddev(sum(x)) OVER ()).
+func aggregateArgs(s *scope) *scope {
+	if s.windowAggregate {
+		inner := *s
+		inner.windowAggregate = false
+		return &inner
+	}
+	return forbidAggregates(s, "aggregate function calls cannot be nested")
+}
+
 // forbidAggregates returns a scope over the same columns where aggregate
 // calls are the error msg.
 func forbidAggregates(s *scope, msg string) *scope {
@@ -155,7 +168,7 @@ func (b *binder) bindAggCall(e *sql.FuncCall, s *scope) (*AggCall, error) {
 	if len(e.Args) != 1 {
 		return nil, errorf(e.Pos, "%s needs 1 argument, got %d", e.Name, len(e.Args))
 	}
-	arg, err := b.bindExpr(e.Args[0], forbidAggregates(s, "aggregate function calls cannot be nested"))
+	arg, err := b.bindExpr(e.Args[0], aggregateArgs(s))
 	if err != nil {
 		return nil, err
 	}

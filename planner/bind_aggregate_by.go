@@ -16,7 +16,7 @@ func (b *binder) bindAggregateBy(e *sql.FuncCall, fn string, s *scope) (*AggCall
 	if e.Distinct {
 		return nil, errorf(e.Pos, "%s(DISTINCT …) is not supported", e.Name)
 	}
-	inner := forbidAggregates(s, "aggregate function calls cannot be nested")
+	inner := aggregateArgs(s)
 	var args [2]Expr
 	for i, a := range e.Args {
 		x, err := b.bindExpr(a, inner)

@@ -10,7 +10,7 @@ import (
 // block's input, as the aggregate's argument is. The aggregate then sees
 // only the rows where it is TRUE (exec/aggregate_filter.go).
 func (b *binder) bindAggFilter(e *sql.FuncCall, s *scope) (Expr, error) {
-	inner := forbidWindows(forbidAggregates(s, "aggregate function calls cannot be nested"), "window functions are not allowed in FILTER (WHERE …)")
+	inner := forbidWindows(aggregateArgs(s), "window functions are not allowed in FILTER (WHERE …)")
 	cond, err := b.bindExpr(e.Filter, inner)
 	if err != nil {
 		return nil, err
@@ -22,19 +22,16 @@ func (b *binder) bindAggFilter(e *sql.FuncCall, s *scope) (Expr, error) {
 }
 
 // aggregateClausesPlaced rejects FILTER (WHERE …) and an ORDER BY inside
-// the parentheses on a call that is not a plain aggregate: window
-// functions, whose frame code takes neither, and scalar functions.
+// the parentheses on a call that is not an aggregate (over a window or
+// not): ranking and value window functions and scalar functions.
 func aggregateClausesPlaced(e *sql.FuncCall) error {
-	aggregate := e.Over == nil && IsAggregateFunction(e.Name)
 	switch {
-	case aggregate || e.Filter == nil && len(e.OrderBy) == 0:
+	case IsAggregateFunction(e.Name) || e.Filter == nil && len(e.OrderBy) == 0:
 		return nil
-	case e.Filter != nil && e.Over != nil:
-		return kindErrorf(ErrUnsupported, e.Pos, "FILTER is not supported with OVER; write %s(CASE WHEN cond THEN … END) OVER (…) instead", e.Name)
 	case e.Filter != nil:
 		return errorf(e.Pos, "FILTER (WHERE …) is only allowed with aggregate functions; %s is not one", e.Name)
 	case e.Over != nil:
-		return kindErrorf(ErrUnsupported, e.Pos, "ORDER BY inside %s(…) is not supported with OVER; order the window instead", e.Name)
+		return errorf(e.Pos, "ORDER BY inside %s(…) is only allowed with aggregate functions; order the window instead", e.Name)
 	}
 	return errorf(e.Pos, "ORDER BY inside the parentheses is only allowed with aggregate functions; %s is not one", e.Name)
 }

@@ -13,7 +13,7 @@ func (b *binder) bindArrayAgg(e *sql.FuncCall, fn string, s *scope) (*AggCall, e
 	if len(e.Args) != 1 {
 		return nil, errorf(e.Pos, "%s needs 1 argument, got %d", e.Name, len(e.Args))
 	}
-	arg, err := b.bindExpr(e.Args[0], forbidAggregates(s, "aggregate function calls cannot be nested"))
+	arg, err := b.bindExpr(e.Args[0], aggregateArgs(s))
 	if err != nil {
 		return nil, err
 	}
@@ -22,7 +22,7 @@ func (b *binder) bindArrayAgg(e *sql.FuncCall, fn string, s *scope) (*AggCall, e
 	}
 	call := &AggCall{Fn: fn, Arg: arg, Distinct: e.Distinct, T: arrow.ListOfField(elementField(arg.Type()))}
 	if len(e.OrderBy) > 0 {
-		return b.orderAggValues(e, call, forbidAggregates(s, "aggregate function calls cannot be nested"))
+		return b.orderAggValues(e, call, aggregateArgs(s))
 	}
 	return call, nil
 }

@@ -28,7 +28,7 @@ func (b *binder) bindPercentile(e *sql.FuncCall, fn string, s *scope) (*AggCall,
 		usage := map[int]string{1: "(value)", 2: "(value, fraction) or " + e.Name + "(fraction) WITHIN GROUP (ORDER BY value)", 3: "(value, fraction[, accuracy])"}
 		return nil, errorf(e.Pos, "%s takes %s", e.Name, usage[want])
 	}
-	inner := forbidAggregates(s, "aggregate function calls cannot be nested")
+	inner := aggregateArgs(s)
 	arg, err := b.bindExpr(e.Args[0], inner)
 	if err != nil {
 		return nil, err

@@ -15,7 +15,7 @@ func (b *binder) bindStringAgg(e *sql.FuncCall, s *scope) (*AggCall, error) {
 	if len(e.Args) < 1 || len(e.Args) > 2 {
 		return nil, errorf(e.Pos, "%s takes (value[, separator])", e.Name)
 	}
-	inner := forbidAggregates(s, "aggregate function calls cannot be nested")
+	inner := aggregateArgs(s)
 	arg, err := b.bindExpr(e.Args[0], inner)
 	if err != nil {
 		return nil, err

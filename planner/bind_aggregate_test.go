@@ -75,14 +75,14 @@ func TestBindAggregateErrors(t *testing.T) {
 		{"SELECT a FROM t HAVING a > 1", `column "a" must appear in the GROUP BY clause`},
 		{"SELECT sum(a) FILTER (WHERE b) FROM t", "FILTER (WHERE …) of sum must be BOOLEAN, got STRING (at line 1, column 29)"},
 		{"SELECT upper(b) FILTER (WHERE a > 1) FROM t", "FILTER (WHERE …) is only allowed with aggregate functions; upper is not one"},
-		{"SELECT sum(a) FILTER (WHERE a > 1) OVER () FROM t", "FILTER is not supported with OVER"},
+		{"SELECT rank() FILTER (WHERE a > 1) OVER () FROM t", "FILTER (WHERE …) is only allowed with aggregate functions; rank is not one"},
 		{"SELECT count(*) FILTER (WHERE max(a) > 1) FROM t", "aggregate function calls cannot be nested"},
 		{"SELECT sum(a) FILTER (WHERE row_number() OVER () > 1) FROM t", "window functions are not allowed in FILTER"},
 		{"SELECT max_by(a) FROM t", "max_by takes (value, ordering key), got 1 arguments"},
 		{"SELECT min_by(DISTINCT a, d) FROM t", "min_by(DISTINCT …) is not supported"},
 		{"SELECT array_agg(a, d) FROM t", "array_agg needs 1 argument, got 2"},
 		{"SELECT upper(b ORDER BY a) FROM t", "ORDER BY inside the parentheses is only allowed with aggregate functions; upper is not one"},
-		{"SELECT sum(a ORDER BY d) OVER () FROM t", "ORDER BY inside sum(…) is not supported with OVER"},
+		{"SELECT lag(a ORDER BY d) OVER () FROM t", "ORDER BY inside lag(…) is only allowed with aggregate functions; order the window instead"},
 	}
 	for _, tc := range cases {
 		_, err := bindText(t, tc.query)

@@ -26,6 +26,9 @@ type scope struct {
 	// items is the select list of the block, where grouping(alias) may
 	// name a GROUP BY alias (bind_grouping_sets.go).
 	items []sql.SelectItem
+	// windowAggregate marks the scope of an aggregate's arguments over a
+	// window, where the block's own aggregates may appear (aggregateArgs).
+	windowAggregate bool
 }
 
 // resolve finds the column a (possibly qualified) reference names. A

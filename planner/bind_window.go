@@ -9,12 +9,6 @@ import (
 	"github.com/lakesql/lakesql/sql"
 )
 
-// windowAggregates maps the aggregate functions that can run over a window
-// to AggCall.Fn.
-var windowAggregates = map[string]string{
-	"count": AggCount, "sum": AggSum, "avg": AggAvg, "mean": AggAvg, "min": AggMin, "max": AggMax,
-}
-
 // windower collects the window calls of a SELECT block while its select
 // list and ORDER BY are bound, as aggregator does for aggregates. A windower
 // with forbidden set marks a clause where window functions are an error.
@@ -128,15 +122,12 @@ func (b *binder) bindFrame(e *sql.FuncCall, s *scope) (WindowFrame, error) {
 
 // bindWindowFunc binds the function of a window call and its arguments.
 func (b *binder) bindWindowFunc(call *WindowCall, e *sql.FuncCall, s *scope) error {
-	if e.Distinct {
-		return errorf(e.Pos, "DISTINCT is not supported in window functions")
-	}
-	if fn, ok := windowAggregates[e.Name]; ok {
-		return b.bindWindowAggregate(call, fn, e, s)
+	if IsAggregateFunction(e.Name) {
+		return b.bindWindowAggregate(call, e, s)
 	}
 	switch {
-	case IsAggregateFunction(e.Name):
-		return errorf(e.Pos, "aggregate %s cannot be used as a window function", e.Name)
+	case e.Distinct:
+		return errorf(e.Pos, "DISTINCT is only allowed in aggregate functions; %s is not one", e.Name)
 	case !windowNames[e.Name]:
 		if _, ok := lookupFunction(e.Name); ok {
 			return errorf(e.Pos, "%s is not a window function", e.Name)
@@ -219,32 +210,6 @@ func (b *binder) bindOffsetFunc(call *WindowCall, e *sql.FuncCall, s *scope) err
 		return err
 	}
 	call.Args, call.T = []Expr{unified[0], offset, unified[1]}, unified[0].Type()
-	return nil
-}
-
-// bindWindowAggregate binds sum/avg/count/min/max OVER (…). The argument is
-// typed as for GROUP BY aggregates.
-func (b *binder) bindWindowAggregate(call *WindowCall, fn string, e *sql.FuncCall, s *scope) error {
-	call.Fn = fn
-	if e.Star {
-		if fn != AggCount {
-			return errorf(e.Pos, "%s(*) is not allowed; only count(*)", e.Name)
-		}
-		call.T = TypeBigint
-		return nil
-	}
-	if err := windowArity(e, 1, 1); err != nil {
-		return err
-	}
-	x, err := b.bindExpr(e.Args[0], s)
-	if err != nil {
-		return err
-	}
-	arg, t, err := aggregateArg(fn, x)
-	if err != nil {
-		return errorf(e.Pos, "%s: %v", e.Name, err)
-	}
-	call.Args, call.T = []Expr{arg}, t
 	return nil
 }
 
@@ -356,32 +321,11 @@ func (w *windower) finishOver(agg *aggregator) error {
 	}
 	for i, c := range w.calls {
 		src := w.srcs[i]
-		finish := func(e Expr) (Expr, error) { return agg.finish(e, src) }
-		var err error
-		if c.Args, err = mapExprs(c.Args, finish); err != nil {
+		finished, err := c.MapExprs(func(e Expr) (Expr, error) { return agg.finish(e, src) })
+		if err != nil {
 			return err
 		}
-		if c.PartitionBy, err = mapExprs(c.PartitionBy, finish); err != nil {
-			return err
-		}
-		for k := range c.OrderBy {
-			if c.OrderBy[k].Expr, err = finish(c.OrderBy[k].Expr); err != nil {
-				return err
-			}
-		}
+		w.calls[i] = finished
 	}
 	return nil
-}
-
-// mapExprs applies fn to every expression of exprs, in a new slice.
-func mapExprs(exprs []Expr, fn func(Expr) (Expr, error)) ([]Expr, error) {
-	out := make([]Expr, len(exprs))
-	for i, e := range exprs {
-		x, err := fn(e)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = x
-	}
-	return out, nil
 }

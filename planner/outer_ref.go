@@ -85,7 +85,7 @@ func NodeExprs(p Plan) []Expr {
 	case *Window:
 		var out []Expr
 		for _, c := range n.Calls {
-			out = append(append(append(out, c.Args...), c.PartitionBy...), sortKeyExprs(c.OrderBy)...)
+			out = append(out, c.Exprs()...)
 		}
 		return out
 	case *Scan:

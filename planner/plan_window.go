@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -61,6 +62,59 @@ type WindowCall struct {
 	OrderBy     []SortKey
 	Frame       WindowFrame
 	T           arrow.DataType
+	// Agg is set for an aggregate over a window other than a plain count,
+	// sum, avg, min or max (which fold frames of Args directly): any
+	// aggregate, with DISTINCT, FILTER or ORDER BY inside, computed over
+	// each frame by the accumulator GROUP BY uses. Its argument and FILTER
+	// condition are expressions over the Window's input; Args is empty.
+	Agg *AggCall
+}
+
+// Exprs lists every expression of the call: arguments, the aggregate's
+// argument and FILTER condition, PARTITION BY and ORDER BY keys.
+func (c *WindowCall) Exprs() []Expr {
+	out := slices.Clone(c.Args)
+	if c.Agg != nil {
+		out = append(out, c.Agg.Exprs()...)
+	}
+	out = append(out, c.PartitionBy...)
+	return append(out, sortKeyExprs(c.OrderBy)...)
+}
+
+// MapExprs returns a copy of the call with f applied to each of its
+// expressions, or f's first error.
+func (c *WindowCall) MapExprs(f func(Expr) (Expr, error)) (*WindowCall, error) {
+	var firstErr error
+	apply := func(e Expr) Expr {
+		x, err := f(e)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return x
+	}
+	out := *c
+	out.Args = mapEach(c.Args, apply)
+	if c.Agg != nil {
+		out.Agg = c.Agg.MapExprs(apply)
+	}
+	out.PartitionBy = mapEach(c.PartitionBy, apply)
+	out.OrderBy = slices.Clone(c.OrderBy)
+	for i := range out.OrderBy {
+		out.OrderBy[i].Expr = apply(c.OrderBy[i].Expr)
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return &out, nil
+}
+
+// mapEach applies f to every expression of exprs, in a new slice.
+func mapEach(exprs []Expr, f func(Expr) Expr) []Expr {
+	out := make([]Expr, len(exprs))
+	for i, e := range exprs {
+		out[i] = f(e)
+	}
+	return out
 }
 
 // UsesFrame reports whether Fn reads the frame; ranking functions and
@@ -88,6 +142,15 @@ func (c *WindowCall) SpecKey() string {
 }
 
 func (c *WindowCall) String() string {
+	call := c.plainString()
+	if c.Agg != nil {
+		call = c.Agg.String()
+	}
+	return call + " OVER (" + strings.Join(c.specStrings(), " ") + ")"
+}
+
+// plainString is the call without its OVER clause, when Agg is not set.
+func (c *WindowCall) plainString() string {
 	args := make([]string, len(c.Args))
 	for i, a := range c.Args {
 		args[i] = a.String()
@@ -95,6 +158,11 @@ func (c *WindowCall) String() string {
 	if c.Fn == AggCount && len(args) == 0 {
 		args = []string{"*"}
 	}
+	return c.Fn + "(" + strings.Join(args, ", ") + ")"
+}
+
+// specStrings are the parts of the call's OVER clause.
+func (c *WindowCall) specStrings() []string {
 	var spec []string
 	if len(c.PartitionBy) > 0 {
 		parts := make([]string, len(c.PartitionBy))
@@ -109,7 +177,7 @@ func (c *WindowCall) String() string {
 	if c.UsesFrame() && c.Frame != DefaultFrame(len(c.OrderBy) > 0) {
 		spec = append(spec, c.Frame.String())
 	}
-	return c.Fn + "(" + strings.Join(args, ", ") + ") OVER (" + strings.Join(spec, " ") + ")"
+	return spec
 }
 
 func (f WindowFrame) String() string {

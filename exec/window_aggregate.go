@@ -1,0 +1,314 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakesql/lakesql/exec/expr"
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
+)
+
+// An aggregate over a window that the frame folds of window_funcs_agg.go
+// do not cover (any aggregate, and count/sum/… with DISTINCT, FILTER or
+// ORDER BY inside) runs on the accumulator GROUP BY uses, each distinct
+// frame of the partition a group. Two ways feed it:
+//
+//   - Batched: the positions of many frames, one after another, go to one
+//     accumulator in one update, frame i's rows with group id i. It costs
+//     the sum of the frames' lengths, which suits short frames (ROWS
+//     BETWEEN 2 PRECEDING AND 2 FOLLOWING) and small partitions.
+//   - Running: frames that all start at the partition's start (the default
+//     frame with ORDER BY, or the whole partition) grow with the position,
+//     so one single-group accumulator is fed each frame's new rows and read
+//     after each: the accumulators' results leave their state as it was.
+//     It costs one update and one read per distinct frame, so it is chosen
+//     when the frames are long: their summed length, what batching would
+//     feed, passes runningFactor reads' worth.
+//
+// Rows reach the accumulator in frame order, as string_agg and array_agg
+// without an ORDER BY of their own show.
+
+// batchBudget bounds the rows one batched update feeds.
+const batchBudget = 1 << 16
+
+// runningFactor is about how many rows a batched update feeds in the time
+// one running update and read take.
+const runningFactor = 64
+
+// aggregateFrames computes call.Agg over every row's frame.
+func aggregateFrames(ctx context.Context, call *planner.WindowCall, r *windowRows, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
+	if len(r.perm) == 0 {
+		return array.MakeArrayOfNull(mem, call.T, 0), nil
+	}
+	in, err := evalAggregateInput(ctx, call.Agg, r, batch, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer in.release()
+	frames, frameOf := distinctFrames(r, call.Frame)
+	out := frameResults{mem: mem}
+	defer out.release()
+	pending := frameBatch{in: in}
+	for ps, pe := range r.partitions() {
+		first, last := frameOf[r.perm[ps]], frameOf[r.perm[pe-1]]
+		part := frames[first : last+1]
+		if call.Frame.Start.Kind == sql.UnboundedPreceding && coveredRows(part) > runningFactor*len(part) {
+			if err := pending.flush(ctx, &out); err != nil {
+				return nil, err
+			}
+			if err := runFrames(ctx, in, part, &out); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		for _, f := range part {
+			if err := pending.add(ctx, f, &out); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := pending.flush(ctx, &out); err != nil {
+		return nil, err
+	}
+	values, err := out.concat()
+	if err != nil {
+		return nil, err
+	}
+	defer values.Release()
+	return expr.Take(ctx, mem, values, frameOf)
+}
+
+// aggregateInput is an aggregate's argument (nil for count(*)) and FILTER
+// condition (nil without), by position in the window's arrangement.
+type aggregateInput struct {
+	agg       *planner.AggCall
+	arg, cond arrow.Array
+	mem       memory.Allocator
+}
+
+func evalAggregateInput(ctx context.Context, agg *planner.AggCall, r *windowRows, batch arrow.RecordBatch, mem memory.Allocator) (*aggregateInput, error) {
+	in := &aggregateInput{agg: agg, mem: mem}
+	for _, x := range []struct {
+		e   planner.Expr
+		out *arrow.Array
+	}{{agg.Arg, &in.arg}, {agg.Filter, &in.cond}} {
+		if x.e == nil {
+			continue
+		}
+		vals, err := expr.Eval(ctx, x.e, batch, mem)
+		if err != nil {
+			in.release()
+			return nil, err
+		}
+		*x.out, err = expr.Take(ctx, mem, vals, r.perm)
+		vals.Release()
+		if err != nil {
+			in.release()
+			return nil, err
+		}
+	}
+	return in, nil
+}
+
+func (in *aggregateInput) release() {
+	for _, a := range []arrow.Array{in.arg, in.cond} {
+		if a != nil {
+			a.Release()
+		}
+	}
+}
+
+// feed folds the input at positions (the rows [lo, hi) when positions is
+// nil) into acc, row i at group gids[i].
+func (in *aggregateInput) feed(ctx context.Context, acc accumulator, positions []int32, lo, hi int, gids []int32, groups int) error {
+	pick := func(a arrow.Array) (arrow.Array, error) {
+		if a == nil {
+			return nil, nil
+		}
+		if positions == nil {
+			return array.NewSlice(a, int64(lo), int64(hi)), nil
+		}
+		return expr.Take(ctx, in.mem, a, positions)
+	}
+	arg, err := pick(in.arg)
+	if err != nil {
+		return err
+	}
+	if arg != nil {
+		defer arg.Release()
+	}
+	cond, err := pick(in.cond)
+	if err != nil {
+		return err
+	}
+	if cond != nil {
+		defer cond.Release()
+		if arg, gids, err = filterArg(ctx, in.agg, arg, cond, gids, in.mem); err != nil {
+			return err
+		}
+		defer arg.Release()
+	}
+	return acc.update(ctx, arg, gids, groups)
+}
+
+// positionRange is a frame: positions [lo, hi) of the arrangement.
+type positionRange struct{ lo, hi int }
+
+// distinctFrames lists the frames of every partition in order, one entry
+// for consecutive positions with the same frame (peers, or a whole
+// partition), and the entry of each input row.
+func distinctFrames(r *windowRows, f planner.WindowFrame) ([]positionRange, []int32) {
+	var frames []positionRange
+	frameOf := make([]int32, len(r.perm))
+	for ps, pe := range r.partitions() {
+		start := len(frames)
+		for k := ps; k < pe; k++ {
+			lo, hi := r.frame(f, k, ps, pe)
+			if len(frames) == start || frames[len(frames)-1] != (positionRange{lo, hi}) {
+				frames = append(frames, positionRange{lo, hi})
+			}
+			frameOf[r.perm[k]] = int32(len(frames) - 1)
+		}
+	}
+	return frames, frameOf
+}
+
+// coveredRows is the summed length of frames.
+func coveredRows(frames []positionRange) int {
+	n := 0
+	for _, f := range frames {
+		n += f.hi - f.lo
+	}
+	return n
+}
+
+// runFrames computes frames that all start where the first does and end
+// no earlier than the one before: one accumulator is fed each frame's new
+// rows and read.
+func runFrames(ctx context.Context, in *aggregateInput, frames []positionRange, out *frameResults) error {
+	acc, err := newAccumulator(in.agg)
+	if err != nil {
+		return err
+	}
+	var zeros []int32
+	fed := frames[0].lo
+	for _, f := range frames {
+		if f.hi > fed {
+			zeros = grow(zeros[:0], f.hi-fed)
+			if err := in.feed(ctx, acc, nil, fed, f.hi, zeros, 1); err != nil {
+				return err
+			}
+			fed = f.hi
+		}
+		if err := out.add(acc.result(in.mem, 1)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// frameBatch gathers frames for one batched update: their positions one
+// after another, each with its frame's group id.
+type frameBatch struct {
+	in        *aggregateInput
+	positions []int32
+	gids      []int32
+	frames    int
+}
+
+// add appends frame f, flushing first when it would pass batchBudget.
+func (b *frameBatch) add(ctx context.Context, f positionRange, out *frameResults) error {
+	if b.frames > 0 && len(b.positions)+f.hi-f.lo > batchBudget {
+		if err := b.flush(ctx, out); err != nil {
+			return err
+		}
+	}
+	for p := f.lo; p < f.hi; p++ {
+		b.positions = append(b.positions, int32(p))
+		b.gids = append(b.gids, int32(b.frames))
+	}
+	b.frames++
+	return nil
+}
+
+// flush computes the gathered frames and adds their results to out.
+func (b *frameBatch) flush(ctx context.Context, out *frameResults) error {
+	if b.frames == 0 {
+		return nil
+	}
+	acc, err := newAccumulator(b.in.agg)
+	if err != nil {
+		return err
+	}
+	if err := b.in.feed(ctx, acc, b.positions, 0, 0, b.gids, b.frames); err != nil {
+		return err
+	}
+	if err := out.add(acc.result(b.in.mem, b.frames)); err != nil {
+		return err
+	}
+	b.positions, b.gids, b.frames = b.positions[:0], b.gids[:0], 0
+	return nil
+}
+
+// frameResults collects the aggregate of each distinct frame, in frame
+// order. A running computation adds one single-value array per frame;
+// every compactEvery of them are concatenated, to keep their number down.
+type frameResults struct {
+	mem   memory.Allocator
+	done  []arrow.Array // concatenated
+	small []arrow.Array // since the last concatenation
+}
+
+const compactEvery = 1024
+
+func (f *frameResults) add(a arrow.Array) error {
+	if a.Len() > 1 {
+		if err := f.compact(); err != nil {
+			a.Release()
+			return err
+		}
+		f.done = append(f.done, a)
+		return nil
+	}
+	f.small = append(f.small, a)
+	if len(f.small) < compactEvery {
+		return nil
+	}
+	return f.compact()
+}
+
+// compact concatenates the small arrays into one done array.
+func (f *frameResults) compact() error {
+	if len(f.small) == 0 {
+		return nil
+	}
+	joined, err := array.Concatenate(f.small, f.mem)
+	if err != nil {
+		return err
+	}
+	expr.ReleaseArrays(f.small)
+	f.small = f.small[:0]
+	f.done = append(f.done, joined)
+	return nil
+}
+
+// concat returns every frame's aggregate as one array.
+func (f *frameResults) concat() (arrow.Array, error) {
+	if err := f.compact(); err != nil {
+		return nil, err
+	}
+	if len(f.done) == 1 {
+		f.done[0].Retain()
+		return f.done[0], nil
+	}
+	return array.Concatenate(f.done, f.mem)
+}
+
+func (f *frameResults) release() {
+	expr.ReleaseArrays(f.done)
+	expr.ReleaseArrays(f.small)
+}
