@@ -31,7 +31,8 @@ package bench
 //     in WHERE, where both drop the row, and without NOT.
 //   - Correlated subqueries are tested where lakesql turns them into joins
 //     (WHERE, select lists, HAVING; in a query that groups, reading its
-//     GROUP BY columns); the others are rejected with an error.
+//     GROUP BY columns; aggregates correlated by AND-ed comparisons); the
+//     others are rejected with an error.
 
 const ev = "tutorial.retail_clickstream_events"
 
@@ -250,6 +251,10 @@ func subqueryCases() []diffCase {
 		`SELECT l.id FROM diff.l WHERE (SELECT count(*) FROM diff.r WHERE r.id = l.id) = 0`,
 		`SELECT l.id, count(*), (SELECT count(*) FROM diff.r WHERE r.id = l.id), EXISTS (SELECT 1 FROM diff.r WHERE r.id = l.id) FROM diff.l GROUP BY l.id`,
 		`SELECT a.x, sum(a.x) FROM diff.a GROUP BY a.x HAVING NOT EXISTS (SELECT 1 FROM diff.b WHERE b.y = a.x)`,
+		`SELECT l.id, (SELECT count(*) FROM diff.r WHERE r.id < l.id), (SELECT max(r.t) FROM diff.r WHERE r.id <= l.id AND r.t > l.s) FROM diff.l`,
+		`SELECT id, i FROM diff.t WHERE i > (SELECT avg(x.i) FROM diff.t x WHERE x.flag = t.flag AND x.id < t.id)`,
+		`SELECT a.x, count(*) FROM diff.a GROUP BY a.x HAVING count(*) >= (SELECT count(*) FROM diff.b WHERE b.y > a.x)`,
+		`SELECT user_id, event_id FROM `+ev+` e WHERE user_id < 40 AND price > (SELECT avg(price) FROM `+ev+` f WHERE f.user_id = e.user_id AND f.event_time < e.event_time)`,
 		`SELECT a.x, a.s, (SELECT b.t FROM diff.b WHERE b.y = a.x AND b.t <> 'r') FROM diff.a`,
 		`SELECT l.id, (SELECT r.t FROM diff.r WHERE r.id = l.id AND r.id <> 3) FROM diff.l`,
 		`SELECT l.id + 1, r.id + 1, l.id IS NOT NULL, r.id IS NOT NULL FROM diff.l LEFT JOIN diff.r ON l.id = r.id`,

@@ -151,6 +151,11 @@ func scalarJoinFor(input planner.Plan, c planner.Expr, filtering bool) (planner.
 	}
 	u := &pullUp{}
 	sub, preds, ok := u.pull(sq.Plan)
+	if !ok {
+		if byEqualities := correlateByEqualities(input, sq); byEqualities != nil {
+			return scalarJoinFor(input, replaced(c, sq, byEqualities), filtering)
+		}
+	}
 	// Without an aggregate that had no GROUP BY, the subquery could return
 	// several rows for an outer row, which is an error a join cannot raise.
 	if !ok || !u.grouped || hasAnyOuterRef(sub) {
