@@ -20,6 +20,11 @@ const heapArena = 64 << 20
 // 4 KB pages: what one PMD entry maps.
 const hugePage = 2 << 20
 
+// collapseTries bounds the attempts to collapse one stretch: the kernel
+// answers EAGAIN while a page in it is briefly held elsewhere (a freshly
+// faulted page not yet on its LRU list), which passes.
+const collapseTries = 3
+
 // madvCollapse is MADV_COLLAPSE, which the syscall package does not name.
 const madvCollapse = 25
 
@@ -34,6 +39,11 @@ var advised struct{ start, end uintptr }
 // collapsed counts the 2 MB stretches of heap init had collapsed into huge
 // pages; the test reads it.
 var collapsed int
+
+// refused is the kernel's last answer to a collapse other than done or
+// not a heap stretch (ENOMEM: no free huge page at the time); the test
+// reads it.
+var refused syscall.Errno
 
 // init grows the heap by one large allocation, which the runtime maps
 // fresh and leaves untouched, drops it, and advises MADV_HUGEPAGE for the
@@ -77,11 +87,17 @@ func init() {
 // refuse the first one.
 func collapseTouched(start, first uintptr) {
 	for stretch := (first - 1) &^ (hugePage - 1); stretch >= start; stretch -= hugePage {
-		switch _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, stretch, hugePage, madvCollapse); errno {
+		errno := syscall.EAGAIN
+		for try := 0; try < collapseTries && errno == syscall.EAGAIN; try++ {
+			_, _, errno = syscall.Syscall(syscall.SYS_MADVISE, stretch, hugePage, madvCollapse)
+		}
+		switch errno {
 		case 0:
 			collapsed++
 		case syscall.EINVAL:
 			return
+		default:
+			refused = errno
 		}
 	}
 }

@@ -45,8 +45,12 @@ func TestTouchedHeapIsCollapsed(t *testing.T) {
 	if !kernelCollapses(t) {
 		t.Skip("this kernel has no MADV_COLLAPSE")
 	}
-	if collapsed == 0 {
-		t.Errorf("init collapsed no 2 MB stretch of the heap below %#x", advised.start)
+	switch {
+	case collapsed > 0:
+	case refused == syscall.ENOMEM:
+		t.Skip("the kernel had no free huge page when init asked")
+	default:
+		t.Errorf("init collapsed no 2 MB stretch of the heap below %#x (last refusal: %v)", advised.start, refused)
 	}
 }
 
