@@ -251,6 +251,8 @@ func subqueryCases() []diffCase {
 		`SELECT l.id FROM diff.l WHERE (SELECT count(*) FROM diff.r WHERE r.id = l.id) = 0`,
 		`SELECT l.id, count(*), (SELECT count(*) FROM diff.r WHERE r.id = l.id), EXISTS (SELECT 1 FROM diff.r WHERE r.id = l.id) FROM diff.l GROUP BY l.id`,
 		`SELECT a.x, sum(a.x) FROM diff.a GROUP BY a.x HAVING NOT EXISTS (SELECT 1 FROM diff.b WHERE b.y = a.x)`,
+		`SELECT l.s FROM diff.l WHERE l.id NOT IN (SELECT r.id FROM diff.r WHERE r.t > l.s)`,
+		`SELECT a.s FROM diff.a WHERE a.x NOT IN (SELECT b.y FROM diff.b WHERE b.t = a.s)`,
 		`SELECT l.id, (SELECT count(*) FROM diff.r WHERE r.id < l.id), (SELECT max(r.t) FROM diff.r WHERE r.id <= l.id AND r.t > l.s) FROM diff.l`,
 		`SELECT id, i FROM diff.t WHERE i > (SELECT avg(x.i) FROM diff.t x WHERE x.flag = t.flag AND x.id < t.id)`,
 		`SELECT a.x, count(*) FROM diff.a GROUP BY a.x HAVING count(*) >= (SELECT count(*) FROM diff.b WHERE b.y > a.x)`,

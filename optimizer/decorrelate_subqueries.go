@@ -11,8 +11,9 @@ import (
 // and of select lists (decorrelate_project.go) into joins, so that no
 // subquery runs once per outer row:
 //
-//   - EXISTS (…) and x IN (…) become a semi join, NOT EXISTS (…) an anti
-//     join, on the subquery's correlated conditions (and x = its column);
+//   - EXISTS (…) and x IN (…) become a semi join, NOT EXISTS (…) and
+//     x NOT IN (…) an anti join, on the subquery's correlated conditions
+//     (and x = its column, NULL-aware for NOT IN: nullAwareMatch);
 //   - a scalar subquery whose correlated conditions are equalities under an
 //     aggregate, as in l_quantity < (SELECT 0.2 * avg(l_quantity) FROM
 //     lineitem WHERE l_partkey = p_partkey), becomes the aggregate grouped by
@@ -28,9 +29,9 @@ import (
 // As in DuckDB's and DataFusion's decorrelation, the correlated conjuncts
 // are pulled up out of the subquery's filters through projections and
 // aggregates, and become the join condition. Subqueries nested in a
-// subquery are decorrelated first. What cannot be decorrelated (NOT IN with
-// a correlated subquery, a correlated column elsewhere than in a filter,
-// correlated conditions other than equalities under an aggregate or a
+// subquery are decorrelated first. What cannot be decorrelated (a
+// correlated column elsewhere than in a filter, correlated conditions a
+// NULL could make TRUE under an aggregate, others than equalities for a
 // lookup) is left as is, and the executor reports it with its position.
 func decorrelateSubqueries(p planner.Plan) planner.Plan {
 	p = rewriteSubqueryPlans(withChildren(p, decorrelateSubqueries), decorrelateSubqueries)
@@ -94,11 +95,6 @@ func semiJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, bool) {
 	if !ok || sq.Kind == planner.SubqueryScalar || !planner.HasOuterRef(sq.Plan, 1) {
 		return nil, false
 	}
-	if sq.Kind == planner.SubqueryIn && not {
-		// NOT IN is NULL, not TRUE, when the subquery has a NULL: an anti
-		// join would keep the row.
-		return nil, false
-	}
 	plan := sq.Plan
 	if sq.Kind == planner.SubqueryExists {
 		plan = belowProjections(plan)
@@ -117,14 +113,35 @@ func semiJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, bool) {
 	}
 	if sq.Kind == planner.SubqueryIn {
 		col := sub.Schema()[0]
-		conds = append(conds, &planner.Call{Fn: planner.FnEq, T: planner.TypeBoolean,
-			Args: []planner.Expr{sq.X, &planner.ColumnRef{Index: nl, Name: col.Name, T: col.T}}})
+		eq := &planner.Call{Fn: planner.FnEq, T: planner.TypeBoolean,
+			Args: []planner.Expr{sq.X, &planner.ColumnRef{Index: nl, Name: col.Name, T: col.T}}}
+		if not {
+			conds = append(conds, nullAwareMatch(eq))
+		} else {
+			conds = append(conds, eq)
+		}
 	}
 	typ := planner.JoinSemi
 	if not {
 		typ = planner.JoinAnti
 	}
 	return planner.NewJoin(typ, input, sub, planner.Conjunction(conds)), true
+}
+
+// nullAwareMatch is the anti join condition of x NOT IN (subquery) as a
+// WHERE conjunct, given the match x = y: NOT IN is FALSE when x equals a
+// value of the subquery and NULL, which drops the row as FALSE does, when
+// x is NULL or the subquery has a NULL, unless the subquery is empty (for
+// the outer row). So the row stays when no subquery row has x = y, y IS
+// NULL or x IS NULL.
+func nullAwareMatch(eq *planner.Call) planner.Expr {
+	isNull := func(e planner.Expr) planner.Expr {
+		return &planner.Call{Fn: planner.FnIsNull, T: planner.TypeBoolean, Args: []planner.Expr{e}}
+	}
+	or := func(a, b planner.Expr) planner.Expr {
+		return &planner.Call{Fn: planner.FnOr, T: planner.TypeBoolean, Args: []planner.Expr{a, b}}
+	}
+	return or(or(eq, isNull(eq.Args[1])), isNull(eq.Args[0]))
 }
 
 // belowProjections is an EXISTS subquery's plan without the projections on

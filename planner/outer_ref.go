@@ -24,7 +24,7 @@ func (e *OuterRef) String() string       { return "outer." + e.Name }
 // Unsupported is the error for evaluating e: its subquery could not be
 // turned into a join.
 func (e *OuterRef) Unsupported() error {
-	return errorf(e.Pos, "correlated subquery not supported here (%s refers to the outer query): [NOT] EXISTS and IN in WHERE, aggregate scalar subqueries correlated by AND-ed comparisons and single-row lookups correlated by equalities run, as joins", e.Name)
+	return errorf(e.Pos, "correlated subquery not supported here (%s refers to the outer query): [NOT] EXISTS and [NOT] IN in WHERE, aggregate scalar subqueries correlated by AND-ed comparisons and single-row lookups correlated by equalities run, as joins", e.Name)
 }
 
 // HasOuterRef reports whether p reads a column of the query depth levels
