@@ -228,6 +228,8 @@ func windowCases() []diffCase {
 		`SELECT flag, id FROM diff.t QUALIFY row_number() OVER (PARTITION BY flag ORDER BY id DESC) = 1`,
 		`SELECT x, s, count(*) OVER (PARTITION BY x), sum(x) OVER (PARTITION BY s ORDER BY x NULLS FIRST) FROM diff.a`,
 		`SELECT id, row_number() OVER (ORDER BY id), sum(v) OVER () FROM diff.empty`,
+		`SELECT id, lag(i IGNORE NULLS) OVER (ORDER BY id), lead(s, 2 IGNORE NULLS) OVER (ORDER BY id), last_value(d IGNORE NULLS) OVER (ORDER BY id), first_value(m IGNORE NULLS) OVER (PARTITION BY flag ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING), nth_value(dt, 2 IGNORE NULLS) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM diff.t`,
+		`SELECT id, stddev_samp(i) OVER (), stddev_samp(id) OVER (), count(*) FILTER (WHERE flag) OVER (), count(*) FILTER (WHERE NOT flag) OVER () FROM diff.t`,
 		`SELECT id, stddev_samp(m) OVER (ORDER BY id), var_pop(i) OVER (PARTITION BY flag), median(m) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING), string_agg(s, '|') OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM diff.t`,
 		`SELECT id, count(DISTINCT i) OVER (PARTITION BY flag), sum(b) FILTER (WHERE i > 0) OVER (ORDER BY id), bool_or(flag) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), count(*) FILTER (WHERE s LIKE '%a%') OVER () FROM diff.t`,
 		`SELECT user_id, event_id, stddev_pop(price) OVER (PARTITION BY user_id ORDER BY event_time, event_id), count(DISTINCT event_type) OVER (PARTITION BY user_id) FROM `+ev+` WHERE user_id < 30`,

@@ -98,57 +98,122 @@ func distributionValues(fn string, r *windowRows) []float64 {
 }
 
 // offsetValues computes lag and lead: x at the row offset positions before
-// (after) the current one in its partition, else the default.
+// (after) the current one in its partition, else the default. With IGNORE
+// NULLS the rows whose x is NULL are not counted.
 func offsetValues(ctx context.Context, call *planner.WindowCall, r *windowRows, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
-	offset := constArg(call, 1)
-	if call.Fn == planner.WinLag {
-		offset = -offset
-	}
-	src := make([]int32, len(r.perm))
-	for lo, hi := range r.partitions() {
-		for k := lo; k < hi; k++ {
-			at := int64(k) + offset
-			src[r.perm[k]] = -1
-			if at >= int64(lo) && at < int64(hi) {
-				src[r.perm[k]] = r.perm[at]
-			}
-		}
-	}
-	return gatherArgs(ctx, call, batch, mem, src, call.Args[2])
-}
-
-// frameValues computes first_value, last_value and nth_value: x at the
-// first, last or nth row of the frame, NULL when the frame has no such row.
-func frameValues(ctx context.Context, call *planner.WindowCall, r *windowRows, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
-	nth := int64(1)
-	if call.Fn == planner.WinNthValue {
-		nth = constArg(call, 1)
-	}
-	src := make([]int32, len(r.perm))
-	for ps, pe := range r.partitions() {
-		for k := ps; k < pe; k++ {
-			lo, hi := r.frame(call.Frame, k, ps, pe)
-			at := int64(lo) + nth - 1
-			if call.Fn == planner.WinLastValue {
-				at = int64(hi) - 1
-			}
-			src[r.perm[k]] = -1
-			if at >= int64(lo) && at < int64(hi) {
-				src[r.perm[k]] = r.perm[at]
-			}
-		}
-	}
-	return gatherArgs(ctx, call, batch, mem, src, &planner.Literal{T: call.T})
-}
-
-// gatherArgs evaluates the call's first argument x and def over batch and
-// returns, for each row i, x[src[i]], or def[i] where src[i] is -1.
-func gatherArgs(ctx context.Context, call *planner.WindowCall, batch arrow.RecordBatch, mem memory.Allocator, src []int32, def planner.Expr) (arrow.Array, error) {
 	x, err := expr.Eval(ctx, call.Args[0], batch, mem)
 	if err != nil {
 		return nil, err
 	}
 	defer x.Release()
+	offset := constArg(call, 1)
+	var skip *nullSkipper
+	if call.IgnoreNulls && offset != 0 {
+		skip = newNullSkipper(r, x)
+	}
+	src := make([]int32, len(r.perm))
+	for lo, hi := range r.partitions() {
+		for k := lo; k < hi; k++ {
+			at := int64(k) + offset
+			if call.Fn == planner.WinLag {
+				at = int64(k) - offset
+			}
+			if skip != nil {
+				// The offset-th row with a value before (after) k.
+				if call.Fn == planner.WinLag {
+					at = skip.nth(lo, k, -offset)
+				} else {
+					at = skip.nth(k+1, hi, offset-1)
+				}
+			}
+			src[r.perm[k]] = -1
+			if at >= int64(lo) && at < int64(hi) {
+				src[r.perm[k]] = r.perm[at]
+			}
+		}
+	}
+	return gatherArgs(ctx, x, batch, mem, src, call.Args[2])
+}
+
+// frameValues computes first_value, last_value and nth_value: x at the
+// first, last or nth row of the frame, NULL when the frame has no such row.
+// With IGNORE NULLS only the frame's rows whose x is not NULL count.
+func frameValues(ctx context.Context, call *planner.WindowCall, r *windowRows, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
+	x, err := expr.Eval(ctx, call.Args[0], batch, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer x.Release()
+	nth := int64(1)
+	if call.Fn == planner.WinNthValue {
+		nth = constArg(call, 1)
+	}
+	var skip *nullSkipper
+	if call.IgnoreNulls {
+		skip = newNullSkipper(r, x)
+	}
+	src := make([]int32, len(r.perm))
+	for ps, pe := range r.partitions() {
+		for k := ps; k < pe; k++ {
+			lo, hi := r.frame(call.Frame, k, ps, pe)
+			var at int64
+			switch {
+			case skip != nil && call.Fn == planner.WinLastValue:
+				at = skip.nth(lo, hi, -1)
+			case skip != nil:
+				at = skip.nth(lo, hi, nth-1)
+			case call.Fn == planner.WinLastValue:
+				at = int64(hi) - 1
+			default:
+				at = int64(lo) + nth - 1
+			}
+			src[r.perm[k]] = -1
+			if at >= int64(lo) && at < int64(hi) {
+				src[r.perm[k]] = r.perm[at]
+			}
+		}
+	}
+	return gatherArgs(ctx, x, batch, mem, src, &planner.Literal{T: call.T})
+}
+
+// nullSkipper finds, among the positions of an arrangement, those whose
+// value is not NULL: before[p] counts them at positions below p, and
+// valued lists them in order.
+type nullSkipper struct {
+	before []int64
+	valued []int64
+}
+
+func newNullSkipper(r *windowRows, x arrow.Array) *nullSkipper {
+	s := &nullSkipper{before: make([]int64, len(r.perm)+1)}
+	for p, row := range r.perm {
+		s.before[p+1] = s.before[p]
+		if x.IsValid(int(row)) {
+			s.before[p+1]++
+			s.valued = append(s.valued, int64(p))
+		}
+	}
+	return s
+}
+
+// nth returns the position of the n-th (from 0) valued position in [lo,
+// hi), counting from the end when n is negative (-1 is the last); -1 when
+// there is none.
+func (s *nullSkipper) nth(lo, hi int, n int64) int64 {
+	first, end := s.before[lo], s.before[hi]
+	i := first + n
+	if n < 0 {
+		i = end + n
+	}
+	if i < first || i >= end {
+		return -1
+	}
+	return s.valued[i]
+}
+
+// gatherArgs evaluates def over batch and returns, for each row i,
+// x[src[i]], or def[i] where src[i] is -1.
+func gatherArgs(ctx context.Context, x arrow.Array, batch arrow.RecordBatch, mem memory.Allocator, src []int32, def planner.Expr) (arrow.Array, error) {
 	d, err := expr.Eval(ctx, def, batch, mem)
 	if err != nil {
 		return nil, err

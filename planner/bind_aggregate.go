@@ -124,15 +124,22 @@ func (b *binder) bindAggregate(e *sql.FuncCall, s *scope) (Expr, error) {
 	return s.aggs.add(call), nil
 }
 
+// key identifies the call: calls with equal keys compute the same values.
+// Columns count by index.
+func (a *AggCall) key() string {
+	key := a.Fn
+	if a.Arg != nil {
+		key = fmt.Sprintf("%s/%v/%g/%q/%v/%s", a.Fn, a.Distinct, a.Fraction, a.Separator, a.Order, exprKey(a.Arg))
+	}
+	if a.Filter != nil {
+		key += " FILTER " + exprKey(a.Filter)
+	}
+	return key
+}
+
 // add registers call (once per distinct call) and returns its output reference.
 func (a *aggregator) add(call *AggCall) *aggOutput {
-	key := call.Fn
-	if call.Arg != nil {
-		key = fmt.Sprintf("%s/%v/%g/%q/%v/%s", call.Fn, call.Distinct, call.Fraction, call.Separator, call.Order, exprKey(call.Arg))
-	}
-	if call.Filter != nil {
-		key += " FILTER " + exprKey(call.Filter)
-	}
+	key := call.key()
 	i, ok := a.callKeys[key]
 	if !ok {
 		i = len(a.calls)

@@ -160,6 +160,9 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 		if e.Over != nil {
 			return b.bindWindow(e, s)
 		}
+		if e.IgnoreNulls {
+			return nil, errorf(e.Pos, "IGNORE NULLS is only allowed with a window function (OVER …)")
+		}
 		if e.Over == nil && (e.Name == "grouping" || e.Name == "grouping_id") {
 			return b.bindGrouping(e, s)
 		}

@@ -122,6 +122,14 @@ func (b *binder) bindFrame(e *sql.FuncCall, s *scope) (WindowFrame, error) {
 
 // bindWindowFunc binds the function of a window call and its arguments.
 func (b *binder) bindWindowFunc(call *WindowCall, e *sql.FuncCall, s *scope) error {
+	if e.IgnoreNulls {
+		switch e.Name {
+		case WinLag, WinLead, WinFirstValue, WinLastValue, WinNthValue:
+			call.IgnoreNulls = true
+		default:
+			return errorf(e.Pos, "IGNORE NULLS is only allowed with lag, lead, first_value, last_value and nth_value, not %s", e.Name)
+		}
+	}
 	if IsAggregateFunction(e.Name) {
 		return b.bindWindowAggregate(call, e, s)
 	}
@@ -256,7 +264,11 @@ func (w *windower) add(call *WindowCall, src *sql.FuncCall) *windowOutput {
 	for i, a := range call.Args {
 		args[i] = exprKey(a)
 	}
-	key := fmt.Sprintf("%s(%s) OVER (%s %s)", call.Fn, strings.Join(args, ", "), call.SpecKey(), call.Frame)
+	fn := call.Fn
+	if call.Agg != nil {
+		fn = call.Agg.key()
+	}
+	key := fmt.Sprintf("%s(%s) IGNORE NULLS %v OVER (%s %s)", fn, strings.Join(args, ", "), call.IgnoreNulls, call.SpecKey(), call.Frame)
 	i, ok := w.keys[key]
 	if !ok {
 		i = len(w.calls)

@@ -62,6 +62,9 @@ type WindowCall struct {
 	OrderBy     []SortKey
 	Frame       WindowFrame
 	T           arrow.DataType
+	// IgnoreNulls makes lag, lead, first_value, last_value and nth_value
+	// skip the rows whose value is NULL.
+	IgnoreNulls bool
 	// Agg is set for an aggregate over a window other than a plain count,
 	// sum, avg, min or max (which fold frames of Args directly): any
 	// aggregate, with DISTINCT, FILTER or ORDER BY inside, computed over
@@ -157,6 +160,9 @@ func (c *WindowCall) plainString() string {
 	}
 	if c.Fn == AggCount && len(args) == 0 {
 		args = []string{"*"}
+	}
+	if c.IgnoreNulls {
+		return c.Fn + "(" + strings.Join(args, ", ") + ") IGNORE NULLS"
 	}
 	return c.Fn + "(" + strings.Join(args, ", ") + ")"
 }

@@ -209,8 +209,11 @@ type FuncCall struct {
 	OrderBy []OrderItem
 	// Filter is the condition of agg(…) FILTER (WHERE cond); nil without.
 	Filter Expr
-	Over   *WindowSpec
-	Pos    Pos
+	// IgnoreNulls is IGNORE NULLS (lag, lead, first_value, …: skip rows
+	// whose value is NULL); RESPECT NULLS is the default.
+	IgnoreNulls bool
+	Over        *WindowSpec
+	Pos         Pos
 }
 
 // NamedArg is name => value inside a CALL or table function argument list.

@@ -32,6 +32,7 @@ func TestParseErrors(t *testing.T) {
 		{"SELECT sum(a) OVER (w ROWS 1 PRECEDING) FROM t WINDOW w AS (ROWS 2 PRECEDING)", Pos{1, 21}, `window w has a frame already; a window that refers to it cannot add one`},
 		{"SELECT 1 UNION SELECT 2 FROM t WINDOW w AS () ORDER BY rank() OVER w", Pos{1, 68}, `window w is not defined`},
 		{"UPDATE t SET a = rank() OVER w", Pos{1, 30}, `window w is not defined: only a SELECT can define one (WINDOW w AS (…))`},
+		{"SELECT lag(x IGNORE NULLS) RESPECT NULLS OVER () FROM t", Pos{1, 28}, "IGNORE NULLS or RESPECT NULLS may be given once"},
 		{"SELEC 1", Pos{1, 1}, `unexpected "SELEC", expected statement (did you mean SELECT?)`},
 		{"SELECT * EXCLUDE () FROM t", Pos{1, 19}, `unexpected ")", expected identifier`},
 		{"SELECT * REPLACE (a + 1) FROM t", Pos{1, 24}, `unexpected ")", expected AS`},

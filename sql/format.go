@@ -210,6 +210,9 @@ func (f *formatter) funcCall(c *FuncCall) {
 		f.orderItems(c.OrderBy)
 	}
 	f.WriteString(")")
+	if c.IgnoreNulls {
+		f.WriteString(" IGNORE NULLS")
+	}
 	if c.Filter != nil {
 		f.write(" FILTER (WHERE ", c.Filter, ")")
 	}

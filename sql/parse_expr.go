@@ -476,6 +476,21 @@ func (p *parser) trim() Expr {
 	return f
 }
 
+// nullTreatment parses IGNORE NULLS or RESPECT NULLS (the default) and
+// reports whether it did; seen says one came before.
+func (p *parser) nullTreatment(f *FuncCall, seen bool) bool {
+	t := p.tok()
+	if !(t.isWord("ignore") || t.isWord("respect")) || !p.peek(1).isWord("nulls") {
+		return false
+	}
+	if seen {
+		panic(errorAt(t, "IGNORE NULLS or RESPECT NULLS may be given once"))
+	}
+	f.IgnoreNulls = t.isWord("ignore")
+	p.skip(2)
+	return true
+}
+
 // nameExpr parses a column reference a.b.c or a function call a.b(…).
 func (p *parser) nameExpr() Expr {
 	t := p.advance()
@@ -494,6 +509,7 @@ func (p *parser) nameExpr() Expr {
 func (p *parser) funcCall(name string, pos Pos) Expr {
 	p.expectOp("(")
 	f := &FuncCall{Name: name, Pos: pos}
+	treated := false // IGNORE or RESPECT NULLS seen
 	switch {
 	case p.tok().isOp("*"): // count(*); a missing ")" is then reported as such
 		p.advance()
@@ -510,8 +526,10 @@ func (p *parser) funcCall(name string, pos Pos) Expr {
 			p.skip(2)
 			f.OrderBy = p.orderItems()
 		}
+		treated = p.nullTreatment(f, false) // DuckDB: last_value(x IGNORE NULLS)
 	}
 	p.expectOp(")")
+	p.nullTreatment(f, treated) // Trino, Spark, Snowflake: last_value(x) IGNORE NULLS
 	if p.tok().isWord("within") && p.peek(1).isWord("group") {
 		p.withinGroup(f)
 	}

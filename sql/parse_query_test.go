@@ -33,6 +33,8 @@ func TestQueryFormat(t *testing.T) {
 			"SELECT a FROM t QUALIFY (row_number() OVER (ORDER BY b) = 1) ORDER BY lag(a) OVER (ORDER BY b)"},
 		{"SELECT (SELECT count(*) OVER w FROM u WINDOW w AS (ORDER BY c)), rank() OVER w FROM t WINDOW w AS (ORDER BY a)",
 			"SELECT (SELECT count(*) OVER (ORDER BY c) FROM u), rank() OVER (ORDER BY a) FROM t"},
+		{"SELECT lag(x, 2 IGNORE NULLS) OVER (), last_value(x) IGNORE NULLS OVER (), first_value(x RESPECT NULLS) OVER () FROM t",
+			"SELECT lag(x, 2) IGNORE NULLS OVER (), last_value(x) IGNORE NULLS OVER (), first_value(x) OVER () FROM t"},
 		// DuckDB's friendly SQL
 		{"SELECT * EXCLUDE (a, t.b) FROM t", "SELECT * EXCLUDE (a, t.b) FROM t"},
 		{"SELECT t.* exclude a, 1 FROM t", "SELECT t.* EXCLUDE (a), 1 FROM t"},

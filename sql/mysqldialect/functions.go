@@ -295,8 +295,8 @@ func (t *translator) aggregate(x *ast.AggregateFuncExpr) (sql.Expr, error) {
 
 // window translates f(…) OVER w or OVER ([w] PARTITION BY … ORDER BY … frame).
 func (t *translator) window(x *ast.WindowFuncExpr) (sql.Expr, error) {
-	if x.IgnoreNull || x.FromLast {
-		return nil, t.unsupported(x, "IGNORE NULLS and FROM LAST")
+	if x.FromLast {
+		return nil, t.unsupported(x, "FROM LAST")
 	}
 	pos := t.pos(x)
 	name := strings.ToLower(x.Name)
@@ -304,7 +304,7 @@ func (t *translator) window(x *ast.WindowFuncExpr) (sql.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	call := &sql.FuncCall{Name: name, Distinct: x.Distinct, Over: over, Pos: pos}
+	call := &sql.FuncCall{Name: name, Distinct: x.Distinct, IgnoreNulls: x.IgnoreNull, Over: over, Pos: pos}
 	call.Star = name == "count" && !x.Distinct && countsRows(x.Args)
 	if !call.Star {
 		args, err := t.exprs(x.Args)

@@ -58,6 +58,8 @@ func TestTranslateQueries(t *testing.T) {
 			"SELECT sum(a) OVER (PARTITION BY b) AS s, rank() OVER (PARTITION BY b ORDER BY c NULLS FIRST ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS r FROM t ORDER BY lag(a) OVER (PARTITION BY b ORDER BY c NULLS FIRST) NULLS FIRST"},
 		{"SELECT sum(a) OVER w AS s FROM t WINDOW w AS (ORDER BY a) UNION ALL SELECT count(*) OVER w FROM u WINDOW w AS ()",
 			`(SELECT sum(a) OVER (ORDER BY a NULLS FIRST) AS s FROM t UNION ALL SELECT count(*) OVER () AS "count(*) OVER w" FROM u)`},
+		{"SELECT LAST_VALUE(a) IGNORE NULLS OVER (ORDER BY b) AS v FROM t",
+			"SELECT last_value(a) IGNORE NULLS OVER (ORDER BY b NULLS FIRST) AS v FROM t"},
 		{"SELECT CONCAT_WS('-', a, b), UNIX_TIMESTAMP(ts), FROM_UNIXTIME(1700000000) AS f FROM t",
 			"SELECT concat_ws('-', a, b) AS \"CONCAT_WS('-', a, b)\", unix_timestamp(ts) AS \"UNIX_TIMESTAMP(ts)\", from_unixtime(1700000000) AS f FROM t"},
 		{"SELECT STR_TO_DATE('2024-01-02', '%Y-%m-%d') AS d",
