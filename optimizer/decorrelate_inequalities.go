@@ -23,7 +23,8 @@ import (
 //	 WHERE d.category = e.category AND d.event_time = e.event_time)
 //
 // Grouped by D's columns, that is one aggregate per distinct outer row,
-// each over the rows its conditions pick. It is only done where it cannot
+// each over the rows its conditions pick (per group of its own GROUP BY,
+// where it has one, which a scalar subquery has not). It is only done where it cannot
 // change an answer:
 //
 //   - every correlated condition is a comparison that is not TRUE when an
@@ -35,8 +36,22 @@ import (
 //
 // It returns nil when sq is not such a subquery.
 func correlateByEqualities(input planner.Plan, sq *planner.Subquery) *planner.Subquery {
-	agg := aggregateBelowProjections(sq.Plan)
-	if agg == nil || len(agg.GroupBy) > 0 || !repeatable(input) {
+	plan := correlatePlanByEqualities(input, sq.Plan)
+	if plan == nil {
+		return nil
+	}
+	out := *sq
+	out.Plan = plan
+	return &out
+}
+
+// correlatePlanByEqualities rewrites plan, correlated with input's rows by
+// conditions under its aggregate, as correlateByEqualities describes; a
+// LATERAL subquery's plan may group (GROUP BY k: its groups for each outer
+// row). It returns nil when plan is not such a plan.
+func correlatePlanByEqualities(input, plan planner.Plan) planner.Plan {
+	agg := aggregateBelowProjections(plan)
+	if agg == nil || !repeatable(input) {
 		return nil
 	}
 	u := &pullUp{}
@@ -82,9 +97,7 @@ func correlateByEqualities(input planner.Plan, sq *planner.Subquery) *planner.Su
 	}
 	newAgg := *agg
 	newAgg.Input = &planner.Filter{Input: joined, Cond: planner.Conjunction(equalities)}
-	out := *sq
-	out.Plan = replaceAggregate(sq.Plan, &newAgg)
-	return &out
+	return replaceAggregate(plan, &newAgg)
 }
 
 // aggregateBelowProjections returns the aggregate under p's projections

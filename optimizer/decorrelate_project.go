@@ -217,9 +217,19 @@ func strictOperand(e planner.Expr) (int, bool) {
 }
 
 // overNoRows returns the value of scalar subquery sq over no rows, as an
-// uncorrelated subquery: its plan with the aggregate's input emptied, which
-// takes the correlated filters below it away too.
+// uncorrelated subquery (overNoRowsPlan).
 func overNoRows(sq *planner.Subquery) (planner.Expr, bool) {
+	plan, ok := overNoRowsPlan(sq.Plan)
+	if !ok {
+		return nil, false
+	}
+	return &planner.Subquery{Kind: planner.SubqueryScalar, Plan: plan, T: sq.T}, true
+}
+
+// overNoRowsPlan is p, an aggregate without GROUP BY under projections,
+// filters and aliases, with the aggregate's input emptied, which takes the
+// correlated filters below it away too: its row is p's over no rows.
+func overNoRowsPlan(p planner.Plan) (planner.Plan, bool) {
 	var empty func(planner.Plan) (planner.Plan, bool)
 	empty = func(p planner.Plan) (planner.Plan, bool) {
 		switch n := p.(type) {
@@ -239,11 +249,11 @@ func overNoRows(sq *planner.Subquery) (planner.Expr, bool) {
 		}
 		return nil, false
 	}
-	plan, ok := empty(sq.Plan)
+	plan, ok := empty(p)
 	if !ok || hasAnyOuterRef(plan) {
 		return nil, false
 	}
-	return &planner.Subquery{Kind: planner.SubqueryScalar, Plan: plan, T: sq.T}, true
+	return plan, true
 }
 
 // withMarker adds to p a last column that is TRUE on every row, so that a

@@ -40,6 +40,8 @@ func decorrelateSubqueries(p planner.Plan) planner.Plan {
 		return decorrelateFilter(n)
 	case *planner.Project:
 		return decorrelateProject(n)
+	case *planner.Join:
+		return decorrelateLateral(n)
 	}
 	return p
 }
@@ -314,8 +316,52 @@ func (u *pullUp) pull(p planner.Plan) (planner.Plan, []planner.Expr, bool) {
 		return out, preds, true
 	case *planner.Aggregate:
 		return u.pullAggregate(n)
+	case *planner.TopN:
+		return u.pullLimit(n.Input, n.Keys, n.Limit, n.Offset)
+	case *planner.Limit:
+		input, keys := n.Input, []planner.SortKey(nil)
+		if sort, ok := input.(*planner.Sort); ok {
+			input, keys = sort.Input, sort.Keys
+		}
+		return u.pullLimit(input, keys, n.Limit, n.Offset)
 	}
 	return nil, nil, false
+}
+
+// pullLimit pulls correlated equalities inner = outer up through ORDER BY
+// keys LIMIT limit OFFSET offset over input (limit < 0: none), as in the
+// top rows per outer row of SELECT … WHERE u.k = t.k ORDER BY u.x DESC
+// LIMIT 3: the rows of each group of equal inner values are numbered in
+// the ORDER BY's order, and those numbered past offset, up to limit of
+// them, stay. The outer row's rows are its group's, since the equalities
+// pick just that group.
+func (u *pullUp) pullLimit(input planner.Plan, keys []planner.SortKey, limit, offset int64) (planner.Plan, []planner.Expr, bool) {
+	in, preds, ok := u.pull(input)
+	if !ok {
+		return nil, nil, false
+	}
+	inner, _, ok := splitEqualities(preds)
+	if !ok || len(inner) == 0 {
+		return nil, nil, false
+	}
+	cols := in.Schema()
+	number := &planner.WindowCall{Fn: planner.WinRowNumber, PartitionBy: inner, OrderBy: keys,
+		Frame: planner.DefaultFrame(len(keys) > 0), T: planner.TypeBigint}
+	numbered := &planner.Window{Input: in, Calls: []*planner.WindowCall{number}, Names: []string{"row_number"}}
+	rn := &planner.ColumnRef{Index: len(cols), Name: "row_number", T: planner.TypeBigint}
+	bound := func(fn string, n int64) planner.Expr {
+		return &planner.Call{Fn: fn, T: planner.TypeBoolean, Args: []planner.Expr{rn, &planner.Literal{Value: n, T: planner.TypeBigint}}}
+	}
+	cond := bound(planner.FnGt, offset)
+	if limit >= 0 {
+		cond = planner.Conjunction([]planner.Expr{cond, bound(planner.FnLe, offset+limit)})
+	}
+	out := &planner.Project{Input: &planner.Filter{Input: numbered, Cond: cond}}
+	for i, c := range cols {
+		out.Exprs = append(out.Exprs, &planner.ColumnRef{Index: i, Name: c.Name, T: c.T})
+		out.Names = append(out.Names, c.Name)
+	}
+	return out, preds, true
 }
 
 // pullAggregate pulls correlated equalities inner = outer up through an

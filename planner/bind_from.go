@@ -79,6 +79,9 @@ func (b *binder) bindJoin(j *sql.Join) (Plan, error) {
 	if gen, ok := lateralGenerator(j); ok {
 		return b.bindLateral(j, gen)
 	}
+	if sub, ok := j.R.(*sql.SubqueryTable); ok && sub.Lateral {
+		return b.bindLateralSubquery(j, sub)
+	}
 	left, err := b.bindFrom(j.L)
 	if err != nil {
 		return nil, err
@@ -93,9 +96,16 @@ func (b *binder) bindJoin(j *sql.Join) (Plan, error) {
 	if len(j.Using) > 0 {
 		return b.bindJoinUsing(j, left, right)
 	}
+	return b.joinOn(j, left, right)
+}
+
+// joinOn binds j's ON condition over left's and right's columns, and joins
+// them on it.
+func (b *binder) joinOn(j *sql.Join, left, right Plan) (Plan, error) {
 	var cond Expr
 	if j.On != nil {
 		s := &scope{cols: append(append([]Column(nil), left.Schema()...), right.Schema()...)}
+		var err error
 		if cond, err = b.bindExpr(j.On, s); err != nil {
 			return nil, err
 		}

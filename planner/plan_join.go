@@ -37,6 +37,17 @@ const (
 	JoinAnti sql.JoinType = "ANTI"
 )
 
+// Condition is the whole join condition over Joined(): the key equalities
+// and Cond, as NewJoin was given it; nil for none.
+func (j *Join) Condition() Expr {
+	nl := len(j.Left.Schema())
+	conds := make([]Expr, 0, len(j.LeftKeys)+1)
+	for i := range j.LeftKeys {
+		conds = append(conds, &Call{Fn: FnEq, T: TypeBoolean, Args: []Expr{j.LeftKeys[i], shiftColumns(j.RightKeys[i], nl)}})
+	}
+	return Conjunction(append(conds, j.Cond))
+}
+
 // LeftOnly reports whether the join outputs only its left input's columns.
 func (j *Join) LeftOnly() bool { return j.Type == JoinSemi || j.Type == JoinAnti }
 

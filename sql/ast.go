@@ -391,7 +391,10 @@ type SubqueryTable struct {
 	Query      *Query
 	Alias      string
 	ColAliases []string
-	Pos        Pos
+	// Lateral is LATERAL (query): the query may read the columns of the
+	// FROM items before it, and runs for each of their rows.
+	Lateral bool
+	Pos     Pos
 }
 
 // JoinType is the kind of a join.

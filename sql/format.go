@@ -457,6 +457,9 @@ func (f *formatter) tableExpr(t TableExpr) {
 		f.WriteString(quoteString(t.Path))
 		f.alias(t.Alias, t.ColAliases)
 	case *SubqueryTable:
+		if t.Lateral {
+			f.WriteString("LATERAL ")
+		}
 		f.WriteString("(")
 		f.query(t.Query)
 		f.WriteString(")")

@@ -424,9 +424,12 @@ func (p *parser) joinCondition(j *Join) {
 func (p *parser) tablePrimary() TableExpr {
 	defer p.nest()()
 	t := p.tok()
+	if t.isWord("lateral") {
+		return p.lateral()
+	}
 	if t.isOp("(") {
 		if p.parenStartsQuery() {
-			return p.subqueryTable()
+			return p.subqueryTable(false)
 		}
 		if w := p.peek(1); w.isWord("describe") || w.isWord("show") {
 			panic(&Error{Pos: w.pos, Msg: strings.ToUpper(w.text) + " is a statement, not a table: query a metadata table instead, " +
@@ -456,9 +459,28 @@ func (p *parser) tablePrimary() TableExpr {
 	return p.sampledWithAlias(tn, func() { tn.Alias = p.tableAlias() })
 }
 
-func (p *parser) subqueryTable() TableExpr {
+// lateral parses LATERAL (query) [alias], or LATERAL before a table
+// function, which (unnest, explode, …) reads the rows before it anyway.
+func (p *parser) lateral() TableExpr {
+	p.advance()
+	if at := p.tok(); !at.isOp("(") {
+		f, ok := p.tablePrimary().(*TableFunc)
+		if !ok {
+			panic(&Error{Pos: at.pos, Msg: "LATERAL takes a subquery in parentheses or a table function"})
+		}
+		return f
+	}
+	if !p.parenStartsQuery() {
+		p.want("subquery")
+		panic(p.unexpected())
+	}
+	return p.subqueryTable(true)
+}
+
+// subqueryTable parses (query) [alias], LATERAL's when lateral is set.
+func (p *parser) subqueryTable(lateral bool) TableExpr {
 	t := p.advance()
-	s := &SubqueryTable{Query: p.query(), Pos: t.pos}
+	s := &SubqueryTable{Query: p.query(), Lateral: lateral, Pos: t.pos}
 	p.expectOp(")")
 	return p.sampledWithAlias(s, func() { s.Alias, s.ColAliases = p.tableAliasWithColumns() })
 }

@@ -35,6 +35,9 @@ func TestQueryFormat(t *testing.T) {
 			"SELECT (SELECT count(*) OVER (ORDER BY c) FROM u), rank() OVER (ORDER BY a) FROM t"},
 		{"SELECT lag(x, 2 IGNORE NULLS) OVER (), last_value(x) IGNORE NULLS OVER (), first_value(x RESPECT NULLS) OVER () FROM t",
 			"SELECT lag(x, 2) IGNORE NULLS OVER (), last_value(x) IGNORE NULLS OVER (), first_value(x) OVER () FROM t"},
+		{"SELECT * FROM t, LATERAL (SELECT t.a) s LEFT JOIN LATERAL (SELECT 1) AS r ON true",
+			"SELECT * FROM (t CROSS JOIN (LATERAL (SELECT t.a) AS s LEFT JOIN LATERAL (SELECT 1) AS r ON TRUE))"},
+		{"SELECT * FROM t CROSS JOIN LATERAL unnest(t.a) AS u (x)", "SELECT * FROM (t CROSS JOIN unnest(t.a) AS u (x))"},
 		// DuckDB's friendly SQL
 		{"SELECT * EXCLUDE (a, t.b) FROM t", "SELECT * EXCLUDE (a, t.b) FROM t"},
 		{"SELECT t.* exclude a, 1 FROM t", "SELECT t.* EXCLUDE (a), 1 FROM t"},
