@@ -78,7 +78,9 @@ func (a *listAcc[T]) update(_ context.Context, arg arrow.Array, gids []int32, gr
 	return nil
 }
 
-// sortGroup orders group g's values by their keys.
+// sortGroup orders group g's values by their keys. The keys stay, in the
+// same order, so that values added later sort in among them: a window's
+// running frame reads the result after every few rows.
 func (a *listAcc[T]) sortGroup(g int) {
 	keys := a.keys[g]
 	perm := make([]int, len(keys))
@@ -86,11 +88,11 @@ func (a *listAcc[T]) sortGroup(g int) {
 		perm[i] = i
 	}
 	slices.SortStableFunc(perm, func(i, j int) int { return bytes.Compare(keys[i], keys[j]) })
-	vals, valid := make([]T, len(perm)), make([]bool, len(perm))
+	vals, valid, sorted := make([]T, len(perm)), make([]bool, len(perm)), make([][]byte, len(perm))
 	for i, p := range perm {
-		vals[i], valid[i] = a.vals[g][p], a.valid[g][p]
+		vals[i], valid[i], sorted[i] = a.vals[g][p], a.valid[g][p], keys[p]
 	}
-	a.vals[g], a.valid[g], a.keys[g] = vals, valid, nil
+	a.vals[g], a.valid[g], a.keys[g] = vals, valid, sorted
 }
 
 func (a *listAcc[T]) result(mem memory.Allocator, groups int) arrow.Array {

@@ -25,9 +25,12 @@ import (
 //     frame with ORDER BY, or the whole partition) grow with the position,
 //     so one single-group accumulator is fed each frame's new rows and read
 //     after each: the accumulators' results leave their state as it was.
-//     It costs one update and one read per distinct frame, so it is chosen
-//     when the frames are long: their summed length, what batching would
-//     feed, passes runningFactor reads' worth.
+//     Frames that all end at the partition's end (ROWS BETWEEN CURRENT ROW
+//     AND UNBOUNDED FOLLOWING) are run the same way from the last, for the
+//     aggregates that do not care about the order of their rows. It costs
+//     one update and one read per distinct frame, so it is chosen when the
+//     frames are long: their summed length, what batching would feed,
+//     passes runningFactor reads' worth.
 //
 // Rows reach the accumulator in frame order, as string_agg and array_agg
 // without an ORDER BY of their own show.
@@ -56,11 +59,11 @@ func aggregateFrames(ctx context.Context, call *planner.WindowCall, r *windowRow
 	for ps, pe := range r.partitions() {
 		first, last := frameOf[r.perm[ps]], frameOf[r.perm[pe-1]]
 		part := frames[first : last+1]
-		if call.Frame.Start.Kind == sql.UnboundedPreceding && coveredRows(part) > runningFactor*len(part) {
+		if grows, shrinks := runsOn(call, part); grows || shrinks {
 			if err := pending.flush(ctx, &out); err != nil {
 				return nil, err
 			}
-			if err := runFrames(ctx, in, part, &out); err != nil {
+			if err := runFrames(ctx, in, part, shrinks, &out); err != nil {
 				return nil, err
 			}
 			continue
@@ -186,29 +189,76 @@ func coveredRows(frames []positionRange) int {
 	return n
 }
 
+// runsOn reports whether a partition's frames are long enough to be run
+// rather than batched (runFrames): grows when they all start at the
+// partition's start, shrinks when they all end at its end and the
+// aggregate does not care about the order its rows come in (they are fed
+// last first).
+func runsOn(call *planner.WindowCall, frames []positionRange) (grows, shrinks bool) {
+	if coveredRows(frames) <= runningFactor*len(frames) {
+		return false, false
+	}
+	grows = call.Frame.Start.Kind == sql.UnboundedPreceding
+	shrinks = !grows && call.Frame.End.Kind == sql.UnboundedFollowing && !call.Agg.ValueDependsOnRowOrder()
+	return grows, shrinks
+}
+
 // runFrames computes frames that all start where the first does and end
 // no earlier than the one before: one accumulator is fed each frame's new
-// rows and read.
-func runFrames(ctx context.Context, in *aggregateInput, frames []positionRange, out *frameResults) error {
+// rows and read. With fromEnd, the frames all end where the last does and
+// start no earlier than the one before: they are read last first, each
+// after the rows before the previous one's start are fed.
+func runFrames(ctx context.Context, in *aggregateInput, frames []positionRange, fromEnd bool, out *frameResults) error {
 	acc, err := newAccumulator(in.agg)
 	if err != nil {
 		return err
 	}
+	collect := out
+	if fromEnd {
+		collect = &frameResults{mem: in.mem}
+		defer collect.release()
+	}
 	var zeros []int32
-	fed := frames[0].lo
-	for _, f := range frames {
-		if f.hi > fed {
-			zeros = grow(zeros[:0], f.hi-fed)
-			if err := in.feed(ctx, acc, nil, fed, f.hi, zeros, 1); err != nil {
-				return err
-			}
-			fed = f.hi
+	feed := func(lo, hi int) error {
+		zeros = grow(zeros[:0], hi-lo)
+		return in.feed(ctx, acc, nil, lo, hi, zeros, 1)
+	}
+	fed, unfed := frames[0].lo, frames[len(frames)-1].hi // fed [fed, hi) or [lo, unfed)
+	for i := range frames {
+		f := frames[i]
+		if fromEnd {
+			f = frames[len(frames)-1-i]
 		}
-		if err := out.add(acc.result(in.mem, 1)); err != nil {
+		switch {
+		case !fromEnd && f.hi > fed:
+			err, fed = feed(fed, f.hi), f.hi
+		case fromEnd && f.lo < unfed:
+			err, unfed = feed(f.lo, unfed), f.lo
+		}
+		if err != nil {
+			return err
+		}
+		if err := collect.add(acc.result(in.mem, 1)); err != nil {
 			return err
 		}
 	}
-	return nil
+	if !fromEnd {
+		return nil
+	}
+	backwards, err := collect.concat()
+	if err != nil {
+		return err
+	}
+	defer backwards.Release()
+	reverse := make([]int32, backwards.Len())
+	for i := range reverse {
+		reverse[i] = int32(len(reverse) - 1 - i)
+	}
+	forwards, err := expr.Take(ctx, in.mem, backwards, reverse)
+	if err != nil {
+		return err
+	}
+	return out.add(forwards)
 }
 
 // frameBatch gathers frames for one batched update: their positions one

@@ -11,8 +11,9 @@ var foldedWindowAggregates = map[string]string{
 // bindWindowAggregate binds an aggregate OVER (…). A plain count, sum,
 // avg, min or max is folded over frames directly; any other aggregate, and
 // those with DISTINCT, FILTER (WHERE …) or ORDER BY inside, is bound as in
-// GROUP BY and set as the call's Agg. Its arguments may hold the block's
-// aggregates (stddev(sum(x)) OVER ()), which the block computes first.
+// GROUP BY and set as the call's Agg. Its arguments and FILTER condition
+// may hold the block's aggregates (stddev(sum(x)) OVER ()), which the
+// block computes first.
 func (b *binder) bindWindowAggregate(call *WindowCall, e *sql.FuncCall, s *scope) error {
 	if fn, ok := foldedWindowAggregates[e.Name]; ok && !e.Distinct && e.Filter == nil && len(e.OrderBy) == 0 {
 		return b.bindFoldedWindowAggregate(call, fn, e, s)
@@ -24,7 +25,7 @@ func (b *binder) bindWindowAggregate(call *WindowCall, e *sql.FuncCall, s *scope
 		return err
 	}
 	if e.Filter != nil {
-		if agg.Filter, err = b.bindAggFilter(e, s); err != nil {
+		if agg.Filter, err = b.bindAggFilter(e, &args); err != nil {
 			return err
 		}
 	}

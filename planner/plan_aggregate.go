@@ -96,6 +96,32 @@ func (a *AggCall) MapExprs(f func(Expr) Expr) *AggCall {
 	return &out
 }
 
+// ValueDependsOnRowOrder reports whether the call's value can change with
+// the order its rows come in, floating-point rounding aside: any_value
+// takes the first value, max_by and min_by the first of ties, string_agg
+// and array_agg list the values in that order (among ties of their ORDER
+// BY, where they have one).
+func (a *AggCall) ValueDependsOnRowOrder() bool {
+	switch a.Fn {
+	case AggAnyValue, AggMaxBy, AggMinBy, AggStringAgg, AggArrayAgg, AggCollectList:
+		return true
+	}
+	return false
+}
+
+// RoundsByRowOrder reports whether the call adds floating-point values,
+// whose rounding depends on the order they are added in: sum, avg and the
+// variances of DOUBLE or REAL (avg and the variances of integers too,
+// which they compute in DOUBLE).
+func (a *AggCall) RoundsByRowOrder() bool {
+	switch a.Fn {
+	case AggSum, AggAvg, AggVarSamp, AggVarPop, AggStddevSamp, AggStddevPop:
+		id := a.Arg.Type().ID()
+		return id == arrow.FLOAT64 || id == arrow.FLOAT32
+	}
+	return false
+}
+
 // AggOrder is the direction of one ORDER BY key inside an aggregate.
 type AggOrder struct{ Desc, NullsFirst bool }
 
