@@ -169,12 +169,19 @@ func strictTree(e planner.Expr) bool {
 // repeatable reports whether running p twice gives the same rows: it
 // has, subqueries included, no LIMIT or top-N (which may pick among ties
 // or parallel scans' rows differently), no window (row_number() OVER ()
-// numbers rows in the order they come), and no volatile function (rand(),
-// a sample).
+// numbers rows in the order they come), no aggregate whose value depends
+// on the order parallel scans deliver rows in (a floating-point sum,
+// string_agg, any_value), and no volatile function (rand(), a sample).
 func repeatable(p planner.Plan) bool {
-	switch p.(type) {
+	switch n := p.(type) {
 	case *planner.Limit, *planner.TopN, *planner.Window:
 		return false
+	case *planner.Aggregate:
+		for _, a := range n.Aggs {
+			if a.ValueDependsOnRowOrder() || a.RoundsByRowOrder() {
+				return false
+			}
+		}
 	}
 	ok := true
 	for _, root := range planner.NodeExprs(p) {
