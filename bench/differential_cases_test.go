@@ -289,6 +289,7 @@ func subqueryCases() []diffCase {
 // expressionCases cover CASE, COALESCE, NULLIF, CAST and arithmetic.
 func expressionCases() []diffCase {
 	return unordered(
+		`SELECT id, CAST(m AS DOUBLE) = CAST(CAST(m AS VARCHAR) AS DOUBLE), CAST(0.3 AS DOUBLE) = 0.3e0, CAST(m AS DOUBLE) FROM diff.t`,
 		`SELECT id, CASE WHEN i > 0 THEN 'pos' WHEN i < 0 THEN 'neg' ELSE 'zero or null' END FROM diff.t`,
 		`SELECT id, CASE i WHEN 3 THEN 'three' WHEN 0 THEN 'zero' END FROM diff.t`,
 		`SELECT id, CASE WHEN flag THEN i ELSE -i END FROM diff.t`,

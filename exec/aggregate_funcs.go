@@ -12,6 +12,7 @@ import (
 
 	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/value"
 )
 
 // accumulator computes one aggregate for every group. Its state is a typed
@@ -162,7 +163,7 @@ func newAvgAcc(arg arrow.DataType) (accumulator, error) {
 		avg := func(sum float64, n int64) float64 { return sum / float64(n) }
 		return &sumAcc[float64]{add: addFloat64, avg: avg, t: planner.TypeDouble}, nil
 	case *arrow.Decimal128Type:
-		avg := func(sum decimal128.Num, n int64) float64 { return sum.ToFloat64(t.Scale) / float64(n) }
+		avg := func(sum decimal128.Num, n int64) float64 { return value.DecimalToFloat64(sum, t.Scale) / float64(n) }
 		return &sumAcc[decimal128.Num]{add: addDecimal, avg: avg, t: planner.TypeDouble}, nil
 	}
 	return nil, fmt.Errorf("avg of %s", planner.TypeString(arg))

@@ -84,7 +84,7 @@ func (a *percentileDiscAcc[T]) result(mem memory.Allocator, groups int) arrow.Ar
 			continue
 		}
 		slices.SortFunc(vs, a.e.compare)
-		k := max(int(math.Ceil(a.fraction*float64(len(vs))))-1, 0)
+		k := discreteRank(a.fraction, len(vs))
 		out[g], valid[g] = vs[k], true
 	}
 	return a.e.build(mem, a.t, out, valid)
@@ -110,4 +110,17 @@ func (a *percentileDiscAcc[T]) merge(_ context.Context, other accumulator, gmap 
 		a.vals[g] = append(a.vals[g], o.vals[i]...)
 	}
 	return nil
+}
+
+// discreteRank is the position (from 0) of percentile_disc(fraction) among
+// n sorted values: the first position i (from 1) with i/n >= fraction.
+// fraction·n in floating point can land just above a whole number
+// (0.3·10 is 3.0000000000000004), so the position before is checked
+// against fraction itself.
+func discreteRank(fraction float64, n int) int {
+	k := int(math.Ceil(fraction * float64(n)))
+	if k > 1 && float64(k-1)/float64(n) >= fraction {
+		k--
+	}
+	return max(k-1, 0)
 }

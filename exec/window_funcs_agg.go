@@ -12,6 +12,7 @@ import (
 	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // frameAggregate computes count, sum, avg, min or max over every row's
@@ -39,7 +40,7 @@ func frameAggregate(ctx context.Context, call *planner.WindowCall, r *windowRows
 	case *arrow.Float64Type:
 		return sumFrames(call, r, arg, addFloat64, func(v float64) float64 { return v }, mem)
 	case *arrow.Decimal128Type:
-		return sumFrames(call, r, arg, addDecimal, func(v decimal128.Num) float64 { return v.ToFloat64(t.Scale) }, mem)
+		return sumFrames(call, r, arg, addDecimal, func(v decimal128.Num) float64 { return value.DecimalToFloat64(v, t.Scale) }, mem)
 	}
 	return nil, fmt.Errorf("%s of %s", call.Fn, planner.TypeString(arg.DataType()))
 }

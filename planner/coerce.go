@@ -275,7 +275,7 @@ func literalFloat(v any, from arrow.DataType) (float64, bool) {
 	case float64:
 		return x, true
 	case decimal128.Num:
-		return x.ToFloat64(from.(*arrow.Decimal128Type).Scale), true
+		return value.DecimalToFloat64(x, from.(*arrow.Decimal128Type).Scale), true
 	}
 	return 0, false
 }

@@ -94,3 +94,27 @@ func RoundQuo(z, num, den, t *big.Int) {
 		z.Add(z, big.NewInt(int64(sign)))
 	}
 }
+
+// exactPowersOfTen are the powers of ten a float64 holds exactly.
+var exactPowersOfTen = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// DecimalToFloat64 is the DOUBLE nearest to n·10^-scale, as DuckDB, Spark
+// and PostgreSQL cast a decimal. arrow-go's Num.ToFloat64 multiplies by an
+// inexact 10^-scale instead, which turns 0.3 into 0.30000000000000004.
+// Up to 2^53, both n and 10^scale are exact doubles and one division
+// rounds correctly; beyond, the decimal's text is parsed.
+func DecimalToFloat64(n decimal128.Num, scale int32) float64 {
+	const exact = 1 << 53
+	hi, lo := n.HighBits(), n.LowBits()
+	if scale >= 0 && int(scale) < len(exactPowersOfTen) {
+		switch {
+		case hi == 0 && lo <= exact:
+			return float64(lo) / exactPowersOfTen[scale]
+		case hi == -1 && int64(lo) < 0 && int64(lo) >= -exact:
+			return float64(int64(lo)) / exactPowersOfTen[scale]
+		}
+	}
+	f, _ := strconv.ParseFloat(n.ToString(scale), 64)
+	return f
+}

@@ -255,7 +255,7 @@ func castFromDecimal(cc *caster, x *vec[decimal128.Num]) (arrow.Array, error) {
 	case arrow.FLOAT32:
 		return castRows(cc, x, func(v decimal128.Num) (float32, bool) { return v.ToFloat32(from), true })
 	case arrow.FLOAT64:
-		return castRows(cc, x, func(v decimal128.Num) (float64, bool) { return v.ToFloat64(from), true })
+		return castRows(cc, x, func(v decimal128.Num) (float64, bool) { return value.DecimalToFloat64(v, from), true })
 	case arrow.DECIMAL128:
 		prec, scale := decimalParams(cc.to)
 		m := &decimalMath{prec: prec}

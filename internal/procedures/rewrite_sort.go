@@ -17,6 +17,7 @@ import (
 	"github.com/lakesql/lakesql/exec"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
+	"github.com/lakesql/lakesql/value"
 )
 
 // rewriteSort is the order the sort strategy writes rows in: either sort
@@ -276,7 +277,7 @@ func zorderBytes(t arrow.DataType) (func(arrow.Array, int) uint64, error) {
 		// z-order needs.
 		scale := t.(*arrow.Decimal128Type).Scale
 		return func(a arrow.Array, i int) uint64 {
-			return floatBits(a.(*array.Decimal128).Value(i).ToFloat64(scale))
+			return floatBits(value.DecimalToFloat64(a.(*array.Decimal128).Value(i), scale))
 		}, nil
 	}
 	return nil, fmt.Errorf("zorder does not support columns of type %s", planner.TypeString(t))
