@@ -57,7 +57,15 @@ type join struct {
 	right     Operator
 	buildLeft bool
 	cond      planner.Expr
-	match     matcher
+	// condCols marks the joined columns cond reads, and condOver is cond
+	// over just those, schema condSchema: candidate pairs gather them
+	// alone for the condition, the others only for the pairs that pass.
+	// condOver is nil where cond holds expressions this cannot renumber
+	// (a subquery); then all columns are gathered.
+	condCols   []bool
+	condOver   planner.Expr
+	condSchema *arrow.Schema
+	match      matcher
 	// keep marks the joined columns (left's, then right's) that are output,
 	// nil for all; schema has the kept ones, joined all of them.
 	keep   []bool
@@ -98,7 +106,49 @@ func newJoin(typ sql.JoinType, left, right Operator, cond planner.Expr, buildLef
 	if keep != nil {
 		j.schema = arrow.NewSchema(kept(keep, fields), nil)
 	}
+	j.condCols, j.condOver = narrowedCondition(cond, len(fields))
+	if j.condOver != nil {
+		j.condSchema = arrow.NewSchema(kept(j.condCols, fields), nil)
+	}
 	return j
+}
+
+// narrowedCondition returns the columns of width joined columns that cond
+// reads, and cond over just those columns in order; nil when cond is nil
+// or holds an expression other than calls, casts, CASE, columns and
+// literals.
+func narrowedCondition(cond planner.Expr, width int) ([]bool, planner.Expr) {
+	if cond == nil {
+		return nil, nil
+	}
+	reads := make([]bool, width)
+	plain := true
+	planner.Walk(cond, func(x planner.Expr) {
+		switch x := x.(type) {
+		case *planner.ColumnRef:
+			reads[x.Index] = true
+		case *planner.Call, *planner.Cast, *planner.Case, *planner.Literal:
+		default:
+			plain = false
+		}
+	})
+	if !plain {
+		return nil, nil
+	}
+	at := make([]int, width)
+	n := 0
+	for i, r := range reads {
+		at[i] = n
+		if r {
+			n++
+		}
+	}
+	return reads, planner.Rewrite(cond, func(x planner.Expr) planner.Expr {
+		if ref, ok := x.(*planner.ColumnRef); ok {
+			return &planner.ColumnRef{Index: at[ref.Index], Name: ref.Name, T: ref.T}
+		}
+		return x
+	})
 }
 
 // kept returns the elements of xs that keep marks.
@@ -232,31 +282,74 @@ func (j *join) matched(ctx context.Context, p *pairs) (arrow.RecordBatch, error)
 		}
 		return j.assemble(ctx, p.probe, p.build, j.keep)
 	}
+	if j.condOver == nil {
+		return j.matchedAll(ctx, p)
+	}
+	over, err := j.gather(ctx, p.probe, p.build, j.condCols, j.condSchema)
+	if err != nil {
+		return nil, err
+	}
+	defer over.Release()
+	bools, err := j.evalCondition(ctx, j.condOver, over)
+	if err != nil || bools == nil {
+		return nil, err
+	}
+	defer bools.Release()
+	j.mark(p, bools)
+	if j.leftOnly() {
+		return nil, nil
+	}
+	var probeRows, buildRows []int32
+	for i := range p.probe {
+		if bools.IsValid(i) && bools.Value(i) {
+			probeRows, buildRows = append(probeRows, p.probe[i]), append(buildRows, p.build[i])
+		}
+	}
+	if len(probeRows) == 0 {
+		return nil, nil
+	}
+	return j.assemble(ctx, probeRows, buildRows, j.keep)
+}
+
+// matchedAll is matched for a condition that needs every joined column:
+// the pairs are gathered whole, then filtered.
+func (j *join) matchedAll(ctx context.Context, p *pairs) (arrow.RecordBatch, error) {
 	out, err := j.assemble(ctx, p.probe, p.build, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer out.Release()
-	mem := allocator(ctx)
-	mask, err := expr.Eval(ctx, j.cond, out, mem)
-	if err != nil {
-		return nil, fmt.Errorf("join condition %s: %w", j.cond, err)
+	bools, err := j.evalCondition(ctx, j.cond, out)
+	if err != nil || bools == nil {
+		return nil, err
 	}
-	defer mask.Release()
-	bools, ok := mask.(*array.Boolean)
-	if !ok { // a NULL-typed condition matches nothing
-		return nil, nil
-	}
+	defer bools.Release()
 	j.mark(p, bools)
 	if j.leftOnly() || countTrue(bools) == 0 {
 		return nil, nil
 	}
+	mem := allocator(ctx)
 	passed, err := compute.FilterRecordBatch(WithAllocator(ctx, mem), out, bools, compute.DefaultFilterOptions())
 	if err != nil || j.keep == nil {
 		return passed, err
 	}
 	defer passed.Release()
 	return array.NewRecordBatch(j.schema, kept(j.keep, passed.Columns()), passed.NumRows()), nil
+}
+
+// evalCondition evaluates cond over batch; nil (and no error) for a
+// NULL-typed condition, which matches nothing. The caller releases it.
+func (j *join) evalCondition(ctx context.Context, cond planner.Expr, batch arrow.RecordBatch) (*array.Boolean, error) {
+	mask, err := expr.Eval(ctx, cond, batch, allocator(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("join condition %s: %w", j.cond, err)
+	}
+	bools, ok := mask.(*array.Boolean)
+	if !ok {
+		mask.Release()
+		return nil, nil
+	}
+	return bools, nil
 }
 
 // mark records the rows of pairs that pass (all pairs when pass is nil).
@@ -328,12 +421,20 @@ func nullRows(n int) []int32 {
 // assemble builds output rows from probe and build row numbers (-1: NULLs),
 // of the joined columns that keep marks (nil: all of them).
 func (j *join) assemble(ctx context.Context, probeRows, buildRows []int32, keep []bool) (arrow.RecordBatch, error) {
+	if keep == nil {
+		return j.gather(ctx, probeRows, buildRows, nil, j.joined)
+	}
+	return j.gather(ctx, probeRows, buildRows, keep, j.schema)
+}
+
+// gather is assemble of the joined columns keep marks (nil: all), whose
+// schema is schema.
+func (j *join) gather(ctx context.Context, probeRows, buildRows []int32, keep []bool, schema *arrow.Schema) (arrow.RecordBatch, error) {
 	buildOp, probeOp := j.sides()
 	nl := j.left.Schema().NumFields()
 	var leftKeep, rightKeep []bool
-	schema := j.joined
 	if keep != nil {
-		leftKeep, rightKeep, schema = keep[:nl], keep[nl:], j.schema
+		leftKeep, rightKeep = keep[:nl], keep[nl:]
 	}
 	probeKeep, buildKeep := leftKeep, rightKeep
 	if j.buildLeft {
