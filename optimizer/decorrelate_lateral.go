@@ -27,7 +27,7 @@ import (
 // subquery's rows as before. What cannot be decorrelated is left as is and
 // reported at the correlated column when the query runs.
 func decorrelateLateral(j *planner.Join) planner.Plan {
-	if j.LeftOnly() || !planner.HasOuterRef(j.Right, 1) {
+	if !j.Lateral || !planner.HasOuterRef(j.Right, 1) {
 		return j
 	}
 	right := j.Right
@@ -102,7 +102,7 @@ func lateralJoin(typ sql.JoinType, left, right planner.Plan, cond planner.Expr) 
 			return lateralJoin(typ, left, byEqualities, cond)
 		}
 	}
-	if !ok || hasAnyOuterRef(sub) {
+	if !ok || hasAnyOuterRef(sub) || u.filtersGroup {
 		return nil, false
 	}
 	nl := len(left.Schema())

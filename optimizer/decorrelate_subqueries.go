@@ -1,6 +1,7 @@
 package optimizer
 
 import (
+	"math"
 	"slices"
 
 	"github.com/lakesql/lakesql/planner"
@@ -177,7 +178,7 @@ func scalarJoinFor(input planner.Plan, c planner.Expr, filtering bool) (planner.
 	}
 	// Without an aggregate that had no GROUP BY, the subquery could return
 	// several rows for an outer row, which is an error a join cannot raise.
-	if !ok || !u.grouped || hasAnyOuterRef(sub) {
+	if !ok || !u.grouped || u.filtersGroup || hasAnyOuterRef(sub) {
 		return nil, nil, false
 	}
 	// An outer row without a group gets NULLs from the join; where the
@@ -267,6 +268,10 @@ func readsOuter(e planner.Expr) bool {
 // that is missing would give 0 there, not the NULL a join gives.
 type pullUp struct {
 	grouped, counts bool
+	// filtersGroup records a filter (HAVING) above that aggregate: a row
+	// it drops looks like a missing group after the join, and must not
+	// take the value over no rows.
+	filtersGroup bool
 }
 
 // pull returns p without its correlated conjuncts and those conjuncts, over
@@ -283,6 +288,7 @@ func (u *pullUp) pull(p planner.Plan) (planner.Plan, []planner.Expr, bool) {
 		if !ok {
 			return nil, nil, false
 		}
+		u.filtersGroup = u.filtersGroup || u.grouped
 		var keep []planner.Expr
 		for _, c := range planner.Conjuncts(n.Cond) {
 			switch {
@@ -353,7 +359,7 @@ func (u *pullUp) pullLimit(input planner.Plan, keys []planner.SortKey, limit, of
 		return &planner.Call{Fn: fn, T: planner.TypeBoolean, Args: []planner.Expr{rn, &planner.Literal{Value: n, T: planner.TypeBigint}}}
 	}
 	cond := bound(planner.FnGt, offset)
-	if limit >= 0 {
+	if limit >= 0 && limit <= math.MaxInt64-offset { // beyond, no row number reaches the bound
 		cond = planner.Conjunction([]planner.Expr{cond, bound(planner.FnLe, offset+limit)})
 	}
 	out := &planner.Project{Input: &planner.Filter{Input: numbered, Cond: cond}}

@@ -28,5 +28,10 @@ func (b *binder) bindLateralSubquery(j *sql.Join, sub *sql.SubqueryTable) (Plan,
 	if err != nil {
 		return nil, errorf(sub.Pos, "subquery %v", err)
 	}
-	return b.joinOn(j, left, right)
+	joined, err := b.joinOn(j, left, right)
+	if err != nil {
+		return nil, err
+	}
+	joined.(*Join).Lateral = true
+	return joined, nil
 }

@@ -29,6 +29,10 @@ type Join struct {
 	Cond                Expr
 	BuildLeft           bool
 	Keep                []bool
+	// Lateral marks a join with a LATERAL subquery on the right, whose
+	// OuterRefs of depth 1 read the left side's columns; the optimizer
+	// turns it into a plain join (optimizer/decorrelate_lateral.go).
+	Lateral bool
 }
 
 // Join types beyond the SQL ones, made by decorrelating subqueries.
