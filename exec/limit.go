@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lakesql/lakesql/planner"
 )
 
 // limit passes on rows offset … offset+limit-1 of its input.
@@ -41,7 +42,7 @@ func (l *limit) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			batch.Release()
 			continue
 		}
-		end := min(n, l.skip+l.remain)
+		end := min(n, planner.RowsThrough(l.remain, l.skip))
 		out := batch
 		if l.skip > 0 || end < n {
 			out = batch.NewSlice(l.skip, end)

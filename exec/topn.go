@@ -39,7 +39,7 @@ func (t *topN) Open(ctx context.Context) error {
 	return t.input.Open(ctx)
 }
 
-func (t *topN) k() int { return int(t.limit + t.offset) }
+func (t *topN) k() int { return int(planner.RowsThrough(t.limit, t.offset)) }
 
 func (t *topN) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if !t.done {

@@ -359,7 +359,7 @@ func (u *pullUp) pullLimit(input planner.Plan, keys []planner.SortKey, limit, of
 		return &planner.Call{Fn: fn, T: planner.TypeBoolean, Args: []planner.Expr{rn, &planner.Literal{Value: n, T: planner.TypeBigint}}}
 	}
 	cond := bound(planner.FnGt, offset)
-	if limit >= 0 && limit <= math.MaxInt64-offset { // beyond, no row number reaches the bound
+	if limit >= 0 && planner.RowsThrough(limit, offset) < math.MaxInt64 { // no row number passes MaxInt64
 		cond = planner.Conjunction([]planner.Expr{cond, bound(planner.FnLe, offset+limit)})
 	}
 	out := &planner.Project{Input: &planner.Filter{Input: numbered, Cond: cond}}

@@ -21,7 +21,7 @@ func pushDownLimit(p planner.Plan) planner.Plan {
 		return &out
 	case *planner.Scan:
 		scan := *in
-		scan.RowsNeeded = limit.Limit + limit.Offset
+		scan.RowsNeeded = planner.RowsThrough(limit.Limit, limit.Offset)
 		out := *limit
 		out.Input = &scan
 		return &out

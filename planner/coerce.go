@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"github.com/lakesql/lakesql/storage"
 	"math"
 	"math/big"
 	"strconv"
@@ -11,6 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
+
+	"github.com/lakesql/lakesql/storage"
 	"github.com/lakesql/lakesql/value"
 )
 

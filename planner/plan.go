@@ -4,6 +4,7 @@ package planner
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -110,6 +111,16 @@ type Project struct {
 	// that pass hidden columns on set it (JOIN … USING's, a sample of n
 	// rows', the one dropping ORDER BY's hidden keys).
 	Marks []ColumnMarks
+}
+
+// RowsThrough is how many rows LIMIT limit OFFSET offset reads, offset +
+// limit, as many as an int64 counts when that sum is larger (LIMIT
+// 9223372036854775807 OFFSET 1).
+func RowsThrough(limit, offset int64) int64 {
+	if limit > math.MaxInt64-offset {
+		return math.MaxInt64
+	}
+	return offset + limit
 }
 
 // Limit skips Offset rows, then passes at most Limit rows (Limit < 0: no limit).
