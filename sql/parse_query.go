@@ -356,6 +356,14 @@ func (p *parser) joined() TableExpr {
 			x = p.lateralView(x)
 			continue
 		}
+		if p.pivotsHere() {
+			if t.isWord("pivot") {
+				x = p.pivot(x)
+			} else {
+				x = p.unpivot(x)
+			}
+			continue
+		}
 		// NATURAL is not offered in "expected …" lists: a mistyped word
 		// after a table is more likely a misspelt clause than a join.
 		natural := t.isWord("natural")
@@ -490,10 +498,23 @@ func (p *parser) tableAlias() string {
 	if p.acceptWord("as") {
 		return p.aliasName()
 	}
-	if p.tok().isName() {
+	if p.tok().isName() && !p.pivotsHere() {
 		return p.advance().text
 	}
 	return ""
+}
+
+// pivotsHere reports whether PIVOT ( or UNPIVOT [INCLUDE|EXCLUDE NULLS] (
+// comes next, which is no table alias.
+func (p *parser) pivotsHere() bool {
+	t, next := p.tok(), p.peek(1)
+	switch {
+	case t.isWord("pivot"):
+		return next.isOp("(")
+	case t.isWord("unpivot"):
+		return next.isOp("(") || next.isWord("include") || next.isWord("exclude")
+	}
+	return false
 }
 
 // tableAliasWithColumns parses [AS] alias [(col, …)].

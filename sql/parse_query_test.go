@@ -38,6 +38,11 @@ func TestQueryFormat(t *testing.T) {
 		{"SELECT * FROM t, LATERAL (SELECT t.a) s LEFT JOIN LATERAL (SELECT 1) AS r ON true",
 			"SELECT * FROM (t CROSS JOIN (LATERAL (SELECT t.a) AS s LEFT JOIN LATERAL (SELECT 1) AS r ON TRUE))"},
 		{"SELECT * FROM t CROSS JOIN LATERAL unnest(t.a) AS u (x)", "SELECT * FROM (t CROSS JOIN unnest(t.a) AS u (x))"},
+		{"SELECT * FROM t PIVOT (sum(v) FOR k IN ('a', 2 AS two)) AS p",
+			`SELECT * FROM (SELECT * EXCLUDE (k, v), sum(v) FILTER (WHERE (k IS NOT DISTINCT FROM 'a')) AS a, sum(v) FILTER (WHERE (k IS NOT DISTINCT FROM 2)) AS two FROM t GROUP BY ALL) AS p`},
+		{"SELECT * FROM t UNPIVOT (v FOR k IN (a, b AS 'B'))",
+			`SELECT * FROM (SELECT * EXCLUDE (__unpivot, a, b), (__unpivot).name AS k, (__unpivot).value AS v FROM (t CROSS JOIN unnest(array(named_struct('name', 'a', 'value', a), named_struct('name', 'B', 'value', b))) AS __unpivoted (__unpivot)) WHERE ((__unpivot).value IS NOT NULL))`},
+		{"SELECT pivot FROM t pivot", "SELECT pivot FROM t AS pivot"},
 		// DuckDB's friendly SQL
 		{"SELECT * EXCLUDE (a, t.b) FROM t", "SELECT * EXCLUDE (a, t.b) FROM t"},
 		{"SELECT t.* exclude a, 1 FROM t", "SELECT t.* EXCLUDE (a), 1 FROM t"},
