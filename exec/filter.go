@@ -46,6 +46,12 @@ func (f *filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 }
 
+// run is apply as a row stage.
+func (f *filter) run(ctx context.Context, batch arrow.RecordBatch, emit func(arrow.RecordBatch) error) error {
+	out, err := f.apply(ctx, batch)
+	return emitOne(out, err, emit)
+}
+
 // apply filters one batch; it returns nil when no row passes.
 func (f *filter) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error) {
 	bools, bits, kept, err := evalPredicate(ctx, f.pred, batch)

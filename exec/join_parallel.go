@@ -48,15 +48,18 @@ func (j *join) fork() rowStage {
 		j.probe = nil
 	}
 	return &join{
-		typ: j.typ, left: j.left, right: j.right, buildLeft: j.buildLeft, cond: j.cond,
+		typ: j.typ, left: j.left, right: j.right, buildLeft: j.buildLeft,
+		cond: j.cond, condCols: j.condCols, condOver: j.condOver, condSchema: j.condSchema,
 		match: j.match.fork(), keep: j.keep, schema: j.schema, joined: j.joined, build: j.build,
 	}
 }
 
-// apply joins one probe batch, as Next does, into one output batch.
-func (j *join) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error) {
+// run joins one probe batch, as Next does, handing emit each batch of the
+// result as it is made: a probe batch whose rows match many build rows
+// makes many batches, which are not held all at once.
+func (j *join) run(ctx context.Context, batch arrow.RecordBatch, emit func(arrow.RecordBatch) error) error {
 	if batch.NumRows() == 0 {
-		return nil, nil
+		return nil
 	}
 	batch.Retain()
 	j.probe, j.probeExhausted = batch, false
@@ -66,38 +69,16 @@ func (j *join) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.Record
 		j.probe = nil
 	}()
 	if err := j.match.setProbe(ctx, batch); err != nil {
-		return nil, err
+		return err
 	}
-	var outs []arrow.RecordBatch
-	defer func() {
-		for _, o := range outs {
-			o.Release()
-		}
-	}()
 	for !j.probeExhausted {
 		j.pairs.reset()
 		j.probeExhausted = j.match.next(&j.pairs, BatchSize)
 		out, err := j.matched(ctx, &j.pairs)
-		if err != nil {
-			return nil, err
-		}
-		if out != nil {
-			outs = append(outs, out)
+		if err := emitOne(out, err, emit); err != nil {
+			return err
 		}
 	}
 	out, err := j.unmatchedProbe(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if out != nil {
-		outs = append(outs, out)
-	}
-	switch len(outs) {
-	case 0:
-		return nil, nil
-	case 1:
-		out, outs = outs[0], nil
-		return out, nil
-	}
-	return concatBatches(allocator(ctx), j.schema, outs)
+	return emitOne(out, err, emit)
 }

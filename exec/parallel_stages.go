@@ -28,9 +28,10 @@ const parallelAfterRows = 16 * BatchSize
 type rowStage interface {
 	Operator
 	source() Operator
-	// apply maps one batch, which it does not take over; nil means no row
-	// is left.
-	apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error)
+	// run maps one batch, which it does not take over, handing emit each
+	// batch of the result (a join may make many of one); emit does not
+	// take them over either.
+	run(ctx context.Context, batch arrow.RecordBatch, emit func(arrow.RecordBatch) error) error
 	// concurrent reports whether the stage can run on several goroutines:
 	// its expressions run no subquery, and it keeps no state across batches.
 	concurrent() bool
@@ -64,18 +65,27 @@ func forkStages(stages []rowStage) []rowStage {
 	return out
 }
 
-// applyStages runs the row stages, innermost first, on a batch it takes
-// over; nil means no row is left.
-func applyStages(ctx context.Context, stages []rowStage, b arrow.RecordBatch) (arrow.RecordBatch, error) {
-	for i := len(stages) - 1; i >= 0 && b != nil; i-- {
-		out, err := stages[i].apply(ctx, b)
-		b.Release()
-		if err != nil {
-			return nil, err
-		}
-		b = out
+// applyStages runs the row stages, innermost first, on a batch it does
+// not take over, handing sink each batch the outermost makes: one batch at
+// a time goes through, however many rows a join makes of one.
+func applyStages(ctx context.Context, stages []rowStage, b arrow.RecordBatch, sink func(arrow.RecordBatch) error) error {
+	if len(stages) == 0 {
+		return sink(b)
 	}
-	return b, nil
+	outer := stages[:len(stages)-1]
+	return stages[len(stages)-1].run(ctx, b, func(out arrow.RecordBatch) error {
+		return applyStages(ctx, outer, out, sink)
+	})
+}
+
+// emitOne hands the one batch a stage made of its input to emit, and
+// releases it; nil (no row left) is not handed on.
+func emitOne(out arrow.RecordBatch, err error, emit func(arrow.RecordBatch) error) error {
+	if err != nil || out == nil {
+		return err
+	}
+	defer out.Release()
+	return emit(out)
 }
 
 // hasRowStages reports whether op starts with row stages.
@@ -138,10 +148,8 @@ func runParallel(ctx context.Context, op Operator, workers int, sink func(ctx co
 					b.Release() // after a failure, only drained
 					continue
 				}
-				if b, err = applyStages(gctx, stages, b); b != nil {
-					err = sink(gctx, w, b)
-					b.Release()
-				}
+				err = applyStages(gctx, stages, b, func(out arrow.RecordBatch) error { return sink(gctx, w, out) })
+				b.Release()
 			}
 			return err
 		})

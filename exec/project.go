@@ -41,6 +41,12 @@ func (p *project) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	return p.apply(ctx, batch)
 }
 
+// run is apply as a row stage.
+func (p *project) run(ctx context.Context, batch arrow.RecordBatch, emit func(arrow.RecordBatch) error) error {
+	out, err := p.apply(ctx, batch)
+	return emitOne(out, err, emit)
+}
+
 // apply computes the projection of one batch.
 func (p *project) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, len(p.exprs))

@@ -48,6 +48,13 @@ func (u *unnest) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 }
 
+// run is apply as a row stage.
+func (u *unnest) run(ctx context.Context, batch arrow.RecordBatch, emit func(arrow.RecordBatch) error) error {
+	out, err := u.apply(ctx, batch)
+	return emitOne(out, err, emit)
+}
+
+// apply generates the rows of one batch.
 func (u *unnest) apply(ctx context.Context, batch arrow.RecordBatch) (arrow.RecordBatch, error) {
 	mem := allocator(ctx)
 	ev := expr.NewBatchEvaluator(ctx, batch, mem)
