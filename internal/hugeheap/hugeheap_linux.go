@@ -53,10 +53,11 @@ var refused syscall.Errno
 // forced one in the background makes sure, without holding up the
 // initialisers on this goroutine. Go's page allocator hands out the lowest
 // free addresses first, so the allocations that follow fill the advised
-// range, 2 MB per page fault. The 2 MB stretches below the block that the
-// runtime had already touched keep their 4 KB pages, since a fault only
-// maps a huge page into an empty stretch; collapseTouched makes them huge
-// too. Errors leave the heap as the runtime made it: this only changes
+// range, 2 MB per page fault. The 2 MB stretches the runtime had already
+// touched, below the block or, when the block began a mapping of its own,
+// around an object allocated just before, keep their 4 KB pages, since a
+// fault only maps a huge page into an empty stretch; collapseFrom makes
+// them huge too. Errors leave the heap as the runtime made it: this only changes
 // speed.
 func init() {
 	if !madviseMode() {
@@ -65,28 +66,45 @@ func init() {
 	// Only the block's address is kept, as an integer: the block itself is
 	// garbage at once, and advice for memory the runtime has reused is
 	// still right.
+	// A small object, stored where escape analysis sends it to the heap,
+	// lies among the pages the runtime has touched.
+	touchedProbe = new(byte)
+	touched := uintptr(unsafe.Pointer(touchedProbe))
+	touchedProbe = nil
 	first := uintptr(unsafe.Pointer(unsafe.SliceData(make([]byte, reserve))))
 	start := first &^ (heapArena - 1)
 	end := (first + reserve + heapArena - 1) &^ (heapArena - 1)
 	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, start, end-start, syscall.MADV_HUGEPAGE); errno == 0 {
 		advised.start, advised.end = start, end
-		collapseTouched(start, first)
+		if !collapseFrom((first-1)&^(hugePage-1), -hugePage, start) {
+			// The block began a mapping of its own: the touched pages lie
+			// elsewhere, around the probe.
+			at := touched &^ (hugePage - 1)
+			collapseFrom(at, -hugePage, at&^(heapArena-1))
+			collapseFrom(at+hugePage, hugePage, min(first, (at+heapArena)&^(heapArena-1)))
+		}
 	}
 	go runtime.GC()
 }
 
-// collapseTouched asks the kernel (MADV_COLLAPSE, Linux 6.1 and later) to
-// turn the heap the runtime used before init, from first down to start,
-// into huge pages now, one 2 MB stretch at a time, each holding hundreds of
-// 4 KB pages the allocations to come would otherwise fault in one by one
-// (about 300 faults, 10 ms, of `lakesql -e "SELECT 1"` on a VM). The
-// stretch holding first is included: the block begins inside it, mid-page
-// allocations before. Since Go 1.26 the heap begins at a random place in
-// its arena, below which the arena is reserved, not mapped: the first
-// stretch the kernel refuses as such (EINVAL) ends the walk. Older kernels
-// refuse the first one.
-func collapseTouched(start, first uintptr) {
-	for stretch := (first - 1) &^ (hugePage - 1); stretch >= start; stretch -= hugePage {
+// touchedProbe holds init's small object while its address is taken.
+var touchedProbe *byte
+
+// collapseFrom asks the kernel (MADV_COLLAPSE, Linux 6.1 and later) to
+// turn the heap the runtime used before init into huge pages now, one 2 MB
+// stretch at a time from the one at stretch, stepping by step, and not
+// past limit (down to it, or up to before it). Each stretch holds hundreds
+// of 4 KB pages the allocations to come would otherwise fault in one by
+// one (about 300 faults, 10 ms, of `lakesql -e "SELECT 1"` on a VM). Since
+// Go 1.26 the heap begins at a random place in its arena, around which the
+// arena is reserved, not mapped: the first stretch the kernel refuses as
+// such (EINVAL) ends the walk; older kernels refuse the first one. It
+// reports whether the first stretch was heap.
+func collapseFrom(stretch uintptr, step int, limit uintptr) bool {
+	for i := 0; ; i++ {
+		if step < 0 && stretch < limit || step > 0 && stretch >= limit {
+			return i > 0
+		}
 		errno := syscall.EAGAIN
 		for try := 0; try < collapseTries && errno == syscall.EAGAIN; try++ {
 			_, _, errno = syscall.Syscall(syscall.SYS_MADVISE, stretch, hugePage, madvCollapse)
@@ -95,10 +113,11 @@ func collapseTouched(start, first uintptr) {
 		case 0:
 			collapsed++
 		case syscall.EINVAL:
-			return
+			return i > 0
 		default:
 			refused = errno
 		}
+		stretch = uintptr(int(stretch) + step)
 	}
 }
 
