@@ -15,6 +15,11 @@ import (
 	"github.com/lakesql/lakesql/value"
 )
 
+// isFloatType reports whether t is REAL or DOUBLE.
+func isFloatType(t arrow.DataType) bool {
+	return t.ID() == arrow.FLOAT32 || t.ID() == arrow.FLOAT64
+}
+
 // numericRank orders numeric types for implicit widening; 0 means not numeric.
 func numericRank(t arrow.DataType) int {
 	switch t.ID() {
@@ -214,6 +219,15 @@ func ConvertLiteral(v any, from, to arrow.DataType) (any, error) {
 		}
 		if d, ok := v.(decimal128.Num); ok {
 			return rescaleDecimal(d, from.(*arrow.Decimal128Type).Scale, dt)
+		}
+		if f, ok := literalFloat(v, from); ok && isFloatType(from) && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			// As the cast of a column does: the shortest text of the
+			// double, so that 1.1e0 is exactly 1.1.
+			bits := 64
+			if from.ID() == arrow.FLOAT32 {
+				bits = 32
+			}
+			return value.ParseDecimal(strconv.FormatFloat(f, 'g', -1, bits), dt.Precision, dt.Scale)
 		}
 	case arrow.TIMESTAMP:
 		if from.ID() == arrow.DATE32 || from.ID() == arrow.TIMESTAMP {

@@ -170,6 +170,11 @@ func pivotValueName(v SelectItem) string {
 	if lit, ok := v.Expr.(*Literal); ok && lit.Kind != LitNull {
 		return lit.Value
 	}
+	if neg, ok := v.Expr.(*UnaryExpr); ok && neg.Op == "-" {
+		if lit, ok := neg.X.(*Literal); ok && lit.Kind != LitString {
+			return "-" + lit.Value
+		}
+	}
 	return Format(v.Expr)
 }
 

@@ -504,15 +504,17 @@ func (p *parser) tableAlias() string {
 	return ""
 }
 
-// pivotsHere reports whether PIVOT ( or UNPIVOT [INCLUDE|EXCLUDE NULLS] (
-// comes next, which is no table alias.
+// pivotsHere reports whether PIVOT (agg(… or UNPIVOT [INCLUDE|EXCLUDE
+// NULLS] (name FOR comes next, which is no table alias: pivot(x) and
+// pivot(x, y) are one with its column list.
 func (p *parser) pivotsHere() bool {
 	t, next := p.tok(), p.peek(1)
+	inside := next.isOp("(") && p.peek(2).isName()
 	switch {
 	case t.isWord("pivot"):
-		return next.isOp("(")
+		return inside && !p.peek(3).isOp(")") && !p.peek(3).isOp(",")
 	case t.isWord("unpivot"):
-		return next.isOp("(") || next.isWord("include") || next.isWord("exclude")
+		return inside && p.peek(3).isWord("for") || next.isWord("include") || next.isWord("exclude")
 	}
 	return false
 }
