@@ -15,11 +15,6 @@ import (
 	"github.com/lakesql/lakesql/value"
 )
 
-// isFloatType reports whether t is REAL or DOUBLE.
-func isFloatType(t arrow.DataType) bool {
-	return t.ID() == arrow.FLOAT32 || t.ID() == arrow.FLOAT64
-}
-
 // numericRank orders numeric types for implicit widening; 0 means not numeric.
 func numericRank(t arrow.DataType) int {
 	switch t.ID() {
@@ -220,7 +215,7 @@ func ConvertLiteral(v any, from, to arrow.DataType) (any, error) {
 		if d, ok := v.(decimal128.Num); ok {
 			return rescaleDecimal(d, from.(*arrow.Decimal128Type).Scale, dt)
 		}
-		if f, ok := literalFloat(v, from); ok && isFloatType(from) && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		if f, ok := literalFloat(v, from); ok && isFloat(from) && !math.IsNaN(f) && !math.IsInf(f, 0) {
 			// As the cast of a column does: the shortest text of the
 			// double, so that 1.1e0 is exactly 1.1.
 			bits := 64

@@ -116,8 +116,7 @@ func (a *AggCall) ValueDependsOnRowOrder() bool {
 func (a *AggCall) RoundsByRowOrder() bool {
 	switch a.Fn {
 	case AggSum, AggAvg, AggVarSamp, AggVarPop, AggStddevSamp, AggStddevPop:
-		id := a.Arg.Type().ID()
-		return id == arrow.FLOAT64 || id == arrow.FLOAT32
+		return isFloat(a.Arg.Type())
 	}
 	return false
 }
