@@ -73,9 +73,7 @@ func decorrelateLateral(j *planner.Join) planner.Plan {
 			if j.Type == sql.JoinLeft {
 				width := len(right.Schema())
 				marker := &planner.ColumnRef{Index: nl + width - 1, Name: cols[nl+width-1].Name, T: planner.TypeBoolean}
-				value = &planner.Case{T: e.Type(), Else: value, Whens: []planner.CaseWhen{{
-					Cond:   &planner.Call{Fn: planner.FnIsNull, T: planner.TypeBoolean, Args: []planner.Expr{marker}},
-					Result: &planner.Literal{T: e.Type()}}}}
+				value = unmatchedOr(marker, &planner.Literal{T: e.Type()}, value)
 			}
 			out.Exprs = append(out.Exprs, value)
 		}
@@ -130,7 +128,6 @@ func lateralJoin(typ sql.JoinType, left, right planner.Plan, cond planner.Expr) 
 	joined := planner.NewJoin(sql.JoinLeft, left, marked, planner.Conjunction(conds))
 	jcols := joined.Schema()
 	marker := &planner.ColumnRef{Index: len(jcols) - 1, Name: jcols[len(jcols)-1].Name, T: planner.TypeBoolean}
-	unmatched := &planner.Call{Fn: planner.FnIsNull, T: planner.TypeBoolean, Args: []planner.Expr{marker}}
 	out := &planner.Project{Input: joined}
 	for i, c := range jcols[:nl] {
 		out.Exprs = append(out.Exprs, &planner.ColumnRef{Index: i, Name: c.Name, T: c.T})
@@ -139,8 +136,7 @@ func lateralJoin(typ sql.JoinType, left, right planner.Plan, cond planner.Expr) 
 	for i, c := range right.Schema() {
 		value := &planner.Subquery{Kind: planner.SubqueryScalar, T: c.T, Plan: &planner.Project{Input: empty,
 			Exprs: []planner.Expr{&planner.ColumnRef{Index: i, Name: c.Name, T: c.T}}, Names: []string{c.Name}}}
-		out.Exprs = append(out.Exprs, &planner.Case{T: c.T, Else: &planner.ColumnRef{Index: nl + i, Name: c.Name, T: c.T},
-			Whens: []planner.CaseWhen{{Cond: unmatched, Result: value}}})
+		out.Exprs = append(out.Exprs, unmatchedOr(marker, value, &planner.ColumnRef{Index: nl + i, Name: c.Name, T: c.T}))
 		out.Names = append(out.Names, c.Name)
 	}
 	if cond != nil {

@@ -256,6 +256,14 @@ func overNoRowsPlan(p planner.Plan) (planner.Plan, bool) {
 	return plan, true
 }
 
+// unmatchedOr is CASE WHEN marker IS NULL THEN unmatched ELSE matched END:
+// over a left join with a plan withMarker made, unmatched for the rows
+// that found no match.
+func unmatchedOr(marker, unmatched, matched planner.Expr) planner.Expr {
+	return &planner.Case{T: matched.Type(), Else: matched, Whens: []planner.CaseWhen{{
+		Cond: &planner.Call{Fn: planner.FnIsNull, T: planner.TypeBoolean, Args: []planner.Expr{marker}}, Result: unmatched}}}
+}
+
 // withMarker adds to p a last column that is TRUE on every row, so that a
 // left join with p tells the rows that found no match by its NULL.
 func withMarker(p planner.Plan) planner.Plan {

@@ -205,8 +205,7 @@ func scalarJoinFor(input planner.Plan, c planner.Expr, filtering bool) (planner.
 	var value planner.Expr = &planner.ColumnRef{Index: nl, Name: subCols[0].Name, T: sq.T}
 	if empty != nil {
 		marker := &planner.ColumnRef{Index: nl + len(subCols) - 1, Name: subCols[len(subCols)-1].Name, T: planner.TypeBoolean}
-		value = &planner.Case{T: sq.T, Else: value, Whens: []planner.CaseWhen{
-			{Cond: &planner.Call{Fn: planner.FnIsNull, Args: []planner.Expr{marker}, T: planner.TypeBoolean}, Result: empty}}}
+		value = unmatchedOr(marker, empty, value)
 	}
 	return join, replaced(c, sq, value), true
 }
