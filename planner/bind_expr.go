@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -399,8 +400,9 @@ func bindArithmetic(fn string, l, r Expr, pos sql.Pos) (Expr, error) {
 	return &Call{Fn: fn, Args: args, T: resultType}, nil
 }
 
-// decimalResultType follows the SQL Server / Spark rules for decimal results,
-// capped at precision 38.
+// decimalResultType follows the SQL Server / Spark rules for decimal results:
+// past precision 38 the integer digits are kept and the scale cut, to no
+// less than 6 digits (or the exact scale, when smaller).
 func decimalResultType(fn string, a, b *arrow.Decimal128Type) *arrow.Decimal128Type {
 	var p, s int32
 	switch fn {
@@ -414,7 +416,11 @@ func decimalResultType(fn string, a, b *arrow.Decimal128Type) *arrow.Decimal128T
 		s = max(a.Scale, b.Scale)
 		p = min(a.Precision-a.Scale, b.Precision-b.Scale) + s
 	}
-	return &arrow.Decimal128Type{Precision: min(p, 38), Scale: min(s, 38)}
+	if p > 38 {
+		s = max(38-(p-s), min(s, 6))
+		p = 38
+	}
+	return &arrow.Decimal128Type{Precision: p, Scale: s}
 }
 
 // bindComparison brings both sides to a common type. A string literal compared
@@ -446,18 +452,19 @@ func (b *binder) bindComparison(fn string, le, re sql.Expr, pos sql.Pos, s *scop
 
 // unify casts the operands of a comparison to one common type.
 func unify(pos sql.Pos, exprs ...Expr) ([]Expr, error) {
-	return unifyTypes(pos, "cannot compare %s with %s", exprs)
+	return unifyTypes(pos, "cannot compare %s with %s", commonType, exprs)
 }
 
-// unifyTypes casts exprs to one common type. String literals take the type of
-// the other expressions (ts >= '2026-01-15'), as untyped literals do in SQL.
-func unifyTypes(pos sql.Pos, mismatch string, exprs []Expr) ([]Expr, error) {
+// unifyTypes casts exprs to the type common makes of theirs. String
+// literals take the type of the other expressions (ts >= '2026-01-15'), as
+// untyped literals do in SQL.
+func unifyTypes(pos sql.Pos, mismatch string, common func(a, b arrow.DataType) arrow.DataType, exprs []Expr) ([]Expr, error) {
 	var t arrow.DataType = TypeNull
 	for _, e := range exprs {
 		if _, isLit := e.(*Literal); isLit && isString(e.Type()) {
 			continue // string literals take the other operands' type
 		}
-		next := commonType(t, e.Type())
+		next := common(t, e.Type())
 		if next == nil {
 			return nil, errorf(pos, mismatch, TypeString(t), TypeString(e.Type()))
 		}
@@ -639,7 +646,7 @@ func (b *binder) bindCase(e *sql.CaseExpr, s *scope) (Expr, error) {
 
 // unifyResults brings CASE/COALESCE/VALUES results to one type.
 func unifyResults(pos sql.Pos, exprs ...Expr) ([]Expr, error) {
-	return unifyTypes(pos, "cannot combine %s and %s in one result", exprs)
+	return unifyTypes(pos, "cannot combine %s and %s in one result", commonResultType, exprs)
 }
 
 func (b *binder) bindCast(e *sql.CastExpr, s *scope) (Expr, error) {
@@ -659,10 +666,13 @@ func (b *binder) bindCast(e *sql.CastExpr, s *scope) (Expr, error) {
 		if err == nil {
 			return &Literal{Value: v, T: t}, nil
 		}
-		if e.Try {
+		switch {
+		case errors.Is(err, errInexact):
+		case e.Try:
 			return &Literal{T: t}, nil
+		default:
+			return nil, errorf(e.Pos, "%v", err)
 		}
-		return nil, errorf(e.Pos, "%v", err)
 	}
 	return &Cast{X: x, T: t, Try: e.Try}, nil
 }

@@ -1,9 +1,9 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -79,6 +79,36 @@ func commonNumeric(a, b arrow.DataType) arrow.DataType {
 	default:
 		return b
 	}
+}
+
+// commonResultType is commonType for values that become one result (CASE,
+// COALESCE, VALUES, set operations). Where two decimals need more than 38
+// digits it keeps the integer digits and rounds the fraction, as DuckDB
+// does: DECIMAL(38,30) and DECIMAL(38,0) make DECIMAL(38,0), which holds
+// every value of both. A comparison keeps commonType's fraction instead,
+// since rounding would make unequal values equal; a value too large for it
+// is then an error.
+func commonResultType(a, b arrow.DataType) arrow.DataType {
+	t := commonType(a, b)
+	d, ok := t.(*arrow.Decimal128Type)
+	if !ok || !IsNumeric(a) || !IsNumeric(b) {
+		return t
+	}
+	intDigits := max(integerDigits(a), integerDigits(b))
+	if intDigits+d.Scale <= 38 {
+		return t
+	}
+	return &arrow.Decimal128Type{Precision: 38, Scale: 38 - intDigits}
+}
+
+// integerDigits is how many digits before the point a value of numeric
+// type t can have; 0 for floating point, which never makes a decimal type.
+func integerDigits(t arrow.DataType) int32 {
+	if !IsInteger(t) && t.ID() != arrow.DECIMAL128 {
+		return 0
+	}
+	d := asDecimal(t)
+	return d.Precision - d.Scale
 }
 
 // commonType is the type two operands of a comparison, CASE, IN, COALESCE or
@@ -165,7 +195,12 @@ func castTo(e Expr, t arrow.DataType) (Expr, error) {
 	}
 	if lit, ok := e.(*Literal); ok {
 		v, err := ConvertLiteral(lit.Value, lit.T, t)
-		if err != nil {
+		switch {
+		case errors.Is(err, errInexact):
+			// Rounded, as a cast of a column would be (a result type
+			// that cuts a decimal's fraction).
+			return &Cast{X: lit, T: t}, nil
+		case err != nil:
 			return nil, err
 		}
 		if zoneDependent(lit.T, t) {
@@ -242,17 +277,27 @@ func ConvertLiteral(v any, from, to arrow.DataType) (any, error) {
 	return nil, fmt.Errorf("cannot convert %s to %s", FormatLiteral(v, from), TypeString(to))
 }
 
+// errInexact is the kind of error for a literal that its new type holds
+// only rounded: a coercion must not round it, an explicit CAST does (at run
+// time, as for a column).
+var errInexact = errors.New("exactly")
+
 // rescaleDecimal changes a decimal's scale to dt's, failing if digits would be
 // lost or the precision exceeded.
 func rescaleDecimal(n decimal128.Num, scale int32, dt *arrow.Decimal128Type) (any, error) {
 	out := n
-	if dt.Scale >= scale {
-		out = n.IncreaseScaleBy(dt.Scale - scale)
+	if up := dt.Scale - scale; up >= 0 {
+		// Only a number of at most Precision-up digits keeps its digits, and
+		// fits 128 bits, once scaled up (IncreaseScaleBy panics past that).
+		if up >= dt.Precision && n != (decimal128.Num{}) || up < dt.Precision && !n.FitsInPrecision(dt.Precision-up) {
+			return nil, fmt.Errorf("%s does not fit DECIMAL(%d,%d)", n.ToString(scale), dt.Precision, dt.Scale)
+		}
+		out = n.IncreaseScaleBy(up)
 	} else {
 		var rem decimal128.Num
 		out, rem = n.Div(decimal128.GetScaleMultiplier(int(scale - dt.Scale)))
 		if rem != (decimal128.Num{}) {
-			return nil, fmt.Errorf("%s does not fit DECIMAL(%d,%d) exactly", n.ToString(scale), dt.Precision, dt.Scale)
+			return nil, fmt.Errorf("%s does not fit DECIMAL(%d,%d) %w", n.ToString(scale), dt.Precision, dt.Scale, errInexact)
 		}
 	}
 	if !out.FitsInPrecision(dt.Precision) {
@@ -391,7 +436,8 @@ func decimalLiteral(text string) (*Literal, error) {
 	return &Literal{Value: n, T: dt}, nil
 }
 
-// integerLiteral types an integer as INT, BIGINT or, beyond that, DECIMAL(38,0).
+// integerLiteral types an integer as INT, BIGINT or, beyond that, as
+// decimalLiteral does (DECIMAL(p,0) up to 38 digits, then DOUBLE).
 func integerLiteral(text string) (*Literal, error) {
 	i, err := strconv.ParseInt(text, 10, 64)
 	if err == nil {
@@ -399,10 +445,6 @@ func integerLiteral(text string) (*Literal, error) {
 			return &Literal{Value: int32(i), T: TypeInt}, nil
 		}
 		return &Literal{Value: i, T: TypeBigint}, nil
-	}
-	b, ok := new(big.Int).SetString(text, 10)
-	if !ok || b.BitLen() > 126 {
-		return nil, fmt.Errorf("integer %s is out of range", text)
 	}
 	return decimalLiteral(text)
 }

@@ -146,7 +146,7 @@ func (m *decimalMath) rescale(v decimal128.Num, from, to int32) decimal128.Num {
 }
 
 // tooLargeDecimal is 10^38, which fits no decimal precision.
-var tooLargeDecimal = decimal128.New(542101086242752217, 687399551400673280)
+var tooLargeDecimal = decimal128.FromBigInt(value.Pow10(38))
 
 // pow10Int64[i] is 10^i.
 var pow10Int64 = func() (p [19]int64) {
