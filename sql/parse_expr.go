@@ -690,6 +690,11 @@ func (p *parser) typeName() TypeName {
 	if maxParams > 0 && p.tok().isOp("(") {
 		tn.Params = p.typeParams(maxParams)
 	}
+	// t[] is a list of t, as DuckDB and PostgreSQL write it (INT[][] nests).
+	for p.tok().isOp("[") && p.peek(1).isOp("]") {
+		p.skip(2)
+		tn = TypeName{Name: "ARRAY", Pos: tn.Pos, Args: []TypeName{tn}}
+	}
 	return tn
 }
 

@@ -9,6 +9,8 @@ func TestParseNestedTypes(t *testing.T) {
 		"CAST(x AS MAP<STRING, ARRAY<DOUBLE>>)":                 "MAP<STRING, ARRAY<DOUBLE>>",
 		"CAST(x AS STRUCT<a: INT NOT NULL, \"B c\" STRING>)":    `STRUCT<a: INT NOT NULL, "B c": STRING>`,
 		"CAST(x AS ROW(a INTEGER, m MAP(VARCHAR, ARRAY(INT))))": "STRUCT<a: INT, m: MAP<STRING, ARRAY<INT>>>",
+		"CAST(x AS VARCHAR(10)[][])":                            "ARRAY<ARRAY<VARCHAR(10)>>",
+		"CAST(x AS MAP(INT[], DECIMAL(9,2)[]))":                 "MAP<ARRAY<INT>, ARRAY<DECIMAL(9, 2)>>",
 	} {
 		sel := mustParseOne(t, "SELECT "+text).(*QueryStmt).Query.Body.(*Select)
 		cast := sel.Items[0].Expr.(*CastExpr)
