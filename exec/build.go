@@ -25,6 +25,10 @@ type Env struct {
 	// ManifestCache keeps manifest entries across the session's scans (of
 	// those the optimizer did not plan).
 	ManifestCache *storage.ManifestCache
+	// SimplifyFilter, when set, folds and normalizes a scan's filter once
+	// the values of its subqueries stand in it, as the optimizer does at
+	// plan time (optimizer.SimplifyScanFilter), so that they prune.
+	SimplifyFilter func(planner.Expr) planner.Expr
 	// Metrics, when set, receives per-operator counters keyed by plan node.
 	Metrics map[planner.Plan]*OperatorMetrics
 

@@ -64,6 +64,9 @@ func resolveSubqueries(ctx context.Context, filter planner.Expr, env *Env) (plan
 		supplied = append(supplied, fmt.Sprintf("%s supplied %s", sq, value))
 		return value
 	})
+	if supplied != nil && env.SimplifyFilter != nil {
+		out = env.SimplifyFilter(out)
+	}
 	return out, supplied
 }
 

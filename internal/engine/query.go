@@ -70,7 +70,7 @@ func (s *Session) PlanScan(ctx context.Context, scan *planner.Scan, cond planner
 
 // Env is the execution environment of the session's statements.
 func (s *Session) Env() *exec.Env {
-	return &exec.Env{FS: s.wh.FS(), NoPruning: s.settings.noPruning, ManifestCache: s.manifests}
+	return &exec.Env{FS: s.wh.FS(), NoPruning: s.settings.noPruning, ManifestCache: s.manifests, SimplifyFilter: optimizer.SimplifyScanFilter}
 }
 
 // Run builds and opens the operators of a plan (env nil: the session's).
