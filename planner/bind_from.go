@@ -182,8 +182,14 @@ func (b *binder) bindJoinUsing(j *sql.Join, left, right Plan) (Plan, error) {
 			return nil, err
 		}
 		keys = append(keys, &Call{Fn: FnEq, Args: pair, T: TypeBoolean})
+		if j.Type == sql.JoinSemi || j.Type == sql.JoinAnti {
+			continue // the output is the left side's columns, as they are
+		}
 		add(usingColumn(j.Type, pair[0], pair[1]), lcols[li].Name, ColumnMarks{Merged: true})
 		copies = append(copies, li, nl+ri)
+	}
+	if j.Type == sql.JoinSemi || j.Type == sql.JoinAnti {
+		return NewJoin(j.Type, left, right, Conjunction(keys)), nil
 	}
 	for _, i := range copies {
 		add(&ColumnRef{Index: i, Name: all[i].Name, T: all[i].T}, all[i].Name, ColumnMarks{Hidden: true, UsingCopy: true})

@@ -13,6 +13,8 @@ func (b *binder) bindLateralSubquery(j *sql.Join, sub *sql.SubqueryTable) (Plan,
 	switch {
 	case j.Type == sql.JoinRight || j.Type == sql.JoinFull:
 		return nil, errorf(j.Pos, "a LATERAL subquery cannot be the right side of a %s JOIN: it is computed from the left side's rows", j.Type)
+	case j.Type == sql.JoinSemi || j.Type == sql.JoinAnti:
+		return nil, errorf(j.Pos, "a LATERAL subquery cannot be the right side of a %s JOIN: write [NOT] EXISTS (subquery) in WHERE", j.Type)
 	case len(j.Using) > 0 || j.Natural:
 		return nil, errorf(j.Pos, "a join with a LATERAL subquery takes ON, not USING or NATURAL")
 	}

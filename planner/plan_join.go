@@ -35,10 +35,10 @@ type Join struct {
 	Lateral bool
 }
 
-// Join types beyond the SQL ones, made by decorrelating subqueries.
+// Join types that decorrelated subqueries make too (EXISTS, NOT EXISTS).
 const (
-	JoinSemi sql.JoinType = "SEMI"
-	JoinAnti sql.JoinType = "ANTI"
+	JoinSemi = sql.JoinSemi
+	JoinAnti = sql.JoinAnti
 )
 
 // Condition is the whole join condition over Joined(): the key equalities

@@ -406,6 +406,10 @@ const (
 	JoinRight JoinType = "RIGHT"
 	JoinFull  JoinType = "FULL"
 	JoinCross JoinType = "CROSS" // also FROM a, b
+	// JoinSemi keeps each left row once when a right row matches it, JoinAnti
+	// when none does (NOT EXISTS); both output the left columns only.
+	JoinSemi JoinType = "SEMI"
+	JoinAnti JoinType = "ANTI"
 )
 
 // Join is L [type] JOIN R [ON cond | USING (cols)].

@@ -389,16 +389,22 @@ func (p *parser) joined() TableExpr {
 	}
 }
 
-// joinType parses the keywords of a join: [INNER] JOIN, LEFT|RIGHT|FULL [OUTER] JOIN, CROSS JOIN.
+// joinType parses the keywords of a join: [INNER] JOIN, LEFT|RIGHT|FULL
+// [OUTER] JOIN, CROSS JOIN, and [LEFT] SEMI|ANTI JOIN (DuckDB, Spark).
 func (p *parser) joinType() (JoinType, bool) {
 	var typ JoinType
+	if t := p.tok(); unsupportedJoins[t.text] != "" && t.kind == tokWord && p.joinsHere() {
+		panic(errorAt(t, "%s JOIN is not supported: %s", strings.ToUpper(t.text), unsupportedJoins[t.text]))
+	}
 	switch {
 	case p.acceptWord("join"):
 		return JoinInner, true
 	case p.acceptWord("inner"):
 		typ = JoinInner
+	case p.leftOnlyJoin(&typ):
 	case p.acceptWord("left"):
 		typ = JoinLeft
+		p.leftOnlyJoin(&typ)
 	case p.acceptWord("right"):
 		typ = JoinRight
 	case p.acceptWord("full"):
@@ -409,11 +415,45 @@ func (p *parser) joinType() (JoinType, bool) {
 	default:
 		return "", false
 	}
-	if typ != JoinInner {
+	if typ == JoinLeft || typ == JoinRight || typ == JoinFull {
 		p.eatWord("outer")
 	}
 	p.expectWord("join")
 	return typ, true
+}
+
+// leftOnlyJoin consumes SEMI or ANTI and sets typ to its join. Like NATURAL
+// it is not offered in "expected …" lists, which it would only lengthen.
+func (p *parser) leftOnlyJoin(typ *JoinType) bool {
+	switch t := p.tok(); {
+	case t.isWord("semi"):
+		*typ = JoinSemi
+	case t.isWord("anti"):
+		*typ = JoinAnti
+	default:
+		return false
+	}
+	p.advance()
+	return true
+}
+
+// unsupportedJoins are DuckDB's joins lakesql does not run, with what to
+// write instead; their words are no table alias before JOIN.
+var unsupportedJoins = map[string]string{
+	"asof":       "for each row the latest match, write LEFT JOIN LATERAL (SELECT … WHERE r.k = l.k AND r.ts <= l.ts ORDER BY r.ts DESC LIMIT 1) ON true",
+	"positional": "join on row numbers: (SELECT *, row_number() OVER () AS n FROM …) USING (n)",
+}
+
+// joinsHere reports whether a join's first word (SEMI, ANTI, ASOF,
+// POSITIONAL) comes next, followed by JOIN or by LEFT JOIN: it is no table
+// alias then.
+func (p *parser) joinsHere() bool {
+	t, next := p.tok(), p.peek(1)
+	switch t.text {
+	case "semi", "anti", "asof", "positional":
+		return t.kind == tokWord && (next.isWord("join") || next.isWord("left") && p.peek(2).isWord("join"))
+	}
+	return false
 }
 
 func (p *parser) joinCondition(j *Join) {
@@ -498,7 +538,7 @@ func (p *parser) tableAlias() string {
 	if p.acceptWord("as") {
 		return p.aliasName()
 	}
-	if p.tok().isName() && !p.pivotsHere() {
+	if p.tok().isName() && !p.pivotsHere() && !p.joinsHere() {
 		return p.advance().text
 	}
 	return ""
