@@ -666,8 +666,12 @@ func (b *binder) bindCast(e *sql.CastExpr, s *scope) (Expr, error) {
 		if err == nil {
 			return &Literal{Value: v, T: t}, nil
 		}
+		// What the plan-time conversion does not make (2.5 to INT rounds,
+		// TRUE to INT) is cast as a column would be, and folded back into
+		// a literal; a value out of range or text that does not parse fails
+		// here, where its position is known.
 		switch {
-		case errors.Is(err, errInexact):
+		case errors.Is(err, errInexact) || errors.Is(err, errNotAtPlanTime):
 		case e.Try:
 			return &Literal{T: t}, nil
 		default:

@@ -168,7 +168,7 @@ func toTimestampUnit(v any, from arrow.DataType, to *arrow.TimestampType) (any, 
 	case isTimestampNs(from):
 		micros = floorDiv(micros, 1000)
 	case !ok:
-		return nil, fmt.Errorf("cannot convert %s to %s", FormatLiteral(v, from), TypeString(to))
+		return nil, fmt.Errorf("cannot convert %s to %s%w", FormatLiteral(v, from), TypeString(to), errNotAtPlanTime)
 	}
 	if to.Unit != arrow.Nanosecond {
 		return micros, nil
@@ -274,8 +274,13 @@ func ConvertLiteral(v any, from, to arrow.DataType) (any, error) {
 	case arrow.STRING:
 		return value.FormatScalar(v, from), nil
 	}
-	return nil, fmt.Errorf("cannot convert %s to %s", FormatLiteral(v, from), TypeString(to))
+	return nil, fmt.Errorf("cannot convert %s to %s%w", FormatLiteral(v, from), TypeString(to), errNotAtPlanTime)
 }
+
+// errNotAtPlanTime is the kind of error for a conversion ConvertLiteral
+// does not make (2.5 to INT, TRUE to INT): an explicit CAST leaves it to
+// the executor's casts, which fold it back into a literal.
+var errNotAtPlanTime = errors.New("")
 
 // errInexact is the kind of error for a literal that its new type holds
 // only rounded: a coercion must not round it, an explicit CAST does (at run
