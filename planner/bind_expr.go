@@ -375,10 +375,14 @@ func bindArithmetic(fn string, l, r Expr, pos sql.Pos) (Expr, error) {
 	}
 	resultType := t
 	if t.ID() == arrow.DECIMAL128 {
-		resultType = decimalResultType(fn, asDecimal(lt), asDecimal(rt))
-		t = resultType
-		if fn == FnMul {
-			// Operands keep their own scales; the executor multiplies unscaled values.
+		res := decimalResultType(fn, asDecimal(lt), asDecimal(rt))
+		resultType, t = res, res
+		if fn == FnMul || fn == FnMod || !holdsExactly(res, asDecimal(lt)) || !holdsExactly(res, asDecimal(rt)) {
+			// Operands keep their own types where the result's would not
+			// hold them exactly: the executor multiplies unscaled values,
+			// takes a remainder (whose precision is below its operands')
+			// at the larger scale, and rounds a sum whose scale was cut
+			// once, after adding.
 			t = nil
 		}
 	}
@@ -398,6 +402,11 @@ func bindArithmetic(fn string, l, r Expr, pos sql.Pos) (Expr, error) {
 		args[i] = c
 	}
 	return &Call{Fn: fn, Args: args, T: resultType}, nil
+}
+
+// holdsExactly reports whether every value of decimal type b is a value of a.
+func holdsExactly(a, b *arrow.Decimal128Type) bool {
+	return a.Scale >= b.Scale && a.Precision-a.Scale >= b.Precision-b.Scale
 }
 
 // decimalResultType follows the SQL Server / Spark rules for decimal results:

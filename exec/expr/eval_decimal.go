@@ -47,15 +47,34 @@ func decimalKernel(c *planner.Call, ta, tb arrow.DataType) (func(x, y decimal128
 	return nil, fmt.Errorf("%s: unsupported decimal operation", c)
 }
 
-// add and sub rescale both operands to the result scale, which is at least
-// theirs, so no digit is dropped; operands below 10^38 cannot make the
-// 128-bit sum wrap.
+// add and sub rescale both operands to the result scale, which is usually
+// at least theirs, so no digit is dropped; operands below 10^38 cannot make
+// the 128-bit sum wrap. Where the result's scale is below an operand's
+// (past 38 digits), the exact sum is rounded once.
 func (m *decimalMath) add(x, y decimal128.Num) (decimal128.Num, outcome) {
+	if m.s < max(m.sa, m.sb) {
+		return m.roundedSum(x, y, false)
+	}
 	return m.fit(m.rescale(x, m.sa, m.s).Add(m.rescale(y, m.sb, m.s)))
 }
 
 func (m *decimalMath) sub(x, y decimal128.Num) (decimal128.Num, outcome) {
+	if m.s < max(m.sa, m.sb) {
+		return m.roundedSum(x, y, true)
+	}
 	return m.fit(m.rescale(x, m.sa, m.s).Sub(m.rescale(y, m.sb, m.s)))
+}
+
+// roundedSum is x + y (x - y with negate) at the larger operand scale,
+// rounded half away from zero to the result's.
+func (m *decimalMath) roundedSum(x, y decimal128.Num, negate bool) (decimal128.Num, outcome) {
+	s := max(m.sa, m.sb)
+	m.load(x, y, s)
+	if negate {
+		m.y.Neg(&m.y)
+	}
+	rescaleBig(m.x.Add(&m.x, &m.y), s, m.s, &m.t)
+	return m.result(&m.x)
 }
 
 func (m *decimalMath) mul(x, y decimal128.Num) (decimal128.Num, outcome) {
