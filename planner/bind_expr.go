@@ -324,7 +324,7 @@ func (b *binder) bindBinary(e *sql.BinaryExpr, s *scope) (Expr, error) {
 		}
 		return &Call{Fn: strings.ToLower(e.Op), Args: []Expr{l, r}, T: TypeBoolean}, nil
 	case "||":
-		return b.bindConcat(l, r)
+		return b.bindConcat(l, r, e.Pos)
 	}
 	if x, handled, err := bindTemporalArithmetic(e.Op, l, r, e.Pos); handled {
 		if err != nil {
@@ -338,7 +338,12 @@ func (b *binder) bindBinary(e *sql.BinaryExpr, s *scope) (Expr, error) {
 	return nil, errorf(e.Pos, "unknown operator %s", e.Op)
 }
 
-func (b *binder) bindConcat(l, r Expr) (Expr, error) {
+func (b *binder) bindConcat(l, r Expr, pos sql.Pos) (Expr, error) {
+	if isList(l.Type()) || isList(r.Type()) {
+		return listConcat(FnListConcatStrict, pos, func() error {
+			return kindErrorf(ErrType, pos, "operator || joins two strings or two arrays, got %s and %s", TypeString(l.Type()), TypeString(r.Type()))
+		}, l, r)
+	}
 	var err error
 	if l, err = castTo(l, TypeVarchar); err != nil {
 		return nil, err

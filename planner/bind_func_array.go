@@ -1,6 +1,12 @@
 package planner
 
-import "github.com/apache/arrow-go/v18/arrow"
+import (
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/sql"
+)
 
 // Array functions of Spark, Trino and DuckDB beyond bind_nested.go's.
 const (
@@ -13,7 +19,37 @@ const (
 	// array_join(a ARRAY<STRING>, sep STRING[, null_replacement STRING]) →
 	// STRING.
 	FnArrayJoin = "array_join"
+	// list_concat(a ARRAY, …) → ARRAY: the elements of each in turn, a
+	// NULL list skipped (DuckDB's list_concat, array_cat); NULL when all are.
+	FnListConcat = "list_concat"
+	// a || b over arrays: as list_concat, but NULL when either is.
+	FnListConcatStrict = "list_concat_strict"
 )
+
+// bindListConcat binds list_concat(a, …), also spelled list_cat, array_concat
+// and array_cat: the arrays are brought to one element type.
+func bindListConcat(_ *binder, c *funcCall) (Expr, error) {
+	return listConcat(FnListConcat, c.pos, c.mismatch, c.args...)
+}
+
+func isList(t arrow.DataType) bool { return t.ID() == arrow.LIST }
+
+// listConcat is the call fn of arrays brought to one type; mismatch is
+// the error when one is not an array.
+func listConcat(fn string, pos sql.Pos, mismatch func() error, args ...Expr) (Expr, error) {
+	if !slices.ContainsFunc(args, func(a Expr) bool { return a.Type().ID() != arrow.NULL }) {
+		return &Literal{T: TypeNull}, nil // untyped NULLs only
+	}
+	unified, err := unifyResults(pos, args...)
+	if err != nil {
+		return nil, err
+	}
+	t := unified[0].Type()
+	if !isList(t) {
+		return nil, mismatch()
+	}
+	return &Call{Fn: fn, Args: unified, T: t}, nil
+}
 
 // orderableArray is the array argument of array_sort and array_distinct:
 // its elements must compare as ORDER BY compares them. An untyped NULL

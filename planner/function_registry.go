@@ -162,6 +162,7 @@ var functionAliases = map[string]string{
 	// DuckDB's and PostgreSQL's names for split by a pattern, and by a
 	// plain separator.
 	"regexp_split_to_array": "split", "string_to_array": "string_split", "str_split": "string_split",
+	"list_cat": "list_concat", "array_concat": "list_concat", "array_cat": "list_concat",
 }
 
 func init() {
@@ -277,6 +278,7 @@ func init() {
 		"list_sort":      {"(array[, 'ASC' or 'DESC'])", 1, 2, bindArraySort},
 		"array_distinct": {"(array)", 1, 1, bindArrayDistinct},
 		"array_join":     {"(array, separator[, null_replacement])", 2, 3, bindArrayJoin},
+		"list_concat":    {"(array, …)", 1, -1, bindListConcat},
 	}
 	maps.Copy(scalarFunctions, nestedFunctions())
 }

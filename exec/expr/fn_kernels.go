@@ -103,6 +103,9 @@ var scalarFns = map[string]scalarFn{
 	planner.FnArrayDistinct: {1, 1, false, arrayDistinctKernel},
 	planner.FnArrayJoin:     {2, 3, false, arrayJoinKernel},
 
+	planner.FnListConcat:       {1, -1, true, listConcatKernel(false)},
+	planner.FnListConcatStrict: {2, 2, false, listConcatKernel(true)},
+
 	planner.FnConvertTZ:      {3, 3, false, convertTZKernel},
 	planner.FnTimeDiff:       {2, 2, false, timeDiffKernel},
 	planner.FnFormatDuration: {2, 2, false, formatDurationKernel},
