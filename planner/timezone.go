@@ -84,6 +84,8 @@ func needsLocalize(e Expr) bool {
 				for _, a := range x.Args[1:] {
 					found = found || isTimestampTZ(a.Type())
 				}
+			case FnAddInterval:
+				found = found || isTimestampTZ(x.Args[0].Type())
 			}
 		}
 	})
@@ -227,6 +229,33 @@ func localCall(c *Call, loc *time.Location) Expr {
 			}
 			return &Call{Fn: c.Fn, Args: args, T: c.T}
 		}
+	case FnAddInterval:
+		if isTimestampTZ(c.Args[0].Type()) {
+			return addIntervalInZone(c, loc)
+		}
 	}
 	return c
+}
+
+// addIntervalInZone adds a constant interval to an instant as DuckDB,
+// PostgreSQL and Spark do: months and days move the wall clock in the
+// session zone (a day after 12:00 is 12:00, across a change to summer
+// time too), the rest is elapsed time. An interval computed per row is
+// added as elapsed time whole.
+func addIntervalInZone(c *Call, loc *time.Location) Expr {
+	lit, ok := c.Args[1].(*Literal)
+	if !ok || lit.Value == nil {
+		return c
+	}
+	iv := lit.Value.(arrow.MonthDayNanoInterval)
+	if iv.Months == 0 && iv.Days == 0 {
+		return c
+	}
+	calendar := &Literal{Value: arrow.MonthDayNanoInterval{Months: iv.Months, Days: iv.Days}, T: TypeInterval}
+	moved := tzInstant(&Call{Fn: FnAddInterval, Args: []Expr{tzLocal(c.Args[0], loc), calendar}, T: TypeTimestamp}, loc)
+	if iv.Nanoseconds == 0 {
+		return moved
+	}
+	elapsed := &Literal{Value: arrow.MonthDayNanoInterval{Nanoseconds: iv.Nanoseconds}, T: TypeInterval}
+	return &Call{Fn: FnAddInterval, Args: []Expr{moved, elapsed}, T: c.T}
 }

@@ -87,14 +87,25 @@ func wallTime(wall int64, loc *time.Location) time.Time {
 // firstOccurrence is the instant in seconds of t, wallTime's reading of
 // wall, moved to wall's first occurrence when the change that began t's
 // zone period repeats it (a fall back): time.Date may take either, and
-// takes the later one east of UTC.
+// takes the later one east of UTC. A wall clock a change skips is read with
+// the offset before the change; time.Date's choice is not defined.
 func firstOccurrence(t time.Time, wall int64) int64 {
-	start, _ := t.ZoneBounds()
+	start, end := t.ZoneBounds()
+	_, off := t.Zone()
 	if !start.IsZero() {
 		_, before := start.Add(-time.Second).Zone()
 		if earlier := wall - int64(before); earlier < start.Unix() {
 			return earlier
 		}
+		if wall < start.Unix()+int64(off) {
+			// A wall clock the change at start skipped (02:30 on the
+			// day clocks go from 02:00 to 03:00): read with the offset
+			// before it, as PostgreSQL and DuckDB do (03:30).
+			return wall - int64(before)
+		}
+	}
+	if !end.IsZero() && wall >= end.Unix()+int64(off) {
+		return wall - int64(off) // skipped by the change at end, likewise
 	}
 	return t.Unix()
 }
