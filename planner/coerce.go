@@ -401,7 +401,7 @@ func parseLiteral(s string, t arrow.DataType) (any, error) {
 			}
 		}
 	case arrow.DATE32:
-		return value.ParseDate(text)
+		return value.CastToDate(text)
 	case arrow.TIMESTAMP:
 		parse, micros := value.ParseTimestamp, TypeTimestamp
 		if isTimestampTZ(t) {

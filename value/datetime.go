@@ -29,6 +29,26 @@ func ParseDate(s string) (int32, error) {
 	return int32(days), nil
 }
 
+// CastToDate is the DATE of text: YYYY-MM-DD, or a ParseTimestamp form whose
+// time of day is dropped ('2024-01-05 10:00:00' is 2024-01-05), as CAST to
+// DATE reads text in DuckDB and Spark. ParseDate, stricter, tells a date
+// column from a timestamp one.
+func CastToDate(s string) (int32, error) {
+	days, err := ParseDate(s)
+	if err == nil {
+		return days, nil
+	}
+	micros, terr := ParseTimestamp(s)
+	if terr != nil {
+		return 0, err
+	}
+	day := micros / microsPerDay
+	if micros%microsPerDay < 0 {
+		day-- // before 1970: the day the instant falls in
+	}
+	return int32(day), nil
+}
+
 // ParseTimestamp parses a TIMESTAMP: YYYY-MM-DD, optionally followed by a
 // space or 'T' and HH:MM[:SS[.ffffff]]. The result is microseconds since the
 // epoch. Digits beyond microseconds are truncated. Text may carry a zone as

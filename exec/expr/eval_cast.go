@@ -332,7 +332,7 @@ func castFromString(cc *caster, x *BytesVec) (arrow.Array, error) {
 			return value.ParseDecimal(s, to.Precision, to.Scale)
 		}))
 	case *arrow.Date32Type:
-		return castRows(cc, x, parsed(value.ParseDate))
+		return castRows(cc, x, parsed(value.CastToDate))
 	case *arrow.Time64Type:
 		if to.Unit == arrow.Microsecond {
 			return castRows(cc, x, parsed(value.ParseTime))

@@ -123,11 +123,6 @@ var ordinals = map[string]func(micros int64) int64{
 		t := utcTime(us)
 		return int64(t.Year())*12 + int64(t.Month()) - 1
 	},
-	"WEEK": func(us int64) int64 {
-		days, _ := timeOfDay(us)
-		weeks, _ := floorDivMod(mondayOf(days), 7)
-		return weeks
-	},
 	"DAY":    ordinalOf(microsPerDay),
 	"HOUR":   ordinalOf(microsPerHour),
 	"MINUTE": ordinalOf(microsPerMinute),
@@ -181,14 +176,27 @@ func dateTruncKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array
 	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return trunc(x.At(i)), ValueOK }, nil)
 }
 
+// dateDiffs count the units of datediff from start to end: the boundaries
+// of the unit between them (ordinals), and for weeks the whole 7-day spans
+// between their days, as DuckDB and Spark's timestampdiff count them.
+var dateDiffs = func() map[string]func(start, end int64) int64 {
+	out := map[string]func(start, end int64) int64{}
+	for unit, ordinal := range ordinals {
+		out[unit] = func(start, end int64) int64 { return ordinal(end) - ordinal(start) }
+	}
+	days := ordinals["DAY"]
+	out["WEEK"] = func(start, end int64) int64 { return (days(end) - days(start)) / 7 }
+	return out
+}()
+
 func dateDiffKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
-	ordinal, err := unitFunc(c, ops[0], ordinals)
+	diff, err := unitFunc(c, ops[0], dateDiffs)
 	if err != nil {
 		return nil, err
 	}
 	start, end := newInstantVec(ops[1]), newInstantVec(ops[2])
 	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
-		return ordinal(end.At(i)) - ordinal(start.At(i)), ValueOK
+		return diff(start.At(i), end.At(i)), ValueOK
 	}, nil)
 }
 
