@@ -158,6 +158,21 @@ func bindRound(_ *binder, c *funcCall) (Expr, error) {
 }
 
 // bindMod binds mod(a, b) as a % b.
+// bindLog binds log(base, x) = log10(x) / log10(base) (Spark, PostgreSQL,
+// DuckDB, Trino; so DuckDB computes it, which makes log(10, 1000) exactly 3). log(x) alone is refused: it is the natural logarithm in Spark and
+// MySQL but the common one in PostgreSQL and DuckDB.
+func bindLog(_ *binder, c *funcCall) (Expr, error) {
+	if len(c.args) == 1 {
+		return nil, errorf(c.pos, "log(x) is ln(x) in Spark and MySQL but log10(x) in PostgreSQL and DuckDB: write ln(x), log10(x) or log(base, x)")
+	}
+	args, err := c.convert(doubleArg, doubleArg)
+	if err != nil {
+		return nil, err
+	}
+	log10 := func(x Expr) Expr { return &Call{Fn: FnLog10, Args: []Expr{x}, T: TypeDouble} }
+	return &Call{Fn: FnDiv, Args: []Expr{log10(args[1]), log10(args[0])}, T: TypeDouble}, nil
+}
+
 func bindMod(_ *binder, c *funcCall) (Expr, error) {
 	return bindArithmetic(FnMod, c.args[0], c.args[1], c.pos)
 }

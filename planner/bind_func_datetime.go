@@ -8,11 +8,28 @@ import (
 // Date parts of date_part, as extract and the year(), month(), … functions
 // name them. DAYOFWEEK counts 1 = Sunday … 7 = Saturday (Spark's
 // dayofweek); DOW counts 0 = Sunday … 6 = Saturday (DuckDB's and
-// PostgreSQL's extract); WEEK is the ISO 8601 week.
-var dateParts = []string{"YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "DAYOFWEEK", "DOW", "DOY", "HOUR", "MINUTE", "SECOND", "EPOCH"}
+// PostgreSQL's extract), ISODOW 1 = Monday … 7 = Sunday; WEEK is the ISO
+// 8601 week, ISOYEAR the year it belongs to and YEARWEEK both (202401).
+// weekday(x) is WEEKDAY, 0 = Monday … 6 = Sunday (Spark's and MySQL's
+// weekday), which extract does not take. MILLISECOND and MICROSECOND include the seconds (12.5 s is 12500 ms), as
+// in DuckDB and PostgreSQL.
+var dateParts = []string{"YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "DAYOFWEEK", "DOW", "ISODOW", "DOY", "HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND", "EPOCH",
+	"ISOYEAR", "YEARWEEK", "DECADE", "CENTURY", "MILLENNIUM"}
 
 // datePartAliases are other names extract accepts for a date part.
-var datePartAliases = map[string]string{"DAYOFMONTH": "DAY", "DAYOFYEAR": "DOY", "WEEKOFYEAR": "WEEK"}
+var datePartAliases = map[string]string{"DAYOFMONTH": "DAY", "DAYOFYEAR": "DOY", "WEEKOFYEAR": "WEEK",
+	"MILLISECONDS": "MILLISECOND", "MICROSECONDS": "MICROSECOND", "MS": "MILLISECOND", "US": "MICROSECOND"}
+
+// bindDateName binds dayname(x) and monthname(x), the English name of the
+// day or month (Monday, January), as DuckDB and MySQL give them.
+func bindDateName(pattern string) bindFn {
+	format := bindTimeFormat(value.FormatStrftime)
+	return func(b *binder, c *funcCall) (Expr, error) {
+		named := *c
+		named.args = []Expr{c.args[0], stringLit(pattern)}
+		return format(b, &named)
+	}
+}
 
 // TimeUnits are the units of date_trunc and datediff.
 var timeUnits = []string{"YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND"}

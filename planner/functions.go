@@ -59,6 +59,10 @@ const (
 	FnLower   = "lower"
 	FnUpper   = "upper"
 	FnReverse = "reverse"
+	// ascii(s STRING) → BIGINT: the code point of the first character, 0
+	// for ''; chr(n BIGINT) → STRING: the character of code point n.
+	FnASCII = "ascii"
+	FnChr   = "chr"
 	// trim/ltrim/rtrim(s STRING, chars STRING): strip any of chars.
 	FnTrim  = "trim"
 	FnLTrim = "ltrim"

@@ -67,6 +67,27 @@ var dateParts = map[string]func(micros int64) int64{
 	},
 	"DOW":       func(us int64) int64 { return int64(utcTime(us).Weekday()) },
 	"DAYOFWEEK": func(us int64) int64 { return int64(utcTime(us).Weekday()) + 1 },
+	"ISODOW":    func(us int64) int64 { return (int64(utcTime(us).Weekday())+6)%7 + 1 },
+	"WEEKDAY":   func(us int64) int64 { return (int64(utcTime(us).Weekday()) + 6) % 7 },
+	"ISOYEAR": func(us int64) int64 {
+		year, _ := utcTime(us).ISOWeek()
+		return int64(year)
+	},
+	"YEARWEEK": func(us int64) int64 {
+		year, week := utcTime(us).ISOWeek()
+		return int64(year)*100 + int64(week)
+	},
+	"DECADE":     func(us int64) int64 { return floorDiv(int64(utcTime(us).Year()), 10) },
+	"CENTURY":    func(us int64) int64 { return centuryOf(int64(utcTime(us).Year()), 100) },
+	"MILLENNIUM": func(us int64) int64 { return centuryOf(int64(utcTime(us).Year()), 1000) },
+	"MILLISECOND": func(us int64) int64 {
+		_, rem := timeOfDay(us)
+		return rem % microsPerMinute / 1000
+	},
+	"MICROSECOND": func(us int64) int64 {
+		_, rem := timeOfDay(us)
+		return rem % microsPerMinute
+	},
 	"HOUR": func(us int64) int64 {
 		_, rem := timeOfDay(us)
 		return rem / microsPerHour
@@ -79,6 +100,21 @@ var dateParts = map[string]func(micros int64) int64{
 		_, rem := timeOfDay(us)
 		return rem / microsPerSecond % 60
 	},
+}
+
+// centuryOf numbers the span of years of a year as PostgreSQL and DuckDB do:
+// the first century (or millennium) is years 1 to 100 (1000), year 0 and
+// before count down from -1.
+func centuryOf(year, span int64) int64 {
+	if year > 0 {
+		return (year-1)/span + 1
+	}
+	return -((-year)/span + 1)
+}
+
+func floorDiv(a, b int64) int64 {
+	q, _ := floorDivMod(a, b)
+	return q
 }
 
 // truncations implement date_trunc: each maps an instant to the start of

@@ -29,6 +29,8 @@ var scalarFns = map[string]scalarFn{
 	planner.FnUpper:         {1, 1, false, upperKernel},
 	planner.FnReverse:       {1, 1, false, reverseKernel},
 	planner.FnLength:        {1, 1, false, lengthKernel},
+	planner.FnASCII:         {1, 1, false, asciiKernel},
+	planner.FnChr:           {1, 1, false, chrKernel},
 	planner.FnStrlen:        {1, 1, false, strlenKernel},
 	planner.FnTrim:          {2, 2, false, trimKernel(true, true)},
 	planner.FnLTrim:         {2, 2, false, trimKernel(true, false)},

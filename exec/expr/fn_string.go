@@ -45,6 +45,40 @@ func reverseKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, 
 	}), nil
 }
 
+// asciiKernel gives the code point of each string's first character (0
+// for the empty string).
+func asciiKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	s := newBytesVec(ops[0])
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
+		v := s.At(i)
+		if len(v) == 0 {
+			return 0, ValueOK
+		}
+		r, _ := utf8.DecodeRune(v)
+		return int64(r), ValueOK
+	}, nil)
+}
+
+// chrKernel gives the character of each code point; one that is none
+// (negative, a surrogate, past U+10FFFF) is an error.
+func chrKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	n := fixedVec[int64](ops[0])
+	var bad int64
+	out := ev.stringRows(ops, func(dst []byte, i int) []byte {
+		r := n.At(i)
+		if r < 0 || r > utf8.MaxRune || !utf8.ValidRune(rune(r)) {
+			bad = r
+			return dst
+		}
+		return utf8.AppendRune(dst, rune(r))
+	})
+	if bad != 0 {
+		out.Release()
+		return nil, fmt.Errorf("chr: %d is not a Unicode code point", bad)
+	}
+	return out, nil
+}
+
 func lengthKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	s := newBytesVec(ops[0])
 	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
