@@ -96,7 +96,7 @@ func TestBindFunctionErrors(t *testing.T) {
 		"round(m, i)":                 "round of a DECIMAL needs constant digits",
 		"date_trunc(s, ts)":           "date_trunc: the unit must be a constant string",
 		"date_trunc('fortnight', ts)": "date_trunc: unknown unit FORTNIGHT",
-		"extract(century FROM ts)":    "extract: unknown date part CENTURY",
+		"extract(fortnight FROM ts)":  "extract: unknown date part FORTNIGHT",
 		"rank()":                      "window function rank needs an OVER clause",
 		"d + d":                       "operator + cannot combine DATE and DATE",
 		"INTERVAL 1 DAY * 1.5":        "operator * cannot combine INTERVAL and DECIMAL(2,1)",
