@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -97,6 +98,11 @@ func (w *windowOp) compute(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	defer func() { expr.ReleaseArrays(cols) }() // the result columns too
 	arranged := map[string]*windowRows{}
+	defer func() {
+		for _, rows := range arranged {
+			rows.release()
+		}
+	}()
 	for _, call := range w.calls {
 		key := call.SpecKey()
 		rows, ok := arranged[key]
@@ -179,6 +185,41 @@ type windowRows struct {
 	// positions of its partition with equal ORDER BY keys (all of them
 	// without ORDER BY).
 	peerLo, peerHi []int32
+	// reaches, for the RANGE bounds with an offset (start, end), compares
+	// the ORDER BY key of input row i with the value the bound reaches from
+	// input row j, in the ORDER BY's order; nil for other bounds.
+	reaches [2]rowOrder
+	// rangeArrays hold what reaches reads.
+	rangeArrays []arrow.Array
+}
+
+// release frees what the arrangement holds.
+func (r *windowRows) release() { expr.ReleaseArrays(r.rangeArrays) }
+
+// arrangeRange sets r.reaches for a frame with RANGE offsets, evaluating
+// the key and the bounds' values over batch.
+func (r *windowRows) arrangeRange(ctx context.Context, call *planner.WindowCall, batch arrow.RecordBatch, mem memory.Allocator) error {
+	f := call.Frame
+	key, err := expr.Eval(ctx, f.RangeKey, batch, mem)
+	if err != nil {
+		return fmt.Errorf("ORDER BY %s: %w", f.RangeKey, err)
+	}
+	r.rangeArrays = append(r.rangeArrays, key)
+	order := []planner.SortKey{{Expr: f.RangeKey, Desc: call.OrderBy[0].Desc, NullsFirst: call.OrderBy[0].NullsFirst}}
+	for i, b := range []planner.WindowBound{f.Start, f.End} {
+		if b.Value == nil {
+			continue
+		}
+		reached, err := expr.Eval(ctx, b.Value, batch, mem)
+		if err != nil {
+			return fmt.Errorf("RANGE %s: %w", b, err)
+		}
+		r.rangeArrays = append(r.rangeArrays, reached)
+		if r.reaches[i], err = newRowOrder(order, []arrow.Array{key}, []arrow.Array{reached}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // partitions yields the position range [lo, hi) of every partition.
@@ -226,6 +267,12 @@ func arrangeRows(ctx context.Context, call *planner.WindowCall, batch arrow.Reco
 		same = func(i, j int) bool { return order(i, j) == 0 }
 	}
 	r.findPeers(same)
+	if call.Frame.RangeKey != nil {
+		if err := r.arrangeRange(ctx, call, batch, mem); err != nil {
+			r.release()
+			return nil, err
+		}
+	}
 	return r, nil
 }
 
@@ -294,8 +341,27 @@ func (r *windowRows) findPeers(same func(i, j int) bool) {
 // frame returns the frame [lo, hi) of position k of partition [ps, pe).
 func (r *windowRows) frame(f planner.WindowFrame, k, ps, pe int) (int, int) {
 	lo := r.bound(f, f.Start, k, ps, pe, false)
+	if r.reaches[0] != nil && f.Start.Value != nil {
+		lo = r.reach(r.reaches[0], k, ps, pe, false)
+	}
 	hi := r.bound(f, f.End, k, ps, pe, true)
+	if r.reaches[1] != nil && f.End.Value != nil {
+		hi = r.reach(r.reaches[1], k, ps, pe, true)
+	}
 	return lo, max(lo, hi)
+}
+
+// reach places a RANGE bound with an offset by binary search over the
+// partition, whose keys are in ORDER BY order: the first position whose
+// key is not before the value the bound reaches from position k (for a
+// start), or is after it (one past the frame's last, for an end). A NULL
+// key reaches NULL, which its peers equal.
+func (r *windowRows) reach(cmp rowOrder, k, ps, pe int, end bool) int {
+	row := int(r.perm[k])
+	return ps + sort.Search(pe-ps, func(i int) bool {
+		c := cmp(int(r.perm[ps+i]), row)
+		return c > 0 || c == 0 && !end
+	})
 }
 
 // bound places one end of a frame: the first position of the frame for

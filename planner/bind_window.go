@@ -103,19 +103,98 @@ func (b *binder) bindFrame(e *sql.FuncCall, s *scope) (WindowFrame, error) {
 	}
 	f := WindowFrame{Rows: fr.Unit == "ROWS"}
 	bounds := []*WindowBound{&f.Start, &f.End}
+	var key Expr // the ORDER BY key, for RANGE offsets
 	for i, bound := range []sql.FrameBound{fr.Start, fr.End} {
 		*bounds[i] = WindowBound{Kind: bound.Kind}
 		if bound.Offset == nil {
 			continue
 		}
 		if !f.Rows {
-			return WindowFrame{}, errorf(bound.Offset.Position(), "RANGE frames with an offset are not supported; use ROWS")
+			var err error
+			if key, err = b.bindRangeOffset(e, bound, bounds[i], s); err != nil {
+				return WindowFrame{}, err
+			}
+			continue
 		}
 		n, err := b.windowConstant(bound.Offset, s, "a frame offset")
 		if err != nil {
 			return WindowFrame{}, err
 		}
 		bounds[i].Offset = n
+	}
+	if key != nil {
+		return rangeFrame(f, key, e.Pos)
+	}
+	return f, nil
+}
+
+// bindRangeOffset binds the offset of a RANGE bound, n PRECEDING or n
+// FOLLOWING: a constant that is not negative (a number, or an INTERVAL or a
+// number of days for dates and timestamps), and the ORDER BY value it
+// reaches from each row's: the only ORDER BY key minus or plus it, in the
+// ORDER BY's direction. It returns the key.
+func (b *binder) bindRangeOffset(e *sql.FuncCall, bound sql.FrameBound, out *WindowBound, s *scope) (Expr, error) {
+	pos := bound.Offset.Position()
+	if len(e.Over.OrderBy) != 1 {
+		return nil, errorf(pos, "a RANGE frame with an offset needs exactly one ORDER BY expression")
+	}
+	off, err := b.bindExpr(bound.Offset, s)
+	if err != nil {
+		return nil, err
+	}
+	lit, ok := off.(*Literal)
+	if !ok || lit.Value == nil || negativeLiteral(lit) {
+		return nil, errorf(pos, "a RANGE frame offset needs a constant that is not negative or NULL, such as 7 or INTERVAL 7 DAY")
+	}
+	key, err := b.bindExpr(e.Over.OrderBy[0].Expr, s)
+	if err != nil {
+		return nil, err
+	}
+	if !IsNumeric(key.Type()) && key.Type().ID() != arrow.DATE32 && key.Type().ID() != arrow.TIMESTAMP {
+		return nil, errorf(pos, "a RANGE frame with an offset needs a number, date or timestamp to ORDER BY, not %s", TypeString(key.Type()))
+	}
+	op := "-"
+	if (bound.Kind == sql.Following) != e.Over.OrderBy[0].Desc {
+		op = "+"
+	}
+	value, handled, err := bindTemporalArithmetic(op, key, lit, pos)
+	if !handled {
+		value, err = bindArithmetic(arithmeticFns[op], key, lit, pos)
+	}
+	if err != nil {
+		return nil, errorf(pos, "a RANGE offset of %s does not apply to ORDER BY values of type %s", TypeString(lit.T), TypeString(key.Type()))
+	}
+	out.Amount, out.Value = lit, value
+	return key, nil
+}
+
+// negativeLiteral reports whether a number or interval constant is below zero.
+func negativeLiteral(lit *Literal) bool {
+	if iv, ok := lit.Value.(arrow.MonthDayNanoInterval); ok {
+		return iv.Months < 0 || iv.Days < 0 || iv.Nanoseconds < 0
+	}
+	f, ok := literalFloat(lit.Value, lit.T)
+	return ok && f < 0
+}
+
+// rangeFrame brings the ORDER BY key and the values of f's RANGE bounds
+// to one type, in which they compare.
+func rangeFrame(f WindowFrame, key Expr, pos sql.Pos) (WindowFrame, error) {
+	exprs := []Expr{key}
+	for _, e := range []Expr{f.Start.Value, f.End.Value} {
+		if e != nil {
+			exprs = append(exprs, e)
+		}
+	}
+	unified, err := unify(pos, exprs...)
+	if err != nil {
+		return WindowFrame{}, err
+	}
+	f.RangeKey, unified = unified[0], unified[1:]
+	for _, v := range []*Expr{&f.Start.Value, &f.End.Value} {
+		if *v != nil {
+			*v, unified = unified[0], unified[1:]
+		}
 	}
 	return f, nil
 }

@@ -26,11 +26,16 @@ const (
 	WinNthValue    = "nth_value"
 )
 
-// WindowBound is one end of a window frame. Offset counts rows for
-// Preceding and Following (frames are ROWS frames then).
+// WindowBound is one end of a window frame. In a ROWS frame, Offset counts
+// rows for Preceding and Following. In a RANGE frame, Amount is the offset
+// (7, INTERVAL 7 DAY) and Value, over the Window's input, the ORDER BY value
+// the bound reaches from each row's (ts - INTERVAL 7 DAY), of the type of
+// the frame's RangeKey.
 type WindowBound struct {
 	Kind   sql.FrameBoundKind
 	Offset int64
+	Amount *Literal
+	Value  Expr
 }
 
 // WindowFrame is the rows of a partition a window function reads for one
@@ -39,6 +44,30 @@ type WindowBound struct {
 type WindowFrame struct {
 	Rows       bool
 	Start, End WindowBound
+	// RangeKey, set when a RANGE bound has an offset, is the ORDER BY key
+	// brought to the type of the bounds' values, which compare with it.
+	RangeKey Expr
+}
+
+// exprs are the frame's expressions over the Window's input.
+func (f WindowFrame) exprs() []Expr {
+	var out []Expr
+	for _, e := range []Expr{f.RangeKey, f.Start.Value, f.End.Value} {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// mapExprs applies f to the frame's expressions.
+func (f WindowFrame) mapExprs(apply func(Expr) Expr) WindowFrame {
+	for _, e := range []*Expr{&f.RangeKey, &f.Start.Value, &f.End.Value} {
+		if *e != nil {
+			*e = apply(*e)
+		}
+	}
+	return f
 }
 
 // DefaultFrame is the frame of an OVER clause that names none: up to the
@@ -81,7 +110,8 @@ func (c *WindowCall) Exprs() []Expr {
 		out = append(out, c.Agg.Exprs()...)
 	}
 	out = append(out, c.PartitionBy...)
-	return append(out, sortKeyExprs(c.OrderBy)...)
+	out = append(out, sortKeyExprs(c.OrderBy)...)
+	return append(out, c.Frame.exprs()...)
 }
 
 // MapExprs returns a copy of the call with f applied to each of its
@@ -105,6 +135,7 @@ func (c *WindowCall) MapExprs(f func(Expr) (Expr, error)) (*WindowCall, error) {
 	for i := range out.OrderBy {
 		out.OrderBy[i].Expr = apply(c.OrderBy[i].Expr)
 	}
+	out.Frame = c.Frame.mapExprs(apply)
 	if firstErr != nil {
 		return nil, firstErr
 	}
@@ -140,6 +171,11 @@ func (c *WindowCall) SpecKey() string {
 	b.WriteString("|")
 	for _, k := range c.OrderBy {
 		fmt.Fprintf(&b, "%s %v %v;", exprKey(k.Expr), k.Desc, k.NullsFirst)
+	}
+	if c.Frame.RangeKey != nil {
+		// The positions a RANGE offset reaches are found with the
+		// arrangement, which is then this frame's alone.
+		b.WriteString("|" + c.Frame.String())
 	}
 	return b.String()
 }
@@ -199,13 +235,20 @@ func (b WindowBound) String() string {
 	case sql.UnboundedPreceding:
 		return "UNBOUNDED PRECEDING"
 	case sql.Preceding:
-		return fmt.Sprintf("%d PRECEDING", b.Offset)
+		return b.amount() + " PRECEDING"
 	case sql.CurrentRow:
 		return "CURRENT ROW"
 	case sql.Following:
-		return fmt.Sprintf("%d FOLLOWING", b.Offset)
+		return b.amount() + " FOLLOWING"
 	}
 	return "UNBOUNDED FOLLOWING"
+}
+
+func (b WindowBound) amount() string {
+	if b.Amount != nil {
+		return b.Amount.String()
+	}
+	return fmt.Sprint(b.Offset)
 }
 
 // Window computes window functions over its input. Its output is the
