@@ -550,6 +550,19 @@ func (b *binder) bindBetween(e *sql.BetweenExpr, s *scope) (Expr, error) {
 	return out, nil
 }
 
+// InList is x IN (items), all brought to one type; FALSE for no items, as
+// x IN (an empty subquery) is, whatever x.
+func InList(pos sql.Pos, x Expr, items []Expr) (Expr, error) {
+	if len(items) == 0 {
+		return &Literal{Value: false, T: TypeBoolean}, nil
+	}
+	args, err := unify(pos, append([]Expr{x}, items...)...)
+	if err != nil {
+		return nil, err
+	}
+	return &Call{Fn: FnIn, Args: args, T: TypeBoolean}, nil
+}
+
 func (b *binder) bindInList(e *sql.InListExpr, s *scope) (Expr, error) {
 	if _, isRow := rowItems(e.X); isRow {
 		return b.bindRowInList(e, s)
@@ -562,11 +575,10 @@ func (b *binder) bindInList(e *sql.InListExpr, s *scope) (Expr, error) {
 		}
 		exprs = append(exprs, x)
 	}
-	args, err := unify(e.Pos, exprs...)
+	out, err := InList(e.Pos, exprs[0], exprs[1:])
 	if err != nil {
 		return nil, err
 	}
-	var out Expr = &Call{Fn: FnIn, Args: args, T: TypeBoolean}
 	if e.Not {
 		out = &Call{Fn: FnNot, Args: []Expr{out}, T: TypeBoolean}
 	}

@@ -3,9 +3,12 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/lakesql/lakesql/exec"
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/sql"
 )
@@ -13,7 +16,9 @@ import (
 // BindCondition binds the WHERE condition of a statement that selects rows
 // or files of one table (DELETE, UPDATE, rewrite_data_files, OPTIMIZE) over the
 // columns of scan. clause names the statement in errors ("DELETE … WHERE").
-// Subqueries are refused: the condition is evaluated file by file.
+// The condition is evaluated file by file: its uncorrelated subqueries run
+// first and their values take their place (inlineSubqueries); correlated
+// ones are refused.
 func (s *Session) BindCondition(ctx context.Context, scan *planner.Scan, where sql.Expr, clause string) (planner.Expr, error) {
 	return s.BindConditionOver(ctx, scan.Schema(), where, clause)
 }
@@ -29,7 +34,92 @@ func (s *Session) BindConditionOver(ctx context.Context, cols []planner.Column, 
 		return nil, &planner.Error{Pos: where.Position(), Msg: fmt.Sprintf("%s needs a BOOLEAN condition: the condition %s is %s", clause, sql.Format(where), planner.TypeString(t))}
 	}
 	if planner.HasSubquery(cond) {
-		return nil, &planner.Error{Pos: where.Position(), Msg: clause + " with a subquery is not supported yet"}
+		return s.inlineSubqueries(ctx, cond, where.Position(), clause)
 	}
 	return cond, nil
+}
+
+// inlineSubqueries runs each uncorrelated subquery of cond and puts what it
+// returns in its place: a scalar subquery's value (NULL for no row), EXISTS
+// as TRUE or FALSE, x IN (subquery) as x IN (its values). So DELETE FROM t
+// WHERE id IN (SELECT id FROM gone) deletes as DELETE FROM t WHERE id IN
+// (3, 7) would, pruning files by those values too.
+func (s *Session) inlineSubqueries(ctx context.Context, cond planner.Expr, pos sql.Pos, clause string) (planner.Expr, error) {
+	var firstErr error
+	out := planner.Rewrite(cond, func(x planner.Expr) planner.Expr {
+		sq, ok := x.(*planner.Subquery)
+		if !ok || firstErr != nil {
+			return x
+		}
+		inlined, err := s.inlineSubquery(ctx, sq, pos, clause)
+		if err != nil {
+			firstErr = err
+			return x
+		}
+		return inlined
+	})
+	return out, firstErr
+}
+
+// inlineSubquery is the expression of one subquery's rows (inlineSubqueries).
+func (s *Session) inlineSubquery(ctx context.Context, sq *planner.Subquery, pos sql.Pos, clause string) (planner.Expr, error) {
+	if planner.HasOuterRef(sq.Plan, 1) {
+		msg := clause + " with a correlated subquery is not supported yet"
+		if strings.HasPrefix(clause, "DELETE") || strings.HasPrefix(clause, "UPDATE") {
+			msg += ": write it as MERGE INTO … USING (query) ON … WHEN MATCHED THEN DELETE (or UPDATE SET …)"
+		}
+		return nil, &planner.Error{Pos: pos, Msg: msg}
+	}
+	p, err := s.Optimize(ctx, sq.Plan)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.Run(ctx, p, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	t := p.Schema()[0].T
+	var values []planner.Expr
+	for {
+		batch, err := res.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if batch == nil {
+			break
+		}
+		col := batch.Column(0)
+		for i := range col.Len() {
+			v, ok := expr.LiteralValue(col, i)
+			if !ok {
+				batch.Release()
+				return nil, &planner.Error{Pos: pos, Msg: fmt.Sprintf("%s: a subquery's %s values cannot stand in the condition", clause, planner.TypeString(t))}
+			}
+			if str, isString := v.(string); isString {
+				v = strings.Clone(str) // the batch's memory is reused
+			}
+			values = append(values, &planner.Literal{Value: v, T: t})
+		}
+		batch.Release()
+		if sq.Kind == planner.SubqueryExists && len(values) > 0 {
+			break
+		}
+	}
+	switch sq.Kind {
+	case planner.SubqueryExists:
+		return &planner.Literal{Value: len(values) > 0, T: planner.TypeBoolean}, nil
+	case planner.SubqueryIn:
+		return planner.InList(pos, sq.X, values)
+	}
+	switch len(values) {
+	case 0:
+		return &planner.Literal{T: sq.T}, nil
+	case 1:
+		if !arrow.TypeEqual(t, sq.T) {
+			return &planner.Cast{X: values[0], T: sq.T}, nil
+		}
+		return values[0], nil
+	}
+	return nil, fmt.Errorf("%s: %w", clause, exec.ErrScalarSubqueryRows)
 }
