@@ -52,9 +52,11 @@ func resolveSubqueries(ctx context.Context, filter planner.Expr, env *Env) (plan
 		case planner.SubqueryExists:
 			value = &planner.Literal{Value: e.exists, T: planner.TypeBoolean}
 		case planner.SubqueryIn:
-			// Past maxSummaryValues the values become a range, which only
-			// implies the IN: it may not stand under a NOT.
-			if e.summary.overflow && positive[sq.Plan] != all[sq.Plan] {
+			// A predicate only implied by the IN (a range in place of
+			// many values; NULLs dropped, which make a non-match NULL
+			// rather than FALSE) may stand only where a row failing it
+			// fails the filter: not under NOT, IS NULL or coalesce.
+			if !e.summary.exact() && positive[sq.Plan] != all[sq.Plan] {
 				return x
 			}
 			if value, ok = e.summary.predicate(sq.X); !ok {

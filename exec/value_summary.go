@@ -34,6 +34,8 @@ type valueSummary struct {
 	// unusable: a value has no literal form or no order (NaN), so no
 	// predicate can be derived.
 	unusable bool
+	// nulls: a NULL was seen.
+	nulls bool
 }
 
 func newValueSummary(t arrow.DataType) *valueSummary {
@@ -44,6 +46,7 @@ func newValueSummary(t arrow.DataType) *valueSummary {
 func (s *valueSummary) add(arr arrow.Array) {
 	for i := 0; i < arr.Len() && !s.unusable; i++ {
 		if arr.IsNull(i) {
+			s.nulls = true
 			continue
 		}
 		v, ok := expr.LiteralValue(arr, i)
@@ -78,6 +81,13 @@ func (s *valueSummary) add(arr arrow.Array) {
 			}
 		}
 	}
+}
+
+// exact reports whether predicate is x IN (the values) itself, for every
+// x, rather than only implied by it: no NULL among the values (x IN (1,
+// NULL) is NULL, not FALSE, for x = 2) and no range in their place.
+func (s *valueSummary) exact() bool {
+	return !s.unusable && !s.nulls && !s.overflow && len(s.values) <= maxPruningValues
 }
 
 // predicate is implied for a row whose x equals one of the values, for
