@@ -340,9 +340,15 @@ func (b *binder) bindBinary(e *sql.BinaryExpr, s *scope) (Expr, error) {
 
 func (b *binder) bindConcat(l, r Expr, pos sql.Pos) (Expr, error) {
 	if isList(l.Type()) || isList(r.Type()) {
-		return listConcat(FnListConcatStrict, pos, func() error {
+		mismatch := func() error {
 			return kindErrorf(ErrType, pos, "operator || joins two strings or two arrays, got %s and %s", TypeString(l.Type()), TypeString(r.Type()))
-		}, l, r)
+		}
+		for _, x := range []Expr{l, r} {
+			if !isList(x.Type()) && x.Type().ID() != arrow.NULL {
+				return nil, mismatch()
+			}
+		}
+		return listConcat(FnListConcatStrict, pos, mismatch, l, r)
 	}
 	var err error
 	if l, err = castTo(l, TypeVarchar); err != nil {
@@ -386,19 +392,18 @@ func bindArithmetic(fn string, l, r Expr, pos sql.Pos) (Expr, error) {
 			// Operands keep their own types where the result's would not
 			// hold them exactly: the executor multiplies unscaled values,
 			// takes a remainder (whose precision is below its operands')
-			// at the larger scale, and rounds a sum whose scale was cut
-			// once, after adding.
+			// at the larger scale, and adds at the result's scale values
+			// with more integer digits than it has room for.
 			t = nil
 		}
 	}
-	args := []Expr{l, r}
+	args, types := []Expr{l, r}, []arrow.DataType{lt, rt}
 	for i, a := range args {
 		target := t
 		if target == nil {
-			target = asDecimal(a.Type())
-			if a.Type().ID() == arrow.NULL {
-				target = resultType
-			}
+			// types[i] is the other operand's for NULL and a string
+			// literal ('2' * x reads '2' as x's type).
+			target = asDecimal(types[i])
 		}
 		c, err := castTo(a, target)
 		if err != nil {
@@ -414,9 +419,10 @@ func holdsExactly(a, b *arrow.Decimal128Type) bool {
 	return a.Scale >= b.Scale && a.Precision-a.Scale >= b.Precision-b.Scale
 }
 
-// decimalResultType follows the SQL Server / Spark rules for decimal results:
-// past precision 38 the integer digits are kept and the scale cut, to no
-// less than 6 digits (or the exact scale, when smaller).
+// decimalResultType follows the SQL Server / Spark rules for decimal results,
+// capped at precision 38 with the scale kept, as DuckDB keeps it (Spark
+// would cut DECIMAL(38,18) + 1 to DECIMAL(38,17)): a value that needs more
+// integer digits than are left fails instead.
 func decimalResultType(fn string, a, b *arrow.Decimal128Type) *arrow.Decimal128Type {
 	var p, s int32
 	switch fn {
@@ -430,11 +436,7 @@ func decimalResultType(fn string, a, b *arrow.Decimal128Type) *arrow.Decimal128T
 		s = max(a.Scale, b.Scale)
 		p = min(a.Precision-a.Scale, b.Precision-b.Scale) + s
 	}
-	if p > 38 {
-		s = max(38-(p-s), min(s, 6))
-		p = 38
-	}
-	return &arrow.Decimal128Type{Precision: p, Scale: s}
+	return &arrow.Decimal128Type{Precision: min(p, 38), Scale: min(s, 38)}
 }
 
 // bindComparison brings both sides to a common type. A string literal compared
@@ -466,13 +468,13 @@ func (b *binder) bindComparison(fn string, le, re sql.Expr, pos sql.Pos, s *scop
 
 // unify casts the operands of a comparison to one common type.
 func unify(pos sql.Pos, exprs ...Expr) ([]Expr, error) {
-	return unifyTypes(pos, "cannot compare %s with %s", commonType, exprs)
+	return unifyTypes(pos, "cannot compare %s with %s", commonType, castTo, exprs)
 }
 
-// unifyTypes casts exprs to the type common makes of theirs. String
+// unifyTypes casts exprs (with cast) to the type common makes of theirs. String
 // literals take the type of the other expressions (ts >= '2026-01-15'), as
 // untyped literals do in SQL.
-func unifyTypes(pos sql.Pos, mismatch string, common func(a, b arrow.DataType) arrow.DataType, exprs []Expr) ([]Expr, error) {
+func unifyTypes(pos sql.Pos, mismatch string, common func(a, b arrow.DataType) arrow.DataType, cast func(Expr, arrow.DataType) (Expr, error), exprs []Expr) ([]Expr, error) {
 	var t arrow.DataType = TypeNull
 	for _, e := range exprs {
 		if _, isLit := e.(*Literal); isLit && isString(e.Type()) {
@@ -494,7 +496,7 @@ func unifyTypes(pos sql.Pos, mismatch string, common func(a, b arrow.DataType) a
 	}
 	out := make([]Expr, len(exprs))
 	for i, e := range exprs {
-		c, err := castTo(e, t)
+		c, err := cast(e, t)
 		if err != nil {
 			return nil, errorf(pos, "%v", err)
 		}
@@ -672,8 +674,10 @@ func (b *binder) bindCase(e *sql.CaseExpr, s *scope) (Expr, error) {
 
 // unifyResults brings CASE/COALESCE/VALUES results to one type.
 func unifyResults(pos sql.Pos, exprs ...Expr) ([]Expr, error) {
-	return unifyTypes(pos, "cannot combine %s and %s in one result", commonResultType, exprs)
+	return unifyTypes(pos, "cannot combine %s and %s in one result", commonResultType, castRounding, exprs)
 }
+
+func numberOrBoolean(t arrow.DataType) bool { return IsNumeric(t) || t.ID() == arrow.BOOL }
 
 func (b *binder) bindCast(e *sql.CastExpr, s *scope) (Expr, error) {
 	x, err := b.bindExpr(e.X, s)
@@ -692,12 +696,13 @@ func (b *binder) bindCast(e *sql.CastExpr, s *scope) (Expr, error) {
 		if err == nil {
 			return &Literal{Value: v, T: t}, nil
 		}
-		// What the plan-time conversion does not make (2.5 to INT rounds,
-		// TRUE to INT) is cast as a column would be, and folded back into
-		// a literal; a value out of range or text that does not parse fails
-		// here, where its position is known.
+		// Numbers and booleans the plan-time conversion does not convert
+		// (2.5 to INT rounds, TRUE to INT) are cast as a column would be,
+		// and folded back into a literal; a value out of range, text that
+		// does not parse and types that do not convert fail here, where
+		// the position is known (TRY_CAST: NULL).
 		switch {
-		case errors.Is(err, errInexact) || errors.Is(err, errNotAtPlanTime):
+		case errors.Is(err, errInexact) || errors.Is(err, errNotAtPlanTime) && numberOrBoolean(lit.T) && numberOrBoolean(t):
 		case e.Try:
 			return &Literal{T: t}, nil
 		default:

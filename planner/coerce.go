@@ -85,30 +85,32 @@ func commonNumeric(a, b arrow.DataType) arrow.DataType {
 // COALESCE, VALUES, set operations). Where two decimals need more than 38
 // digits it keeps the integer digits and rounds the fraction, as DuckDB
 // does: DECIMAL(38,30) and DECIMAL(38,0) make DECIMAL(38,0), which holds
-// every value of both. A comparison keeps commonType's fraction instead,
-// since rounding would make unequal values equal; a value too large for it
-// is then an error.
+// every value of both (castRounding rounds constants to it). A decimal and
+// an integer keep the decimal's scale, as in DuckDB; so does a comparison,
+// since rounding would make unequal values equal: a value too large for
+// the type is then an error.
 func commonResultType(a, b arrow.DataType) arrow.DataType {
 	t := commonType(a, b)
 	d, ok := t.(*arrow.Decimal128Type)
-	if !ok || !IsNumeric(a) || !IsNumeric(b) {
+	if !ok || a.ID() != arrow.DECIMAL128 || b.ID() != arrow.DECIMAL128 {
 		return t
 	}
-	intDigits := max(integerDigits(a), integerDigits(b))
+	da, db := a.(*arrow.Decimal128Type), b.(*arrow.Decimal128Type)
+	intDigits := max(da.Precision-da.Scale, db.Precision-db.Scale)
 	if intDigits+d.Scale <= 38 {
 		return t
 	}
 	return &arrow.Decimal128Type{Precision: 38, Scale: 38 - intDigits}
 }
 
-// integerDigits is how many digits before the point a value of numeric
-// type t can have; 0 for floating point, which never makes a decimal type.
-func integerDigits(t arrow.DataType) int32 {
-	if !IsInteger(t) && t.ID() != arrow.DECIMAL128 {
-		return 0
+// castRounding is castTo for a result (commonResultType): a constant its
+// type holds only rounded is cast as a column would be, rounding.
+func castRounding(e Expr, t arrow.DataType) (Expr, error) {
+	x, err := castTo(e, t)
+	if lit, ok := e.(*Literal); ok && errors.Is(err, errInexact) {
+		return &Cast{X: lit, T: t}, nil
 	}
-	d := asDecimal(t)
-	return d.Precision - d.Scale
+	return x, err
 }
 
 // commonType is the type two operands of a comparison, CASE, IN, COALESCE or
@@ -195,12 +197,7 @@ func castTo(e Expr, t arrow.DataType) (Expr, error) {
 	}
 	if lit, ok := e.(*Literal); ok {
 		v, err := ConvertLiteral(lit.Value, lit.T, t)
-		switch {
-		case errors.Is(err, errInexact):
-			// Rounded, as a cast of a column would be (a result type
-			// that cuts a decimal's fraction).
-			return &Cast{X: lit, T: t}, nil
-		case err != nil:
+		if err != nil {
 			return nil, err
 		}
 		if zoneDependent(lit.T, t) {

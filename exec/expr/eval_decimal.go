@@ -47,34 +47,35 @@ func decimalKernel(c *planner.Call, ta, tb arrow.DataType) (func(x, y decimal128
 	return nil, fmt.Errorf("%s: unsupported decimal operation", c)
 }
 
-// add and sub rescale both operands to the result scale, which is usually
-// at least theirs, so no digit is dropped; operands below 10^38 cannot make
-// the 128-bit sum wrap. Where the result's scale is below an operand's
-// (past 38 digits), the exact sum is rounded once.
+// add and sub rescale both operands to the result scale, which is at least
+// theirs, so no digit is dropped; operands below 10^38 cannot make the
+// 128-bit sum wrap. An operand that leaves 38 digits once rescaled (an
+// operand of DECIMAL(38,0) in a DECIMAL(38,30) sum) is added exactly, in a
+// big.Int, and the sum then checked.
 func (m *decimalMath) add(x, y decimal128.Num) (decimal128.Num, outcome) {
-	if m.s < max(m.sa, m.sb) {
-		return m.roundedSum(x, y, false)
+	a, b := m.rescale(x, m.sa, m.s), m.rescale(y, m.sb, m.s)
+	if a == tooLargeDecimal || b == tooLargeDecimal {
+		return m.exactSum(x, y, false)
 	}
-	return m.fit(m.rescale(x, m.sa, m.s).Add(m.rescale(y, m.sb, m.s)))
+	return m.fit(a.Add(b))
 }
 
 func (m *decimalMath) sub(x, y decimal128.Num) (decimal128.Num, outcome) {
-	if m.s < max(m.sa, m.sb) {
-		return m.roundedSum(x, y, true)
+	a, b := m.rescale(x, m.sa, m.s), m.rescale(y, m.sb, m.s)
+	if a == tooLargeDecimal || b == tooLargeDecimal {
+		return m.exactSum(x, y, true)
 	}
-	return m.fit(m.rescale(x, m.sa, m.s).Sub(m.rescale(y, m.sb, m.s)))
+	return m.fit(a.Sub(b))
 }
 
-// roundedSum is x + y (x - y with negate) at the larger operand scale,
-// rounded half away from zero to the result's.
-func (m *decimalMath) roundedSum(x, y decimal128.Num, negate bool) (decimal128.Num, outcome) {
-	s := max(m.sa, m.sb)
-	m.load(x, y, s)
+// exactSum is x + y (x - y with negate) at the result's scale, computed in
+// big.Ints.
+func (m *decimalMath) exactSum(x, y decimal128.Num, negate bool) (decimal128.Num, outcome) {
+	m.load(x, y, m.s)
 	if negate {
 		m.y.Neg(&m.y)
 	}
-	rescaleBig(m.x.Add(&m.x, &m.y), s, m.s, &m.t)
-	return m.result(&m.x)
+	return m.result(m.x.Add(&m.x, &m.y))
 }
 
 func (m *decimalMath) mul(x, y decimal128.Num) (decimal128.Num, outcome) {
@@ -133,7 +134,7 @@ func (m *decimalMath) mod(x, y decimal128.Num) (decimal128.Num, outcome) {
 // rescale changes v's scale from `from` to `to`, rounding half away from
 // zero when digits are dropped. Values that fit in 64 bits (every decimal of
 // precision 18 or less) take 64-bit arithmetic; others go through big.Int.
-// A result beyond 128 bits comes back as a value that fails m.fit.
+// A result of 38 digits or more comes back as tooLargeDecimal.
 func (m *decimalMath) rescale(v decimal128.Num, from, to int32) decimal128.Num {
 	if from == to {
 		return v
@@ -164,7 +165,8 @@ func (m *decimalMath) rescale(v decimal128.Num, from, to int32) decimal128.Num {
 	return decimal128.FromBigInt(&m.x)
 }
 
-// tooLargeDecimal is 10^38, which fits no decimal precision.
+// tooLargeDecimal is 10^38, which fits no decimal precision: rescale's
+// answer for a value that leaves 38 digits, which callers test for.
 var tooLargeDecimal = decimal128.FromBigInt(value.Pow10(38))
 
 // pow10Int64[i] is 10^i.
