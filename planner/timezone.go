@@ -28,6 +28,10 @@ const (
 	// tz_format(x TIMESTAMPTZ, zone STRING literal) → STRING: the wall clock
 	// of x in zone with its offset.
 	FnTZFormat = "tz_format"
+	// tz_add_interval(x TIMESTAMPTZ, iv INTERVAL, zone STRING literal) →
+	// TIMESTAMPTZ: x + iv with iv's months and days moving the wall clock
+	// in zone, the rest elapsed time.
+	FnTZAddInterval = "tz_add_interval"
 )
 
 type timeZoneKey struct{}
@@ -237,25 +241,15 @@ func localCall(c *Call, loc *time.Location) Expr {
 	return c
 }
 
-// addIntervalInZone adds a constant interval to an instant as DuckDB,
-// PostgreSQL and Spark do: months and days move the wall clock in the
-// session zone (a day after 12:00 is 12:00, across a change to summer
-// time too), the rest is elapsed time. An interval computed per row is
-// added as elapsed time whole.
+// addIntervalInZone adds an interval to an instant as DuckDB, PostgreSQL
+// and Spark do: months and days move the wall clock in the session zone (a
+// day after 12:00 is 12:00, across a change to summer time too), the rest
+// is elapsed time.
 func addIntervalInZone(c *Call, loc *time.Location) Expr {
-	lit, ok := c.Args[1].(*Literal)
-	if !ok || lit.Value == nil {
-		return c
+	if lit, ok := c.Args[1].(*Literal); ok && lit.Value != nil {
+		if iv := lit.Value.(arrow.MonthDayNanoInterval); iv.Months == 0 && iv.Days == 0 {
+			return c // elapsed time only
+		}
 	}
-	iv := lit.Value.(arrow.MonthDayNanoInterval)
-	if iv.Months == 0 && iv.Days == 0 {
-		return c
-	}
-	calendar := &Literal{Value: arrow.MonthDayNanoInterval{Months: iv.Months, Days: iv.Days}, T: TypeInterval}
-	moved := tzInstant(&Call{Fn: FnAddInterval, Args: []Expr{tzLocal(c.Args[0], loc), calendar}, T: TypeTimestamp}, loc)
-	if iv.Nanoseconds == 0 {
-		return moved
-	}
-	elapsed := &Literal{Value: arrow.MonthDayNanoInterval{Nanoseconds: iv.Nanoseconds}, T: TypeInterval}
-	return &Call{Fn: FnAddInterval, Args: []Expr{moved, elapsed}, T: c.T}
+	return &Call{Fn: FnTZAddInterval, Args: []Expr{c.Args[0], c.Args[1], zoneLit(loc)}, T: c.T}
 }

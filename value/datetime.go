@@ -29,24 +29,22 @@ func ParseDate(s string) (int32, error) {
 	return int32(days), nil
 }
 
-// CastToDate is the DATE of text: YYYY-MM-DD, or a ParseTimestamp form whose
-// time of day is dropped ('2024-01-05 10:00:00' is 2024-01-05), as CAST to
-// DATE reads text in DuckDB and Spark. ParseDate, stricter, tells a date
-// column from a timestamp one.
+// CastToDate is the DATE of text: YYYY-MM-DD, or a ParseTimestamp form
+// (with or without a zone) whose date is taken as written and the rest
+// dropped: '2024-01-05 22:00:00-08' is 2024-01-05, as CAST to DATE reads
+// text in DuckDB and Spark. ParseDate, stricter, tells a date column from a
+// timestamp one.
 func CastToDate(s string) (int32, error) {
 	days, err := ParseDate(s)
 	if err == nil {
 		return days, nil
 	}
-	micros, terr := ParseTimestamp(s)
-	if terr != nil {
+	if _, _, terr := parseTimestampZone(s, "date"); terr != nil {
 		return 0, err
 	}
-	day := micros / microsPerDay
-	if micros%microsPerDay < 0 {
-		day-- // before 1970: the day the instant falls in
-	}
-	return int32(day), nil
+	p := &textParser{s: strings.TrimSpace(s)}
+	written, _ := p.date()
+	return int32(written), nil
 }
 
 // ParseTimestamp parses a TIMESTAMP: YYYY-MM-DD, optionally followed by a

@@ -77,7 +77,7 @@ var dateParts = map[string]func(micros int64) int64{
 		year, week := utcTime(us).ISOWeek()
 		return int64(year)*100 + int64(week)
 	},
-	"DECADE":     func(us int64) int64 { return floorDiv(int64(utcTime(us).Year()), 10) },
+	"DECADE":     func(us int64) int64 { return int64(utcTime(us).Year()) / 10 },
 	"CENTURY":    func(us int64) int64 { return centuryOf(int64(utcTime(us).Year()), 100) },
 	"MILLENNIUM": func(us int64) int64 { return centuryOf(int64(utcTime(us).Year()), 1000) },
 	"MILLISECOND": func(us int64) int64 {
@@ -110,11 +110,6 @@ func centuryOf(year, span int64) int64 {
 		return (year-1)/span + 1
 	}
 	return -((-year)/span + 1)
-}
-
-func floorDiv(a, b int64) int64 {
-	q, _ := floorDivMod(a, b)
-	return q
 }
 
 // truncations implement date_trunc: each maps an instant to the start of

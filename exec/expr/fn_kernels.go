@@ -68,6 +68,7 @@ var scalarFns = map[string]scalarFn{
 
 	planner.FnDatePart:      {2, 2, false, datePartKernel},
 	planner.FnTZLocal:       {2, 2, false, tzLocalKernel},
+	planner.FnTZAddInterval: {3, 3, false, tzAddIntervalKernel},
 	planner.FnTZInstant:     {2, 2, false, tzInstantKernel},
 	planner.FnTZParse:       {2, 2, false, tzParseKernel(false)},
 	planner.FnTZTryParse:    {2, 2, false, tzParseKernel(true)},

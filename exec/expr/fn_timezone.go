@@ -33,6 +33,28 @@ func tzLocalKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, 
 	}, nil)
 }
 
+// tzAddIntervalKernel adds intervals to instants in a zone: the months and
+// days on the wall clock there, then the rest as elapsed time.
+func tzAddIntervalKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	loc, err := zoneOperand(c, ops[2])
+	if err != nil {
+		return nil, err
+	}
+	x, iv := fixedVec[int64](ops[0]), fixedVec[arrow.MonthDayNanoInterval](ops[1])
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
+		v := iv.At(i)
+		us := x.At(i)
+		if v.Months != 0 || v.Days != 0 {
+			local, o := AddInterval(value.InstantToLocal(us, loc), arrow.MonthDayNanoInterval{Months: v.Months, Days: v.Days})
+			if o != ValueOK {
+				return 0, o
+			}
+			us = value.LocalToInstant(local, loc)
+		}
+		return IntAdd(us, v.Nanoseconds/1000)
+	}, rangeError(c))
+}
+
 func tzInstantKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	loc, err := zoneOperand(c, ops[1])
 	if err != nil {
