@@ -157,9 +157,8 @@ func bindRound(_ *binder, c *funcCall) (Expr, error) {
 	return &Call{Fn: FnRound, Args: args, T: t}, nil
 }
 
-// bindMod binds mod(a, b) as a % b.
-// bindLog binds log(base, x) = log10(x) / log10(base) (Spark, PostgreSQL,
-// DuckDB, Trino; so DuckDB computes it, which makes log(10, 1000) exactly 3). log(x) alone is refused: it is the natural logarithm in Spark and
+// bindLog binds log(base, x) (Spark, PostgreSQL, DuckDB, Trino) as
+// log10(x) / log10(base), the way DuckDB computes it. log(x) alone is refused: it is the natural logarithm in Spark and
 // MySQL but the common one in PostgreSQL and DuckDB.
 func bindLog(_ *binder, c *funcCall) (Expr, error) {
 	if len(c.args) == 1 {
@@ -173,6 +172,7 @@ func bindLog(_ *binder, c *funcCall) (Expr, error) {
 	return &Call{Fn: FnDiv, Args: []Expr{log10(args[1]), log10(args[0])}, T: TypeDouble}, nil
 }
 
+// bindMod binds mod(a, b) as a % b.
 func bindMod(_ *binder, c *funcCall) (Expr, error) {
 	return bindArithmetic(FnMod, c.args[0], c.args[1], c.pos)
 }

@@ -20,7 +20,7 @@ const (
 	// STRING.
 	FnArrayJoin = "array_join"
 	// list_concat(a ARRAY, …) → ARRAY: the elements of each in turn, a
-	// NULL list skipped (DuckDB's list_concat, array_cat); NULL when all are.
+	// NULL list skipped (DuckDB's list_concat, array_cat).
 	FnListConcat = "list_concat"
 	// a || b over arrays: as list_concat, but NULL when either is.
 	FnListConcatStrict = "list_concat_strict"

@@ -444,14 +444,16 @@ var unsupportedJoins = map[string]string{
 	"positional": "join on row numbers: (SELECT *, row_number() OVER () AS n FROM …) USING (n)",
 }
 
-// joinsHere reports whether a join's first word (SEMI, ANTI, ASOF,
-// POSITIONAL) comes next, followed by JOIN or by LEFT JOIN: it is no table
+// joinsHere reports whether a join's first word comes next, followed by
+// JOIN (SEMI, ANTI, ASOF, POSITIONAL) or LEFT JOIN (ASOF): it is no table
 // alias then.
 func (p *parser) joinsHere() bool {
 	t, next := p.tok(), p.peek(1)
-	switch t.text {
-	case "semi", "anti", "asof", "positional":
-		return t.kind == tokWord && (next.isWord("join") || next.isWord("left") && p.peek(2).isWord("join"))
+	switch {
+	case t.kind != tokWord:
+		return false
+	case t.text == "semi" || t.text == "anti" || t.text == "asof" || t.text == "positional":
+		return next.isWord("join") || t.text == "asof" && next.isWord("left") && p.peek(2).isWord("join")
 	}
 	return false
 }

@@ -9,8 +9,8 @@ import (
 )
 
 // listConcatKernel joins, row by row, the lists of its operands, which
-// share a type. A NULL list is skipped (list_concat), the row being NULL
-// only when all are; strict makes any NULL list make the row NULL (||).
+// share a type. A NULL list is skipped (list_concat: NULLs only make [], as
+// in DuckDB); strict makes any NULL list make the row NULL (||).
 func listConcatKernel(strict bool) func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	return func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 		lists := make([]*array.List, len(ops))
@@ -57,7 +57,7 @@ func listConcatKernel(strict bool) func(ev *evaluator, c *planner.Call, ops []op
 					rows = append(rows, base[k]+int32(j))
 				}
 			}
-			if valid := nulls == 0 || !strict && nulls < len(lists); valid {
+			if valid := nulls == 0 || !strict; valid {
 				bitutil.SetBit(validity.Bytes(), i)
 			} else {
 				rows = rows[:offs[i]]
