@@ -289,7 +289,37 @@ func (p *parser) parenStartsQuery() bool {
 	for p.peek(n).isOp("(") {
 		n++
 	}
-	return n > 0 && startsQuery(p.peek(n))
+	if n == 0 || !startsQuery(p.peek(n)) {
+		return false
+	}
+	if n == 1 {
+		return true
+	}
+	// ((VALUES (1)) AS a JOIN t …) is a parenthesized join whose first
+	// table is a subquery, as views store joins: after the inner query's
+	// closing parenthesis comes an alias or a join, where a query would go
+	// on with ')' or a set operation.
+	next := p.peek(p.closingParen(1) + 1)
+	return next.kind == tokEOF || next.isOp(")") || next.isWord("union") || next.isWord("intersect") ||
+		next.isWord("except") || next.isWord("order") || next.isWord("limit") || next.isWord("offset")
+}
+
+// closingParen is the lookahead index of the parenthesis that closes the
+// one at lookahead index open (of the end of input when none does).
+func (p *parser) closingParen(open int) int {
+	depth := 0
+	for i := open; ; i++ {
+		switch t := p.peek(i); {
+		case t.kind == tokEOF:
+			return i
+		case t.isOp("("):
+			depth++
+		case t.isOp(")"):
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
 }
 
 // wordBeforeName reports whether the current token is the keyword w followed by
