@@ -6,6 +6,8 @@ import "strings"
 // A parenthesized query with nothing around it, ((SELECT 1)), is returned unwrapped.
 func (p *parser) query() *Query {
 	defer p.nest()()
+	p.queries++
+	defer func() { p.queries-- }()
 	q := &Query{Pos: p.tok().pos}
 	if p.acceptWord("with") {
 		q.Recursive = p.acceptWord("recursive")
@@ -22,6 +24,7 @@ func (p *parser) query() *Query {
 		p.expectWord("by")
 		p.inWindowScope(defs, func() { q.OrderBy = p.queryOrderItems() })
 	}
+	p.finishDistinctOns(q)
 	p.limitOffset(q)
 	if inner, ok := q.Body.(*Query); ok && isBare(q) {
 		return inner
@@ -166,7 +169,7 @@ func (p *parser) setPrimary() SetExpr {
 func (p *parser) selectBlock() *Select {
 	s := &Select{Pos: p.advance().pos}
 	p.lastWindows = p.inWindowScope(nil, func() {
-		s.Distinct = p.distinct()
+		s.Distinct = p.distinct(s)
 		s.Items = p.selectItems()
 		if p.acceptWord("from") {
 			s.From = p.from()
@@ -185,7 +188,7 @@ func (p *parser) fromFirst() *Select {
 	p.lastWindows = p.inWindowScope(nil, func() {
 		s.From = p.from()
 		if p.acceptWord("select") {
-			s.Distinct = p.distinct()
+			s.Distinct = p.distinct(s)
 			s.Items = p.selectItems()
 		}
 		p.selectClauses(s)
@@ -225,9 +228,14 @@ func (p *parser) selectClauses(s *Select) {
 	}
 }
 
-// distinct parses the DISTINCT or ALL after SELECT.
-func (p *parser) distinct() bool {
+// distinct parses the DISTINCT, DISTINCT ON (…) or ALL after SELECT.
+func (p *parser) distinct(s *Select) bool {
 	if p.eatWord("distinct") {
+		if p.tok().isWord("on") && p.peek(1).isOp("(") {
+			p.advance()
+			p.distinctOn(s)
+			return false
+		}
 		return true
 	}
 	p.eatWord("all")

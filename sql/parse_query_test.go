@@ -2,6 +2,7 @@ package sql
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -142,5 +143,28 @@ func TestQueryTree(t *testing.T) {
 	}
 	if !reflect.DeepEqual(q, want) {
 		t.Errorf("got %#v", q)
+	}
+}
+
+func TestParseDistinctOn(t *testing.T) {
+	for text, want := range map[string]string{
+		"SELECT DISTINCT ON (u) u, v FROM e ORDER BY u, ts DESC":                   "QUALIFY (row_number() OVER (PARTITION BY u ORDER BY u, ts DESC) = 1)",
+		"SELECT DISTINCT ON (a, b % 2) * FROM t":                                   "QUALIFY (row_number() OVER (PARTITION BY a, (b % 2)) = 1)",
+		"SELECT DISTINCT ON (a) a FROM t UNION ALL SELECT 1":                       "QUALIFY (row_number() OVER (PARTITION BY a) = 1)",
+		"SELECT (SELECT DISTINCT ON (x) x FROM s ORDER BY x, y) FROM t ORDER BY 1": "PARTITION BY x ORDER BY x, y",
+	} {
+		stmt := mustParseOne(t, text)
+		if got := FormatQuery(stmt.(*QueryStmt).Query); !strings.Contains(got, want) {
+			t.Errorf("%s\n parsed as %s\n want it to hold %s", text, got, want)
+		}
+	}
+	for _, text := range []string{
+		"SELECT DISTINCT ON (u) u FROM e ORDER BY 1",
+		"SELECT DISTINCT ON (u) u FROM e ORDER BY ALL",
+		"SELECT DISTINCT ON (u) u FROM e QUALIFY u > 1",
+	} {
+		if _, err := ParseOne(text); err == nil {
+			t.Errorf("%s: parsed, want an error", text)
+		}
 	}
 }

@@ -24,6 +24,11 @@ type parser struct {
 	// ORDER BY.
 	windows     *namedWindows
 	lastWindows map[string]*WindowSpec
+	// distinctOns holds the SELECT DISTINCT ON blocks whose query's ORDER
+	// BY is not parsed yet (parse_distinct_on.go); queries counts the
+	// queries being parsed, one inside the other.
+	distinctOns []pendingDistinctOn
+	queries     int
 }
 
 // maxDepth bounds the parser's recursion, so that absurdly nested input fails
@@ -220,6 +225,11 @@ func (p *parser) endOfStatement() {
 	if t := p.tok(); t.kind != tokEOF && !t.isOp(";") {
 		p.want("end of statement")
 		panic(p.unexpected())
+	}
+	if len(p.distinctOns) > 0 {
+		// A SELECT block parsed outside a query (none today): refused
+		// rather than run without its DISTINCT ON.
+		panic(&Error{Pos: p.distinctOns[0].s.Pos, Msg: "DISTINCT ON is not supported here"})
 	}
 }
 
