@@ -164,6 +164,11 @@ func (b *binder) bindRangeOffset(e *sql.FuncCall, bound sql.FrameBound, out *Win
 	if err != nil {
 		return nil, errorf(pos, "a RANGE offset of %s does not apply to ORDER BY values of type %s", TypeString(lit.T), TypeString(key.Type()))
 	}
+	// A TIMESTAMPTZ key reaches back whole days on the session zone's wall
+	// clock, as ts - INTERVAL 1 DAY does anywhere else.
+	if value, err = b.localize(value); err != nil {
+		return nil, err
+	}
 	out.Amount, out.Value = lit, value
 	return key, nil
 }
