@@ -341,13 +341,7 @@ func (r *windowRows) findPeers(same func(i, j int) bool) {
 // frame returns the frame [lo, hi) of position k of partition [ps, pe).
 func (r *windowRows) frame(f planner.WindowFrame, k, ps, pe int) (int, int) {
 	lo := r.bound(f, f.Start, k, ps, pe, false)
-	if r.reaches[0] != nil && f.Start.Value != nil {
-		lo = r.reach(r.reaches[0], k, ps, pe, false)
-	}
 	hi := r.bound(f, f.End, k, ps, pe, true)
-	if r.reaches[1] != nil && f.End.Value != nil {
-		hi = r.reach(r.reaches[1], k, ps, pe, true)
-	}
 	return lo, max(lo, hi)
 }
 
@@ -370,6 +364,9 @@ func (r *windowRows) bound(f planner.WindowFrame, b planner.WindowBound, k, ps, 
 	next := 0 // an end is exclusive: one past the row it names
 	if end {
 		next = 1
+	}
+	if b.Value != nil { // a RANGE offset
+		return r.reach(r.reaches[next], k, ps, pe, end)
 	}
 	switch b.Kind {
 	case sql.UnboundedPreceding:
