@@ -78,7 +78,7 @@ func (b *binder) bindWindow(e *sql.FuncCall, s *scope) (Expr, error) {
 		call.OrderBy = append(call.OrderBy, SortKey{Expr: x, Desc: k.desc, NullsFirst: k.nullsFirst})
 	}
 	var err error
-	if call.Frame, err = b.bindFrame(e, inner); err != nil {
+	if call.Frame, err = b.bindFrame(e, call.OrderBy, inner); err != nil {
 		return nil, err
 	}
 	if err := b.bindWindowFunc(call, e, inner); err != nil {
@@ -87,8 +87,9 @@ func (b *binder) bindWindow(e *sql.FuncCall, s *scope) (Expr, error) {
 	return s.windows.add(call, e), nil
 }
 
-// bindFrame binds the frame clause, or returns the default frame.
-func (b *binder) bindFrame(e *sql.FuncCall, s *scope) (WindowFrame, error) {
+// bindFrame binds the frame clause of a call ordered by orderBy (bound),
+// or returns the default frame.
+func (b *binder) bindFrame(e *sql.FuncCall, orderBy []SortKey, s *scope) (WindowFrame, error) {
 	fr := e.Over.Frame
 	if fr == nil {
 		return DefaultFrame(len(e.Over.OrderBy) > 0), nil
@@ -103,17 +104,17 @@ func (b *binder) bindFrame(e *sql.FuncCall, s *scope) (WindowFrame, error) {
 	}
 	f := WindowFrame{Rows: fr.Unit == "ROWS"}
 	bounds := []*WindowBound{&f.Start, &f.End}
-	var key Expr // the ORDER BY key, for RANGE offsets
+	ranged := false // a RANGE bound has an offset
 	for i, bound := range []sql.FrameBound{fr.Start, fr.End} {
 		*bounds[i] = WindowBound{Kind: bound.Kind}
 		if bound.Offset == nil {
 			continue
 		}
 		if !f.Rows {
-			var err error
-			if key, err = b.bindRangeOffset(e, bound, bounds[i], s); err != nil {
+			if err := b.bindRangeOffset(orderBy, bound, bounds[i], s); err != nil {
 				return WindowFrame{}, err
 			}
+			ranged = true
 			continue
 		}
 		n, err := b.windowConstant(bound.Offset, s, "a frame offset")
@@ -122,8 +123,8 @@ func (b *binder) bindFrame(e *sql.FuncCall, s *scope) (WindowFrame, error) {
 		}
 		bounds[i].Offset = n
 	}
-	if key != nil {
-		return rangeFrame(f, key, e.Pos)
+	if ranged {
+		return rangeFrame(f, orderBy[0].Expr, e.Pos)
 	}
 	return f, nil
 }
@@ -132,29 +133,26 @@ func (b *binder) bindFrame(e *sql.FuncCall, s *scope) (WindowFrame, error) {
 // FOLLOWING: a constant that is not negative (a number, or an INTERVAL or a
 // number of days for dates and timestamps), and the ORDER BY value it
 // reaches from each row's: the only ORDER BY key minus or plus it, in the
-// ORDER BY's direction. It returns the key.
-func (b *binder) bindRangeOffset(e *sql.FuncCall, bound sql.FrameBound, out *WindowBound, s *scope) (Expr, error) {
+// ORDER BY's direction.
+func (b *binder) bindRangeOffset(orderBy []SortKey, bound sql.FrameBound, out *WindowBound, s *scope) error {
 	pos := bound.Offset.Position()
-	if len(e.Over.OrderBy) != 1 {
-		return nil, errorf(pos, "a RANGE frame with an offset needs exactly one ORDER BY expression")
+	if len(orderBy) != 1 {
+		return errorf(pos, "a RANGE frame with an offset needs exactly one ORDER BY expression")
 	}
 	off, err := b.bindExpr(bound.Offset, s)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	lit, ok := off.(*Literal)
 	if !ok || lit.Value == nil || negativeLiteral(lit) {
-		return nil, errorf(pos, "a RANGE frame offset needs a constant that is not negative or NULL, such as 7 or INTERVAL 7 DAY")
+		return errorf(pos, "a RANGE frame offset needs a constant that is not negative or NULL, such as 7 or INTERVAL 7 DAY")
 	}
-	key, err := b.bindExpr(e.Over.OrderBy[0].Expr, s)
-	if err != nil {
-		return nil, err
-	}
+	key := orderBy[0].Expr
 	if !IsNumeric(key.Type()) && key.Type().ID() != arrow.DATE32 && key.Type().ID() != arrow.TIMESTAMP {
-		return nil, errorf(pos, "a RANGE frame with an offset needs a number, date or timestamp to ORDER BY, not %s", TypeString(key.Type()))
+		return errorf(pos, "a RANGE frame with an offset needs a number, date or timestamp to ORDER BY, not %s", TypeString(key.Type()))
 	}
 	op := "-"
-	if (bound.Kind == sql.Following) != e.Over.OrderBy[0].Desc {
+	if (bound.Kind == sql.Following) != orderBy[0].Desc {
 		op = "+"
 	}
 	value, handled, err := bindTemporalArithmetic(op, key, lit, pos)
@@ -162,15 +160,15 @@ func (b *binder) bindRangeOffset(e *sql.FuncCall, bound sql.FrameBound, out *Win
 		value, err = bindArithmetic(arithmeticFns[op], key, lit, pos)
 	}
 	if err != nil {
-		return nil, errorf(pos, "a RANGE offset of %s does not apply to ORDER BY values of type %s", TypeString(lit.T), TypeString(key.Type()))
+		return errorf(pos, "a RANGE offset of %s does not apply to ORDER BY values of type %s", TypeString(lit.T), TypeString(key.Type()))
 	}
 	// A TIMESTAMPTZ key reaches back whole days on the session zone's wall
 	// clock, as ts - INTERVAL 1 DAY does anywhere else.
 	if value, err = b.localize(value); err != nil {
-		return nil, err
+		return err
 	}
 	out.Amount, out.Value = lit, value
-	return key, nil
+	return nil
 }
 
 // negativeLiteral reports whether a number or interval constant is below zero.
