@@ -9,12 +9,10 @@ package sql
 //
 // once the query's ORDER BY is known; the query still orders by o.
 
-// pendingDistinctOn is a SELECT DISTINCT ON block and its keys, in the
-// query at nesting level query.
+// pendingDistinctOn is a SELECT DISTINCT ON block and its keys.
 type pendingDistinctOn struct {
-	s     *Select
-	keys  []Expr
-	query int
+	s    *Select
+	keys []Expr
 }
 
 // distinctOn parses the ( k, … ) after DISTINCT ON and keeps the keys for
@@ -26,21 +24,17 @@ func (p *parser) distinctOn(s *Select) {
 		keys = append(keys, p.expr())
 	}
 	p.expectOp(")")
-	p.distinctOns = append(p.distinctOns, pendingDistinctOn{s: s, keys: keys, query: p.queries})
+	p.distinctOns = append(p.distinctOns, pendingDistinctOn{s: s, keys: keys})
 }
 
 // finishDistinctOns gives each SELECT DISTINCT ON block of the query being
 // finished, q, the QUALIFY that keeps the first row of each group: in the
 // order of q's ORDER BY for its body, in no order for the branches of a set
 // operation. An ORDER BY by position or ALL names the output, which the
-// window cannot order by: it is refused.
+// window cannot order by: it is refused. query() keeps each query's blocks
+// apart, so those pending are all q's.
 func (p *parser) finishDistinctOns(q *Query) {
-	kept := p.distinctOns[:0]
 	for _, d := range p.distinctOns {
-		if d.query != p.queries {
-			kept = append(kept, d)
-			continue
-		}
 		var orderBy []OrderItem
 		if d.s == q.Body {
 			orderBy = q.OrderBy
@@ -60,5 +54,5 @@ func (p *parser) finishDistinctOns(q *Query) {
 		}
 		d.s.Qualify = first
 	}
-	p.distinctOns = kept
+	p.distinctOns = nil
 }

@@ -6,8 +6,11 @@ import "strings"
 // A parenthesized query with nothing around it, ((SELECT 1)), is returned unwrapped.
 func (p *parser) query() *Query {
 	defer p.nest()()
-	p.queries++
-	defer func() { p.queries-- }()
+	// The SELECT DISTINCT ON blocks of the query around this one wait for
+	// its ORDER BY; this query's own gather from none.
+	outer := p.distinctOns
+	p.distinctOns = nil
+	defer func() { p.distinctOns = outer }()
 	q := &Query{Pos: p.tok().pos}
 	if p.acceptWord("with") {
 		q.Recursive = p.acceptWord("recursive")

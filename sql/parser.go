@@ -24,11 +24,9 @@ type parser struct {
 	// ORDER BY.
 	windows     *namedWindows
 	lastWindows map[string]*WindowSpec
-	// distinctOns holds the SELECT DISTINCT ON blocks whose query's ORDER
-	// BY is not parsed yet (parse_distinct_on.go); queries counts the
-	// queries being parsed, one inside the other.
+	// distinctOns holds the SELECT DISTINCT ON blocks of the query being
+	// parsed, whose ORDER BY is not parsed yet (parse_distinct_on.go).
 	distinctOns []pendingDistinctOn
-	queries     int
 }
 
 // maxDepth bounds the parser's recursion, so that absurdly nested input fails
