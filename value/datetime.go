@@ -24,10 +24,12 @@ func ParseDate(s string) (int32, error) {
 	p := &textParser{s: strings.TrimSpace(s)}
 	days, ok := p.date()
 	if !ok || !p.done() {
-		return 0, fmt.Errorf("invalid date %q: expected YYYY-MM-DD", s)
+		return 0, invalidDate(s)
 	}
 	return int32(days), nil
 }
+
+func invalidDate(s string) error { return fmt.Errorf("invalid date %q: expected YYYY-MM-DD", s) }
 
 // CastToDate is the DATE of text: YYYY-MM-DD, or a ParseTimestamp form
 // (with or without a zone) whose date is taken as written and the rest
@@ -35,16 +37,16 @@ func ParseDate(s string) (int32, error) {
 // text in DuckDB and Spark. ParseDate, stricter, tells a date column from a
 // timestamp one.
 func CastToDate(s string) (int32, error) {
-	days, err := ParseDate(s)
-	if err == nil {
-		return days, nil
-	}
-	if _, _, terr := parseTimestampZone(s, "date"); terr != nil {
-		return 0, err
-	}
 	p := &textParser{s: strings.TrimSpace(s)}
-	written, _ := p.date()
-	return int32(written), nil
+	days, ok := p.date()
+	if ok && !p.done() {
+		_, _, err := parseTimestampZone(s, "date") // the rest must be a time
+		ok = err == nil
+	}
+	if !ok {
+		return 0, invalidDate(s)
+	}
+	return int32(days), nil
 }
 
 // ParseTimestamp parses a TIMESTAMP: YYYY-MM-DD, optionally followed by a
