@@ -3,9 +3,13 @@ package exec
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/arrow/scalar"
 
+	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/storage"
 )
@@ -32,6 +36,13 @@ func resolveSubqueries(ctx context.Context, filter planner.Expr, env *Env) (plan
 		}
 	})
 	var supplied []string
+	supply := func(x, value planner.Expr) planner.Expr {
+		// A subquery read in several places is listed once.
+		if line := fmt.Sprintf("%s supplied %s", x, value); !slices.Contains(supplied, line) {
+			supplied = append(supplied, line)
+		}
+		return value
+	}
 	out := planner.Rewrite(filter, func(x planner.Expr) planner.Expr {
 		sq, ok := x.(*planner.Subquery)
 		if !ok {
@@ -47,7 +58,11 @@ func resolveSubqueries(ctx context.Context, filter planner.Expr, env *Env) (plan
 		case planner.SubqueryScalar:
 			value = &planner.Literal{Value: e.summary.min, T: sq.T}
 			if e.summary.unusable {
-				return x
+				// A struct (a quantified comparison's summary,
+				// planner.ExpandAny) has no literal, but its fields do.
+				if value, ok = structConstant(e.value); !ok {
+					return x
+				}
 			}
 		case planner.SubqueryExists:
 			value = &planner.Literal{Value: e.exists, T: planner.TypeBoolean}
@@ -63,13 +78,26 @@ func resolveSubqueries(ctx context.Context, filter planner.Expr, env *Env) (plan
 				return x
 			}
 		}
-		supplied = append(supplied, fmt.Sprintf("%s supplied %s", sq, value))
-		return value
+		return supply(sq, value)
 	})
 	if supplied != nil && env.SimplifyFilter != nil {
 		out = env.SimplifyFilter(out)
 	}
 	return out, supplied
+}
+
+// structConstant is v, a struct scalar subquery's value, as a constant
+// expression (expr.ConstantExpr).
+func structConstant(v scalar.Scalar) (planner.Expr, bool) {
+	if _, ok := v.(*scalar.Struct); !ok {
+		return nil, false
+	}
+	arr, err := scalar.MakeArrayFromScalar(v, 1, memory.DefaultAllocator)
+	if err != nil {
+		return nil, false
+	}
+	defer arr.Release()
+	return expr.ConstantExpr(arr, 0)
 }
 
 // countPositive counts the subqueries reached from e through AND and OR

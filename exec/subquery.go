@@ -69,7 +69,7 @@ func prepareSubqueries(e planner.Expr, env *Env) planner.Expr {
 	if e == nil {
 		return nil
 	}
-	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
+	return planner.Rewrite(planner.ExpandQuantified(e), func(x planner.Expr) planner.Expr {
 		if sq, ok := x.(*planner.Subquery); ok {
 			return env.subquery(sq)
 		}

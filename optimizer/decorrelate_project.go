@@ -17,6 +17,7 @@ func decorrelateProject(p *planner.Project) planner.Plan {
 	exprs := append([]planner.Expr(nil), p.Exprs...)
 	changed := false
 	for i, e := range exprs {
+		e = planner.ExpandQuantified(e)
 		for {
 			joined, rewritten, ok := scalarJoinFor(input, e, false)
 			if !ok {

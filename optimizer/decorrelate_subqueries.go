@@ -12,9 +12,12 @@ import (
 // and of select lists (decorrelate_project.go) into joins, so that no
 // subquery runs once per outer row:
 //
-//   - EXISTS (…) and x IN (…) become a semi join, NOT EXISTS (…) and
-//     x NOT IN (…) an anti join, on the subquery's correlated conditions
-//     (and x = its column, NULL-aware for NOT IN: nullAwareMatch);
+//   - EXISTS (…), x IN (…) and x op ANY (…) become a semi join, NOT
+//     EXISTS (…), x NOT IN (…) and x op ALL (…) an anti join, on the
+//     subquery's correlated conditions (and x = or op its column,
+//     NULL-aware for NOT IN and ALL: nullAwareMatch); a quantified
+//     comparison elsewhere is expanded (planner.ExpandAny) into a scalar
+//     subquery, decorrelated as the next item says;
 //   - a scalar subquery whose correlated conditions are equalities under an
 //     aggregate, as in l_quantity < (SELECT 0.2 * avg(l_quantity) FROM
 //     lineitem WHERE l_partkey = p_partkey), becomes the aggregate grouped by
@@ -57,6 +60,7 @@ func decorrelateFilter(f *planner.Filter) planner.Plan {
 			input, changed = joined, true
 			continue
 		}
+		c = planner.ExpandQuantified(c)
 		for {
 			joined, cond, ok := scalarJoinFor(input, c, true)
 			if !ok {
@@ -87,8 +91,8 @@ func decorrelateFilter(f *planner.Filter) planner.Plan {
 	return out
 }
 
-// semiJoinFor plans conjunct c, a [NOT] EXISTS or IN over a correlated
-// subquery, as a semi or anti join of input with the subquery.
+// semiJoinFor plans conjunct c, a [NOT] EXISTS, IN or ANY over a
+// correlated subquery, as a semi or anti join of input with the subquery.
 func semiJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, bool) {
 	not := false
 	if call, ok := c.(*planner.Call); ok && call.Fn == planner.FnNot {
@@ -114,14 +118,18 @@ func semiJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, bool) {
 	for i, p := range preds {
 		conds[i] = joinCondition(p, nl)
 	}
-	if sq.Kind == planner.SubqueryIn {
+	if sq.Kind == planner.SubqueryIn || sq.Kind == planner.SubqueryAny {
+		fn := sq.Op
+		if sq.Kind == planner.SubqueryIn {
+			fn = planner.FnEq
+		}
 		col := sub.Schema()[0]
-		eq := &planner.Call{Fn: planner.FnEq, T: planner.TypeBoolean,
+		match := &planner.Call{Fn: fn, T: planner.TypeBoolean,
 			Args: []planner.Expr{sq.X, &planner.ColumnRef{Index: nl, Name: col.Name, T: col.T}}}
 		if not {
-			conds = append(conds, nullAwareMatch(eq))
+			conds = append(conds, nullAwareMatch(match))
 		} else {
-			conds = append(conds, eq)
+			conds = append(conds, match)
 		}
 	}
 	typ := planner.JoinSemi
@@ -131,12 +139,13 @@ func semiJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, bool) {
 	return planner.NewJoin(typ, input, sub, planner.Conjunction(conds)), true
 }
 
-// nullAwareMatch is the anti join condition of x NOT IN (subquery) as a
-// WHERE conjunct, given the match x = y: NOT IN is FALSE when x equals a
-// value of the subquery and NULL, which drops the row as FALSE does, when
-// x is NULL or the subquery has a NULL, unless the subquery is empty (for
-// the outer row). So the row stays when no subquery row has x = y, y IS
-// NULL or x IS NULL.
+// nullAwareMatch is the anti join condition of x NOT IN (subquery) or
+// NOT (x op ANY (subquery)) as a WHERE conjunct, given the match x = y or
+// x op y: NOT IN is FALSE when x equals a value of the subquery and NULL,
+// which drops the row as FALSE does, when x is NULL or the subquery has a
+// NULL, unless the subquery is empty (for the outer row); likewise for
+// op. So the row stays when no subquery row has x op y, y IS NULL or
+// x IS NULL.
 func nullAwareMatch(eq *planner.Call) planner.Expr {
 	isNull := func(e planner.Expr) planner.Expr {
 		return &planner.Call{Fn: planner.FnIsNull, T: planner.TypeBoolean, Args: []planner.Expr{e}}

@@ -54,6 +54,10 @@ func fold(e planner.Expr) planner.Expr {
 					return lit
 				}
 			}
+		case *planner.Case:
+			if folded, ok := foldCase(x); ok {
+				return folded
+			}
 		case *planner.Cast:
 			if allLiterals([]planner.Expr{x.X}) {
 				if lit, ok := expr.EvalConstant(context.Background(), x); ok {
@@ -63,6 +67,33 @@ func fold(e planner.Expr) planner.Expr {
 		}
 		return x
 	})
+}
+
+// foldCase drops the WHEN arms whose condition is a constant other than
+// TRUE, which never match, and ends the CASE at the first arm whose
+// condition is TRUE, before which nothing else can match: CASE WHEN FALSE
+// THEN a WHEN TRUE THEN b … END is b.
+func foldCase(c *planner.Case) (planner.Expr, bool) {
+	var whens []planner.CaseWhen
+	otherwise := c.Else
+	for _, w := range c.Whens {
+		v, constant := literal(w.Cond)
+		if !constant {
+			whens = append(whens, w)
+			continue
+		}
+		if v == true {
+			otherwise = w.Result
+			break
+		}
+	}
+	switch {
+	case len(whens) == len(c.Whens):
+		return nil, false
+	case len(whens) == 0:
+		return otherwise, true
+	}
+	return &planner.Case{Whens: whens, Else: otherwise, T: c.T}, true
 }
 
 func allLiterals(args []planner.Expr) bool {
@@ -104,6 +135,25 @@ func foldCall(c *planner.Call) (planner.Expr, bool) {
 		}
 	case planner.FnEq, planner.FnNe, planner.FnLt, planner.FnLe, planner.FnGt, planner.FnGe:
 		return foldComparison(c)
+	case planner.FnGetField:
+		return foldGetField(c)
+	}
+	return nil, false
+}
+
+// foldGetField reads a field of a struct built in place, as a subquery's
+// struct value is once it has run (expr.ConstantExpr):
+// get_field(named_struct('a', x, 'b', y), 'b') is y.
+func foldGetField(c *planner.Call) (planner.Expr, bool) {
+	st, ok := c.Args[0].(*planner.Call)
+	name, named := literal(c.Args[1])
+	if !ok || !named || st.Fn != planner.FnMakeStruct {
+		return nil, false
+	}
+	for i := 0; i+1 < len(st.Args); i += 2 {
+		if field, _ := literal(st.Args[i]); field == name {
+			return st.Args[i+1], true
+		}
 	}
 	return nil, false
 }

@@ -41,3 +41,35 @@ func TestFoldFunctionsOfConstants(t *testing.T) {
 		}
 	}
 }
+
+func TestFoldCaseAndStructFields(t *testing.T) {
+	x := &planner.ColumnRef{Name: "x", T: planner.TypeBigint}
+	lit := func(v any) *planner.Literal { return &planner.Literal{Value: v, T: planner.TypeBigint} }
+	when := func(cond, result planner.Expr) planner.CaseWhen { return planner.CaseWhen{Cond: cond, Result: result} }
+	caseOf := func(otherwise planner.Expr, whens ...planner.CaseWhen) planner.Expr {
+		return &planner.Case{Whens: whens, Else: otherwise, T: planner.TypeBigint}
+	}
+	isNull := call(planner.FnIsNull, planner.TypeBoolean, x)
+	st := call(planner.FnMakeStruct, arrow.StructOf(arrow.Field{Name: "a", Type: planner.TypeBigint}, arrow.Field{Name: "b", Type: planner.TypeBigint}),
+		str("a"), lit(int64(1)), str("b"), x)
+	cases := []struct {
+		name string
+		in   planner.Expr
+		want string
+	}{
+		{"false and NULL arms drop", caseOf(lit(int64(9)), when(boolLit(false), lit(int64(1))), when(boolLit(nil), lit(int64(2))), when(isNull, x)),
+			"CASE WHEN is_null(x) THEN x ELSE 9 END"},
+		{"a TRUE arm first is the value", caseOf(lit(int64(9)), when(boolLit(true), x), when(isNull, lit(int64(2)))), "x"},
+		{"a TRUE arm later ends the CASE", caseOf(lit(int64(9)), when(isNull, lit(int64(1))), when(boolLit(true), x), when(isNull, lit(int64(3)))),
+			"CASE WHEN is_null(x) THEN 1 ELSE x END"},
+		{"no arm left is the ELSE", caseOf(lit(nil), when(boolLit(false), x)), "NULL"},
+		{"no constant arm stays", caseOf(lit(nil), when(isNull, x)), "CASE WHEN is_null(x) THEN x ELSE NULL END"},
+		{"a field of a built struct", call(planner.FnGetField, planner.TypeBigint, st, str("b")), "x"},
+		{"a field of a constant struct", call(planner.FnGetField, planner.TypeBigint, st, str("a")), "1"},
+	}
+	for _, c := range cases {
+		if got := fold(c.in).String(); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}

@@ -31,11 +31,18 @@ func optimizeSubqueries(ctx context.Context, env *Env, p planner.Plan) (planner.
 // rewriteSubqueryPlans replaces the plan of each subquery in the
 // expressions of node p (filters, projections, join conditions) by fn(plan).
 func rewriteSubqueryPlans(p planner.Plan, fn func(planner.Plan) planner.Plan) planner.Plan {
+	// A subquery read in several places (a quantified comparison's
+	// summary, planner.ExpandAny) keeps one plan, which the executor runs
+	// once for all of them.
+	rewritten := map[planner.Plan]planner.Plan{}
 	rewrite := func(e planner.Expr) planner.Expr {
 		return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
 			if sq, ok := x.(*planner.Subquery); ok {
 				out := *sq
-				out.Plan = fn(sq.Plan)
+				if out.Plan, ok = rewritten[sq.Plan]; !ok {
+					out.Plan = fn(sq.Plan)
+					rewritten[sq.Plan] = out.Plan
+				}
 				return &out
 			}
 			return x

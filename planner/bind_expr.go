@@ -179,6 +179,8 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 		return b.bindScalarSubquery(e, s)
 	case *sql.InSubqueryExpr:
 		return b.bindInSubquery(e, s)
+	case *sql.QuantifiedExpr:
+		return b.bindQuantified(e, s)
 	case *sql.ExistsExpr:
 		return b.bindExists(e, s)
 	case *sql.SubscriptExpr:

@@ -72,26 +72,35 @@ func (b *binder) bindExists(e *sql.ExistsExpr, s *scope) (Expr, error) {
 	return negateIf(e.Not, &Subquery{Kind: SubqueryExists, Plan: plan, T: TypeBoolean}), nil
 }
 
-// bindInSubquery binds x [NOT] IN (SELECT …); x and the subquery's column are
-// brought to one type as for x = y.
+// bindInSubquery binds x [NOT] IN (SELECT …).
 func (b *binder) bindInSubquery(e *sql.InSubqueryExpr, s *scope) (Expr, error) {
-	x, err := b.bindExpr(e.X, s)
+	x, plan, err := b.bindComparedSubquery(e.X, e.Query, e.Pos, s)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := b.singleColumn(e.Query, e.Pos, s)
+	return negateIf(e.Not, &Subquery{Kind: SubqueryIn, Plan: plan, X: x, T: TypeBoolean}), nil
+}
+
+// bindComparedSubquery binds x and the one-column subquery q that x is
+// compared with (IN, ANY, ALL), both brought to one type as for x = y.
+func (b *binder) bindComparedSubquery(xe sql.Expr, q *sql.Query, pos sql.Pos, s *scope) (Expr, Plan, error) {
+	x, err := b.bindExpr(xe, s)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	plan, err := b.singleColumn(q, pos, s)
+	if err != nil {
+		return nil, nil, err
 	}
 	col := plan.Schema()[0]
-	pair, err := unify(e.Pos, x, &ColumnRef{Name: col.Name, T: col.T})
+	pair, err := unify(pos, x, &ColumnRef{Name: col.Name, T: col.T})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, isRef := pair[1].(*ColumnRef); !isRef {
 		plan = &Project{Input: plan, Exprs: pair[1:], Names: []string{col.Name}}
 	}
-	return negateIf(e.Not, &Subquery{Kind: SubqueryIn, Plan: plan, X: pair[0], T: TypeBoolean}), nil
+	return pair[0], plan, nil
 }
 
 func negateIf(not bool, e Expr) Expr {

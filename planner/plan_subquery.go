@@ -55,16 +55,24 @@ const (
 	// SubqueryIn is X IN (subquery) with SQL NULL semantics: NULL when X is
 	// NULL or when nothing matches and the subquery has a NULL.
 	SubqueryIn
+	// SubqueryAny is X Op ANY (subquery): TRUE when X Op y holds for a
+	// value y of the subquery; NULL when it holds for none but is NULL for
+	// some (X or a y is NULL); FALSE otherwise, and always FALSE for a
+	// subquery without rows. The binder leaves it only over correlated
+	// subqueries, which decorrelation turns into semi and anti joins or,
+	// elsewhere, expands (ExpandAny); = ANY is SubqueryIn.
+	SubqueryAny
 )
 
 // Subquery is an expression over an uncorrelated subquery. The executor runs
 // Plan once, on first use, and reuses its result for every batch. For
-// SubqueryIn, X is an expression over the outer row of the type of Plan's one
-// column.
+// SubqueryIn and SubqueryAny, X is an expression over the outer row of the
+// type of Plan's one column, and Op is SubqueryAny's comparison (FnLt …).
 type Subquery struct {
 	Kind SubqueryKind
 	Plan Plan
 	X    Expr
+	Op   string
 	T    arrow.DataType
 }
 
@@ -76,6 +84,8 @@ func (e *Subquery) String() string {
 		return "EXISTS(<subquery>)"
 	case SubqueryIn:
 		return "(" + e.X.String() + " IN (<subquery>))"
+	case SubqueryAny:
+		return "(" + e.X.String() + " " + infixOps[e.Op] + " ANY (<subquery>))"
 	}
 	return "(<subquery>)"
 }

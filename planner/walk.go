@@ -43,7 +43,7 @@ func Rewrite(e Expr, fn func(Expr) Expr) Expr {
 		return fn(out)
 	case *Subquery:
 		if x.X != nil {
-			return fn(&Subquery{Kind: x.Kind, Plan: x.Plan, X: Rewrite(x.X, fn), T: x.T})
+			return fn(&Subquery{Kind: x.Kind, Plan: x.Plan, X: Rewrite(x.X, fn), Op: x.Op, T: x.T})
 		}
 	}
 	return fn(e)

@@ -151,6 +151,17 @@ type InSubqueryExpr struct {
 	Pos   Pos
 }
 
+// QuantifiedExpr is X op ANY|SOME|ALL (SELECT …): the comparison of X with
+// every value of the subquery, TRUE when it holds for some (ANY) or for
+// every (ALL) value.
+type QuantifiedExpr struct {
+	X     Expr
+	Op    string // = <> < <= > >=
+	All   bool
+	Query *Query
+	Pos   Pos
+}
+
 // ExistsExpr is [NOT] EXISTS (SELECT …).
 type ExistsExpr struct {
 	Query *Query
@@ -713,6 +724,7 @@ func (e *BetweenExpr) Position() Pos    { return e.Pos }
 func (e *InListExpr) Position() Pos     { return e.Pos }
 func (e *RowExpr) Position() Pos        { return e.Pos }
 func (e *InSubqueryExpr) Position() Pos { return e.Pos }
+func (e *QuantifiedExpr) Position() Pos { return e.Pos }
 func (e *ExistsExpr) Position() Pos     { return e.Pos }
 func (e *SubqueryExpr) Position() Pos   { return e.Pos }
 func (e *LikeExpr) Position() Pos       { return e.Pos }
@@ -734,6 +746,7 @@ func (*BetweenExpr) expr()    {}
 func (*InListExpr) expr()     {}
 func (*RowExpr) expr()        {}
 func (*InSubqueryExpr) expr() {}
+func (*QuantifiedExpr) expr() {}
 func (*ExistsExpr) expr()     {}
 func (*SubqueryExpr) expr()   {}
 func (*LikeExpr) expr()       {}

@@ -118,6 +118,14 @@ func (f *formatter) expr(e Expr) {
 		f.write("(", e.X, " ", not(e.Not, "IN ("))
 		f.query(e.Query)
 		f.WriteString("))")
+	case *QuantifiedExpr:
+		q := "ANY"
+		if e.All {
+			q = "ALL"
+		}
+		f.write("(", e.X, " ", e.Op, " ", q, " (")
+		f.query(e.Query)
+		f.WriteString("))")
 	case *ExistsExpr:
 		f.write(not(e.Not, "EXISTS ("))
 		f.query(e.Query)

@@ -43,6 +43,8 @@ func subexpressions(e Expr) []Expr {
 		return e.Items
 	case *InSubqueryExpr:
 		return []Expr{e.X}
+	case *QuantifiedExpr:
+		return []Expr{e.X}
 	case *LikeExpr:
 		return []Expr{e.X, e.Pattern, e.Escape}
 	case *CaseExpr:

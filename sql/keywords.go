@@ -35,7 +35,7 @@ var nonReservedWords = []string{
 	"temporary", "view", "views", "within",
 	// queries and expressions
 	"asc", "both", "cast", "current", "current_date", "current_time", "current_timestamp",
-	"bernoulli", "cube", "escape", "ignore", "respect", "pivot", "unpivot", "include", "exclude", "extract", "filter", "first", "following", "grouping", "name", "percent",
+	"any", "some", "bernoulli", "cube", "escape", "ignore", "respect", "pivot", "unpivot", "include", "exclude", "extract", "filter", "first", "following", "grouping", "name", "percent",
 	"repeatable", "reservoir", "sample", "system", "interval", "semi", "anti", "asof", "positional", "last", "leading", "nulls",
 	"of", "ordinality", "over", "preceding", "range", "rollup", "row", "rows", "recursive", "sets", "next", "only", "position", "substring", "system_time",
 	"system_version", "trailing", "trim", "try_cast", "unbounded", "version", "without",

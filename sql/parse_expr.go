@@ -63,6 +63,10 @@ func (p *parser) comparison() Expr {
 		switch {
 		case t.kind == tokOp && comparisonOps[t.text]:
 			p.advance()
+			if q := p.quantifier(); q != "" {
+				x = &QuantifiedExpr{X: x, Op: t.text, All: q == "all", Query: p.parenQuery(), Pos: t.pos}
+				continue
+			}
 			x = &BinaryExpr{Op: t.text, L: x, R: p.concat(), Pos: t.pos}
 		case t.isWord("is"):
 			x = p.isPredicate(x)
@@ -75,6 +79,32 @@ func (p *parser) comparison() Expr {
 			return x
 		}
 	}
+}
+
+// quantifier consumes ANY, SOME or ALL when a parenthesized query follows,
+// and returns it ("some" as "any"); "" when the comparison's right side is
+// an ordinary expression (a column may be named any).
+func (p *parser) quantifier() string {
+	t := p.tok()
+	if !(t.isWord("any") || t.isWord("some") || t.isWord("all")) || !p.peek(1).isOp("(") {
+		return ""
+	}
+	if !startsQuery(p.peek(2)) && !p.peek(2).isOp("(") {
+		panic(errorAt(t, "%s needs a subquery: x op %s (SELECT …)", strings.ToUpper(t.text), strings.ToUpper(t.text)))
+	}
+	p.advance()
+	if t.isWord("all") {
+		return "all"
+	}
+	return "any"
+}
+
+// parenQuery parses "(" query ")".
+func (p *parser) parenQuery() *Query {
+	p.expectOp("(")
+	q := p.query()
+	p.expectOp(")")
+	return q
 }
 
 func isPredicateWord(t token) bool {

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"context"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -29,6 +30,33 @@ func EvalConstant(ctx context.Context, e planner.Expr) (*planner.Literal, bool) 
 		return nil, false
 	}
 	return &planner.Literal{Value: v, T: e.Type()}, true
+}
+
+// ConstantExpr is row i of arr as a constant expression: a literal, or for
+// a struct the named_struct of its fields' constants, from which folding
+// reads fields (get_field). Its strings are copies, free of arr's memory.
+// ok is false for values without a literal form.
+func ConstantExpr(arr arrow.Array, i int) (planner.Expr, bool) {
+	if st, isStruct := arr.(*array.Struct); isStruct && st.IsValid(i) {
+		t := st.DataType().(*arrow.StructType)
+		args := make([]planner.Expr, 0, 2*st.NumField())
+		for f := range st.NumField() {
+			field, ok := ConstantExpr(st.Field(f), i)
+			if !ok {
+				return nil, false
+			}
+			args = append(args, &planner.Literal{Value: t.Field(f).Name, T: planner.TypeVarchar}, field)
+		}
+		return &planner.Call{Fn: planner.FnMakeStruct, Args: args, T: t}, true
+	}
+	v, ok := LiteralValue(arr, i)
+	if !ok {
+		return nil, false
+	}
+	if str, isString := v.(string); isString {
+		v = strings.Clone(str)
+	}
+	return &planner.Literal{Value: v, T: arr.DataType()}, true
 }
 
 // LiteralValue returns row i of arr in the Go form planner.Literal holds

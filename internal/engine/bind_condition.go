@@ -46,17 +46,24 @@ func (s *Session) BindConditionOver(ctx context.Context, cols []planner.Column, 
 // (3, 7) would, pruning files by those values too.
 func (s *Session) inlineSubqueries(ctx context.Context, cond planner.Expr, pos sql.Pos, clause string) (planner.Expr, error) {
 	var firstErr error
+	// A subquery read in several places (a quantified comparison's
+	// summary, planner.ExpandAny) runs once.
+	inlined := map[planner.Plan]planner.Expr{}
 	out := planner.Rewrite(cond, func(x planner.Expr) planner.Expr {
 		sq, ok := x.(*planner.Subquery)
 		if !ok || firstErr != nil {
 			return x
 		}
-		inlined, err := s.inlineSubquery(ctx, sq, pos, clause)
+		if value, done := inlined[sq.Plan]; done && sq.X == nil {
+			return value
+		}
+		value, err := s.inlineSubquery(ctx, sq, pos, clause)
 		if err != nil {
 			firstErr = err
 			return x
 		}
-		return inlined
+		inlined[sq.Plan] = value
+		return value
 	})
 	return out, firstErr
 }
@@ -91,15 +98,12 @@ func (s *Session) inlineSubquery(ctx context.Context, sq *planner.Subquery, pos 
 		}
 		col := batch.Column(0)
 		for i := range col.Len() {
-			v, ok := expr.LiteralValue(col, i)
+			v, ok := expr.ConstantExpr(col, i)
 			if !ok {
 				batch.Release()
 				return nil, &planner.Error{Pos: pos, Msg: fmt.Sprintf("%s: a subquery's %s values cannot stand in the condition", clause, planner.TypeString(t))}
 			}
-			if str, isString := v.(string); isString {
-				v = strings.Clone(str) // the batch's memory is reused
-			}
-			values = append(values, &planner.Literal{Value: v, T: t})
+			values = append(values, v)
 		}
 		batch.Release()
 		if sq.Kind == planner.SubqueryExists && len(values) > 0 {

@@ -245,8 +245,7 @@ func (t *translator) caseExpr(x *ast.CaseExpr) (sql.Expr, error) {
 	return out, err
 }
 
-// compareSubquery is x op (SELECT …), x = ANY (SELECT …) (which is IN) and
-// x <> ALL (SELECT …) (NOT IN).
+// compareSubquery is x op (SELECT …) and x op ANY|SOME|ALL (SELECT …).
 func (t *translator) compareSubquery(x *ast.CompareSubqueryExpr) (sql.Expr, error) {
 	l, err := t.expr(x.L)
 	if err != nil {
@@ -260,20 +259,15 @@ func (t *translator) compareSubquery(x *ast.CompareSubqueryExpr) (sql.Expr, erro
 	if err != nil {
 		return nil, err
 	}
-	pos := t.pos(x)
-	switch {
-	case !sub.MultiRows:
-		op, ok := binaryOps[x.Op]
-		if !ok {
-			return nil, t.unsupported(x, "operator "+x.Op.String())
-		}
-		return &sql.BinaryExpr{Op: op, L: l, R: &sql.SubqueryExpr{Query: q, Pos: t.pos(sub)}, Pos: pos}, nil
-	case x.Op == opcode.EQ && !x.All:
-		return &sql.InSubqueryExpr{X: l, Query: q, Pos: pos}, nil
-	case x.Op == opcode.NE && x.All:
-		return &sql.InSubqueryExpr{X: l, Query: q, Not: true, Pos: pos}, nil
+	op, ok := binaryOps[x.Op]
+	if !ok {
+		return nil, t.unsupported(x, "operator "+x.Op.String())
 	}
-	return nil, t.unsupported(x, "a comparison with ANY or ALL")
+	pos := t.pos(x)
+	if !sub.MultiRows {
+		return &sql.BinaryExpr{Op: op, L: l, R: &sql.SubqueryExpr{Query: q, Pos: t.pos(sub)}, Pos: pos}, nil
+	}
+	return &sql.QuantifiedExpr{X: l, Op: op, All: x.All, Query: q, Pos: pos}, nil
 }
 
 // variable is @@name (a system variable, read when the statement is
