@@ -41,6 +41,9 @@ type subqueryResult struct {
 	exists  bool
 	set     *keyTable
 	setNull bool
+	// rows holds the rows of an IN subquery of several columns, compared
+	// with a row value; set and setNull are then unused.
+	rows *rowSet
 	// summary lists the values (or their range) for pruning: always for a
 	// scalar subquery (one value), for an IN subquery only when a scan asked
 	// for it (forPruning) before it ran, as it costs a look at every value.
@@ -135,11 +138,19 @@ func (e *subqueryExpr) run(ctx context.Context) error {
 
 // consume reads the subquery's rows, as many as its kind needs.
 func (e *subqueryExpr) consume(ctx context.Context, op Operator) error {
-	if e.Kind != planner.SubqueryIn || e.forPruning.Load() {
-		e.summary = newValueSummary(e.Plan.Schema()[0].T)
-	}
-	if e.Kind == planner.SubqueryIn {
-		e.set = newKeyTable()
+	if width := len(e.Plan.Schema()); e.Kind == planner.SubqueryIn && width > 1 {
+		// A row value's subquery neither prunes nor has one set of values.
+		var err error
+		if e.rows, err = newRowSet(width); err != nil {
+			return err
+		}
+	} else {
+		if e.Kind != planner.SubqueryIn || e.forPruning.Load() {
+			e.summary = newValueSummary(e.Plan.Schema()[0].T)
+		}
+		if e.Kind == planner.SubqueryIn {
+			e.set = newKeyTable()
+		}
 	}
 	rows := 0
 	for {
@@ -178,6 +189,9 @@ func (e *subqueryExpr) add(batch arrow.RecordBatch, before int) error {
 			e.value = v
 		}
 	case planner.SubqueryIn:
+		if e.rows != nil {
+			return e.rows.add(batch)
+		}
 		if e.summary != nil {
 			e.summary.add(batch.Column(0))
 			if keys, ok := integerKeys(batch.Column(0)); ok && !e.tooManyKeys {
@@ -206,6 +220,9 @@ func (e *subqueryExpr) add(batch arrow.RecordBatch, before int) error {
 // found; NULL when X is NULL, or when it is not found and the subquery had a
 // NULL; FALSE otherwise, and always FALSE for a subquery without rows.
 func (e *subqueryExpr) inSubquery(ctx context.Context, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
+	if e.rows != nil {
+		return e.inRows(ctx, batch, mem)
+	}
 	x, err := expr.Eval(ctx, e.X, batch, mem)
 	if err != nil {
 		return nil, err
@@ -229,6 +246,40 @@ func (e *subqueryExpr) inSubquery(ctx context.Context, batch arrow.RecordBatch, 
 			bitutil.SetBit(validity.Bytes(), r)
 		case !e.setNull:
 			bitutil.SetBit(validity.Bytes(), r)
+		}
+	}
+	return expr.MakeArray(planner.TypeBoolean, n, validity, values), nil
+}
+
+// inRows is inSubquery for a row value (a, b, …) against a subquery of as
+// many columns (rowSet).
+func (e *subqueryExpr) inRows(ctx context.Context, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
+	n := int(batch.NumRows())
+	var xs []arrow.Array
+	defer func() {
+		for _, x := range xs {
+			x.Release()
+		}
+	}()
+	for _, operand := range e.InOperands() {
+		x, err := expr.Eval(ctx, operand, batch, mem)
+		if err != nil {
+			return nil, err
+		}
+		xs = append(xs, x)
+	}
+	matches, err := e.rows.match(xs, n)
+	if err != nil {
+		return nil, err
+	}
+	bitmapBytes := int(bitutil.BytesForBits(int64(n)))
+	values, validity := expr.NewBuffer(mem, bitmapBytes), expr.NewBuffer(mem, bitmapBytes)
+	for r, m := range matches {
+		if m != rowUnknown {
+			bitutil.SetBit(validity.Bytes(), r)
+		}
+		if m == rowFound {
+			bitutil.SetBit(values.Bytes(), r)
 		}
 	}
 	return expr.MakeArray(planner.TypeBoolean, n, validity, values), nil

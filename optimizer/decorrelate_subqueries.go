@@ -118,25 +118,34 @@ func semiJoinFor(input planner.Plan, c planner.Expr) (planner.Plan, bool) {
 	for i, p := range preds {
 		conds[i] = joinCondition(p, nl)
 	}
-	if sq.Kind == planner.SubqueryIn || sq.Kind == planner.SubqueryAny {
-		fn := sq.Op
-		if sq.Kind == planner.SubqueryIn {
-			fn = planner.FnEq
+	switch sq.Kind {
+	case planner.SubqueryIn:
+		// A row value matches a row when every pair does; under NOT IN,
+		// when no pair is known to differ.
+		for i, x := range sq.InOperands() {
+			conds = append(conds, comparedColumn(planner.FnEq, x, sub, nl, i, not))
 		}
-		col := sub.Schema()[0]
-		match := &planner.Call{Fn: fn, T: planner.TypeBoolean,
-			Args: []planner.Expr{sq.X, &planner.ColumnRef{Index: nl, Name: col.Name, T: col.T}}}
-		if not {
-			conds = append(conds, nullAwareMatch(match))
-		} else {
-			conds = append(conds, match)
-		}
+	case planner.SubqueryAny:
+		conds = append(conds, comparedColumn(sq.Op, sq.X, sub, nl, 0, not))
 	}
 	typ := planner.JoinSemi
 	if not {
 		typ = planner.JoinAnti
 	}
 	return planner.NewJoin(typ, input, sub, planner.Conjunction(conds)), true
+}
+
+// comparedColumn is the join condition x fn y, with y the subquery's
+// column c, which is column nl+c of the join; NULL-aware
+// (nullAwareMatch) for an anti join.
+func comparedColumn(fn string, x planner.Expr, sub planner.Plan, nl, c int, anti bool) planner.Expr {
+	col := sub.Schema()[c]
+	match := &planner.Call{Fn: fn, T: planner.TypeBoolean,
+		Args: []planner.Expr{x, &planner.ColumnRef{Index: nl + c, Name: col.Name, T: col.T}}}
+	if anti {
+		return nullAwareMatch(match)
+	}
+	return match
 }
 
 // nullAwareMatch is the anti join condition of x NOT IN (subquery) or

@@ -74,6 +74,9 @@ func (b *binder) bindExists(e *sql.ExistsExpr, s *scope) (Expr, error) {
 
 // bindInSubquery binds x [NOT] IN (SELECT …).
 func (b *binder) bindInSubquery(e *sql.InSubqueryExpr, s *scope) (Expr, error) {
+	if items, isRow := rowItems(e.X); isRow {
+		return b.bindRowInSubquery(e, items, s)
+	}
 	x, plan, err := b.bindComparedSubquery(e.X, e.Query, e.Pos, s)
 	if err != nil {
 		return nil, err

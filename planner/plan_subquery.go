@@ -68,6 +68,8 @@ const (
 // Plan once, on first use, and reuses its result for every batch. For
 // SubqueryIn and SubqueryAny, X is an expression over the outer row of the
 // type of Plan's one column, and Op is SubqueryAny's comparison (FnLt …).
+// For (a, b, …) IN (SELECT c, d, …), Plan has a column per item and X is
+// the row value as a struct (InOperands).
 type Subquery struct {
 	Kind SubqueryKind
 	Plan Plan
@@ -78,12 +80,35 @@ type Subquery struct {
 
 func (e *Subquery) Type() arrow.DataType { return e.T }
 
+// InOperands returns what an IN subquery compares with its columns, one
+// expression per column: X, or the items of the row value X when the
+// subquery has several columns.
+func (e *Subquery) InOperands() []Expr {
+	if len(e.Plan.Schema()) == 1 {
+		return []Expr{e.X}
+	}
+	row := e.X.(*Call)
+	items := make([]Expr, 0, len(row.Args)/2)
+	for i := 1; i < len(row.Args); i += 2 {
+		items = append(items, row.Args[i])
+	}
+	return items
+}
+
 func (e *Subquery) String() string {
 	switch e.Kind {
 	case SubqueryExists:
 		return "EXISTS(<subquery>)"
 	case SubqueryIn:
-		return "(" + e.X.String() + " IN (<subquery>))"
+		operands := e.InOperands()
+		if len(operands) == 1 {
+			return "(" + e.X.String() + " IN (<subquery>))"
+		}
+		items := make([]string, len(operands))
+		for i, x := range operands {
+			items[i] = x.String()
+		}
+		return "((" + strings.Join(items, ", ") + ") IN (<subquery>))"
 	case SubqueryAny:
 		return "(" + e.X.String() + " " + infixOps[e.Op] + " ANY (<subquery>))"
 	}

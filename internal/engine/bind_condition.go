@@ -68,6 +68,10 @@ func (s *Session) inlineSubqueries(ctx context.Context, cond planner.Expr, pos s
 	return out, firstErr
 }
 
+// maxInlinedRows bounds the rows of a subquery compared with a row value
+// that inlineSubquery writes out, as an OR of each row's equalities.
+const maxInlinedRows = 10000
+
 // inlineSubquery is the expression of one subquery's rows (inlineSubqueries).
 func (s *Session) inlineSubquery(ctx context.Context, sq *planner.Subquery, pos sql.Pos, clause string) (planner.Expr, error) {
 	if planner.HasOuterRef(sq.Plan, 1) {
@@ -87,7 +91,7 @@ func (s *Session) inlineSubquery(ctx context.Context, sq *planner.Subquery, pos 
 	}
 	defer res.Close()
 	t := p.Schema()[0].T
-	var values []planner.Expr
+	var rows [][]planner.Expr // the subquery's rows, a constant per column
 	for {
 		batch, err := res.Next(ctx)
 		if err != nil {
@@ -96,24 +100,37 @@ func (s *Session) inlineSubquery(ctx context.Context, sq *planner.Subquery, pos 
 		if batch == nil {
 			break
 		}
-		col := batch.Column(0)
-		for i := range col.Len() {
-			v, ok := expr.ConstantExpr(col, i)
-			if !ok {
-				batch.Release()
-				return nil, &planner.Error{Pos: pos, Msg: fmt.Sprintf("%s: a subquery's %s values cannot stand in the condition", clause, planner.TypeString(t))}
+		for i := range int(batch.NumRows()) {
+			row := make([]planner.Expr, batch.NumCols())
+			for c, col := range batch.Columns() {
+				v, ok := expr.ConstantExpr(col, i)
+				if !ok {
+					batch.Release()
+					return nil, &planner.Error{Pos: pos, Msg: fmt.Sprintf("%s: a subquery's %s values cannot stand in the condition", clause, planner.TypeString(col.DataType()))}
+				}
+				row[c] = v
 			}
-			values = append(values, v)
+			rows = append(rows, row)
 		}
 		batch.Release()
-		if sq.Kind == planner.SubqueryExists && len(values) > 0 {
+		if sq.Kind == planner.SubqueryExists && len(rows) > 0 {
 			break
 		}
+		if len(rows) > maxInlinedRows && len(p.Schema()) > 1 {
+			return nil, &planner.Error{Pos: pos, Msg: fmt.Sprintf("%s: a row value IN a subquery of more than %d rows cannot stand in the condition; write it as MERGE INTO … USING (subquery) ON …", clause, maxInlinedRows)}
+		}
+	}
+	values := make([]planner.Expr, len(rows))
+	for i, row := range rows {
+		values[i] = row[0]
 	}
 	switch sq.Kind {
 	case planner.SubqueryExists:
-		return &planner.Literal{Value: len(values) > 0, T: planner.TypeBoolean}, nil
+		return &planner.Literal{Value: len(rows) > 0, T: planner.TypeBoolean}, nil
 	case planner.SubqueryIn:
+		if operands := sq.InOperands(); len(operands) > 1 {
+			return planner.InRows(operands, rows), nil
+		}
 		return planner.InList(pos, sq.X, values)
 	}
 	switch len(values) {
