@@ -30,6 +30,10 @@ type scope struct {
 	// windowAggregate marks the scope of an aggregate's arguments over a
 	// window, where the block's own aggregates may appear (aggregateArgs).
 	windowAggregate bool
+	// selectList is the select list whose AS aliases a bare name no input
+	// column has may use in WHERE, for the item's expression bound again
+	// there (bind_where_alias.go).
+	selectList []sql.SelectItem
 }
 
 // resolve finds the column a (possibly qualified) reference names. A
@@ -103,6 +107,9 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 		i, err := s.resolve(e)
 		if err != nil {
 			if x, ok, aerr := s.alias(e); ok {
+				return x, aerr
+			}
+			if x, ok, aerr := b.whereAlias(e, s); ok {
 				return x, aerr
 			}
 			if x, ok, ferr := s.fieldPath(e); ok {

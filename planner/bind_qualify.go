@@ -20,10 +20,7 @@ func (b *binder) bindQualify(sel *sql.Select, s *scope, items []selectItem) (*se
 	qs := *s
 	qs.aliases = map[string]Expr{}
 	for _, it := range items {
-		key := strings.ToLower(it.name)
-		if _, dup := qs.aliases[key]; !dup {
-			qs.aliases[key] = it.expr
-		}
+		qs.addAlias(it.name, it.expr)
 	}
 	x, err := b.bindExpr(sel.Qualify, &qs)
 	if err != nil {
@@ -35,10 +32,19 @@ func (b *binder) bindQualify(sel *sql.Select, s *scope, items []selectItem) (*se
 	return &selectItem{expr: x, src: sel.Qualify}, nil
 }
 
+// addAlias makes name stand for the bound select item x, unless an
+// earlier item has the name.
+func (s *scope) addAlias(name string, x Expr) {
+	if _, dup := s.aliases[strings.ToLower(name)]; !dup {
+		s.aliases[strings.ToLower(name)] = x
+	}
+}
+
 // alias returns the select item a bare column name that no input column
-// has names, where the scope allows aliases (QUALIFY). An item computed by
-// a window or aggregate call is an error where such a call would be one
-// (inside another call of its kind).
+// has names, where the scope allows aliases (QUALIFY, HAVING, and the
+// select list after the item). An item computed by a window or aggregate
+// call is an error where such a call would be one (inside another call of
+// its kind, or in a clause that forbids it).
 func (s *scope) alias(ref *sql.ColumnRef) (Expr, bool, error) {
 	if s.aliases == nil || len(ref.Parts) != 1 {
 		return nil, false, nil
@@ -51,12 +57,18 @@ func (s *scope) alias(ref *sql.ColumnRef) (Expr, bool, error) {
 	Walk(x, func(e Expr) {
 		switch e.(type) {
 		case *windowOutput:
-			if s.windows == nil || s.windows.forbidden != "" {
+			switch {
+			case s.windows == nil:
 				msg = "window function calls cannot be nested"
+			case s.windows.forbidden != "":
+				msg = s.windows.forbidden
 			}
 		case *aggOutput:
-			if s.aggs == nil || s.aggs.forbidden != "" {
+			switch {
+			case s.aggs == nil:
 				msg = "aggregate function calls cannot be nested"
+			case s.aggs.forbidden != "":
+				msg = s.aggs.forbidden
 			}
 		}
 	})

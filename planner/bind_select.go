@@ -13,6 +13,9 @@ type selectItem struct {
 	expr Expr
 	name string
 	src  sql.Expr
+	// aliased: name is an AS alias, which HAVING and the items after this
+	// one may use for it, as in DuckDB.
+	aliased bool
 }
 
 // bindSelect binds a SELECT block that no ORDER BY applies to.
@@ -50,7 +53,14 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 	}
 	var having Expr
 	if sel.Having != nil {
-		if having, err = b.bindExpr(sel.Having, forbidWindows(&withAggs, "window functions are not allowed in HAVING")); err != nil {
+		hs := forbidWindows(&withAggs, "window functions are not allowed in HAVING")
+		hs.aliases = map[string]Expr{}
+		for _, it := range items {
+			if it.aliased {
+				hs.addAlias(it.name, it.expr)
+			}
+		}
+		if having, err = b.bindExpr(sel.Having, hs); err != nil {
 			return nil, err
 		}
 	}
@@ -134,7 +144,7 @@ func (b *binder) bindSelectInput(sel *sql.Select) (Plan, error) {
 	if sel.Where == nil {
 		return input, nil
 	}
-	s := forbidAggregates(&scope{cols: input.Schema()}, "aggregate functions are not allowed in WHERE")
+	s := forbidAggregates(&scope{cols: input.Schema(), selectList: sel.Items}, "aggregate functions are not allowed in WHERE")
 	s = forbidWindows(s, "window functions are not allowed in WHERE")
 	cond, err := b.bindExpr(sel.Where, s)
 	if err != nil {
@@ -217,9 +227,14 @@ func groupTarget(g sql.Expr, items []sql.SelectItem, s *scope) (sql.Expr, error)
 }
 
 // bindSelectItems binds the select list, expanding stars; the generator
-// item, if any, stands for its columns.
+// item, if any, stands for its columns. An item may use the alias of an
+// item before it for that item's value (a lateral column alias, DuckDB's
+// and Spark's), where no input column has the name.
 func (b *binder) bindSelectItems(sqlItems []sql.SelectItem, s *scope, gen *selectGenerator) ([]selectItem, error) {
 	var items []selectItem
+	lateral := *s
+	lateral.aliases = map[string]Expr{}
+	s = &lateral
 	for i, item := range sqlItems {
 		if gen != nil && i == gen.item {
 			items = append(items, gen.items()...)
@@ -240,7 +255,10 @@ func (b *binder) bindSelectItems(sqlItems []sql.SelectItem, s *scope, gen *selec
 		if err != nil {
 			return nil, err
 		}
-		items = append(items, selectItem{expr: e, name: selectItemName(item), src: item.Expr})
+		items = append(items, selectItem{expr: e, name: selectItemName(item), src: item.Expr, aliased: item.Alias != ""})
+		if item.Alias != "" {
+			s.addAlias(item.Alias, e)
+		}
 	}
 	return items, nil
 }
