@@ -40,7 +40,7 @@ func (t token) isName() bool {
 var operators = []string{
 	"::", "=>", "==", "<>", "!=", "<=", ">=", "||",
 	"+", "-", "*", "/", "%", "=", "<", ">", "(", ")", ",", ".", ";",
-	"[", "]", ":",
+	"[", "]", ":", "{", "}",
 }
 
 // canonicalOps maps operator spellings to the one the parser sees.

@@ -219,6 +219,8 @@ func (p *parser) primary() Expr {
 			return p.parenExpr()
 		case "[":
 			return p.listLiteral(t.pos)
+		case "{":
+			return p.structLiteral(t.pos)
 		}
 	case tokWord:
 		if x := p.keywordExpr(); x != nil {

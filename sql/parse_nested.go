@@ -109,6 +109,30 @@ func (p *parser) listLiteral(pos Pos) Expr {
 	return call
 }
 
+// structLiteral parses {'name': value, …} (DuckDB's struct; a name may
+// also be written as an identifier) as named_struct('name', value, …) at
+// pos.
+func (p *parser) structLiteral(pos Pos) Expr {
+	p.expectOp("{")
+	call := &FuncCall{Name: "named_struct", Pos: pos}
+	for !p.tok().isOp("}") {
+		name := p.tok()
+		var field string
+		if name.kind == tokString {
+			field = p.advance().text
+		} else {
+			field = p.ident()
+		}
+		p.expectOp(":")
+		call.Args = append(call.Args, &Literal{Kind: LitString, Value: field, Pos: name.pos}, p.expr())
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.expectOp("}")
+	return call
+}
+
 // lateralView parses LATERAL VIEW [OUTER] generator(args) alias [AS] col,
 // … (Spark) after the table x, as x CROSS JOIN generator(args), or for
 // OUTER x LEFT JOIN generator(args) ON TRUE. As in Spark, the column names
