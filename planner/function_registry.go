@@ -164,6 +164,8 @@ var functionAliases = map[string]string{
 	// plain separator.
 	"regexp_split_to_array": "split", "string_to_array": "string_split", "str_split": "string_split",
 	"list_cat": "list_concat", "array_concat": "list_concat", "array_cat": "list_concat",
+	// DuckDB's names from SQLite's spellfix and from its own mismatches.
+	"editdist3": "levenshtein", "mismatches": "hamming",
 }
 
 func init() {
@@ -216,6 +218,13 @@ func init() {
 		"contains":       {"(string, search)", 2, 2, typed(FnContains, TypeBoolean, str, str)},
 		"strpos":         {"(string, search)", 2, 2, typed(FnStrpos, TypeBigint, str, str)},
 		"position":       {"(search, string)", 2, 2, bindPosition},
+
+		"translate":               {"(string, from, to)", 3, 3, typed(FnTranslate, TypeVarchar, str, str, str)},
+		"levenshtein":             {"(string, string)", 2, 2, typed(FnLevenshtein, TypeBigint, str, str)},
+		"damerau_levenshtein":     {"(string, string)", 2, 2, typed(FnDamerauLevenshtein, TypeBigint, str, str)},
+		"hamming":                 {"(string, string)", 2, 2, typed(FnHamming, TypeBigint, str, str)},
+		"jaro_similarity":         {"(string, string)", 2, 2, typed(FnJaro, TypeDouble, str, str)},
+		"jaro_winkler_similarity": {"(string, string)", 2, 2, typed(FnJaroWinkler, TypeDouble, str, str)},
 
 		"abs":      {"(number)", 1, 1, bindSameNumber(FnAbs)},
 		"sign":     {"(number)", 1, 1, bindSign},

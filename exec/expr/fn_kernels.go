@@ -52,6 +52,13 @@ var scalarFns = map[string]scalarFn{
 	planner.FnEndsWith:      {2, 2, false, bytesPredicate(bytes.HasSuffix)},
 	planner.FnContains:      {2, 2, false, bytesPredicate(bytes.Contains)},
 
+	planner.FnTranslate:          {3, 3, false, translateKernel},
+	planner.FnLevenshtein:        {2, 2, false, levenshteinKernel},
+	planner.FnDamerauLevenshtein: {2, 2, false, damerauLevenshteinKernel},
+	planner.FnHamming:            {2, 2, false, hammingKernel},
+	planner.FnJaro:               {2, 2, false, jaroKernel},
+	planner.FnJaroWinkler:        {2, 2, false, jaroWinklerKernel},
+
 	planner.FnAbs:      {1, 1, false, absKernel},
 	planner.FnSign:     {1, 1, false, signKernel},
 	planner.FnFloor:    {1, 1, false, floorCeilKernel(true)},
