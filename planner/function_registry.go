@@ -166,6 +166,7 @@ var functionAliases = map[string]string{
 	"list_cat": "list_concat", "array_concat": "list_concat", "array_cat": "list_concat",
 	// DuckDB's names from SQLite's spellfix and from its own mismatches.
 	"editdist3": "levenshtein", "mismatches": "hamming",
+	"base64": "to_base64", "to_binary": "bin",
 }
 
 func init() {
@@ -187,6 +188,13 @@ func init() {
 		"sha512": {"(string or binary)", 1, 1, typed(FnSHA512, TypeVarchar, bytesArg)},
 		"sha2":   {"(string or binary, bits)", 2, 2, bindSHA2},
 		"typeof": {"(value)", 1, 1, bindTypeOf},
+
+		"hex":         {"(integer, string or binary)", 1, 1, typed(FnHex, TypeVarchar, digitsArg)},
+		"bin":         {"(integer, string or binary)", 1, 1, typed(FnBin, TypeVarchar, digitsArg)},
+		"unhex":       {"(string)", 1, 1, typed(FnUnhex, TypeBinary, str)},
+		"to_base64":   {"(binary or string)", 1, 1, typed(FnToBase64, TypeVarchar, bytesArg)},
+		"from_base64": {"(string)", 1, 1, typed(FnFromBase64, TypeBinary, str)},
+		"bit_count":   {"(integer)", 1, 1, typed(FnBitCount, arrow.PrimitiveTypes.Int8, ownIntegerArg)},
 
 		"lower":          {"(string)", 1, 1, typed(FnLower, TypeVarchar, str)},
 		"upper":          {"(string)", 1, 1, typed(FnUpper, TypeVarchar, str)},
