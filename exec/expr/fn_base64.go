@@ -24,8 +24,8 @@ func fromBase64Kernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Arra
 	var err error
 	out := ev.binaryRows(ops, func(dst []byte, i int) []byte {
 		out, e := base64.StdEncoding.AppendDecode(dst, s.At(i))
-		if e != nil {
-			err = fmt.Errorf("%q is not base64: %w", s.At(i), e)
+		if at, corrupt := e.(base64.CorruptInputError); corrupt {
+			err = fmt.Errorf("%q is not base64: a wrong character or length at byte %d", s.At(i), int64(at))
 			return dst
 		}
 		return out

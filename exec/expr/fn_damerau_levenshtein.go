@@ -1,6 +1,9 @@
 package expr
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // maxDamerauCells bounds the table damerau_levenshtein fills for one row,
 // a cell per pair of characters: long texts should be an error, not the
@@ -31,7 +34,7 @@ var damerauLevenshteinKernel = runePairKernel(func() func(a, b []rune) (int64, e
 // seen in.
 func damerauLevenshtein(a, b []rune, d []int64, lastRow map[rune]int) []int64 {
 	w := len(b) + 2
-	d = append(d[:0], make([]int64, (len(a)+2)*w)...)
+	d = slices.Grow(d[:0], (len(a)+2)*w)[:(len(a)+2)*w] // every cell is written below
 	inf := int64(len(a) + len(b))
 	at := func(i, j int) *int64 { return &d[i*w+j] }
 	*at(0, 0) = inf
