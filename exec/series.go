@@ -47,7 +47,7 @@ func (s *series) more(v int64) bool {
 // step is the value after v; ok is false past the type's range.
 func (s *series) step(v int64) (int64, bool) {
 	if s.p.T.ID() == arrow.TIMESTAMP {
-		next, o := expr.AddInterval(v, s.p.Interval)
+		next, o := expr.AddIntervalIn(v, s.p.Interval, s.p.Zone)
 		return next, o == expr.ValueOK
 	}
 	next, o := expr.IntAdd(v, s.p.Step)

@@ -309,7 +309,7 @@ func requireBoolean(x Expr, pos sql.Pos, what string) (Expr, error) {
 }
 
 var comparisonFns = map[string]string{"=": FnEq, "<>": FnNe, "<": FnLt, "<=": FnLe, ">": FnGt, ">=": FnGe}
-var arithmeticFns = map[string]string{"+": FnAdd, "-": FnSub, "*": FnMul, "/": FnDiv, "%": FnMod}
+var arithmeticFns = map[string]string{"+": FnAdd, "-": FnSub, "*": FnMul, "/": FnDiv, "//": FnIntDiv, "%": FnMod}
 
 func (b *binder) bindBinary(e *sql.BinaryExpr, s *scope) (Expr, error) {
 	if fn, ok := comparisonFns[e.Op]; ok {
@@ -369,8 +369,8 @@ func (b *binder) bindConcat(l, r Expr, pos sql.Pos) (Expr, error) {
 	return &Call{Fn: FnConcat, Args: []Expr{l, r}, T: TypeVarchar}, nil
 }
 
-// bindArithmetic types + - * / %. Integer division yields DOUBLE (as in Spark
-// and DuckDB's / operator); decimal division also yields DOUBLE.
+// bindArithmetic types + - * / // %. Integer division yields DOUBLE (as in Spark
+// and DuckDB's / operator); decimal division also yields DOUBLE, with / and //.
 func bindArithmetic(fn string, l, r Expr, pos sql.Pos) (Expr, error) {
 	lt, rt := l.Type(), r.Type()
 	if lt.ID() == arrow.NULL {
@@ -390,7 +390,7 @@ func bindArithmetic(fn string, l, r Expr, pos sql.Pos) (Expr, error) {
 		return nil, kindErrorf(ErrType, pos, "operator %s needs numbers, got %s and %s", infixOps[fn], TypeString(l.Type()), TypeString(r.Type()))
 	}
 	t := commonNumeric(lt, rt)
-	if fn == FnDiv && numericRank(t) <= 5 {
+	if fn == FnDiv && numericRank(t) <= 5 || fn == FnIntDiv && t.ID() == arrow.DECIMAL128 {
 		t = TypeDouble
 	}
 	resultType := t

@@ -164,6 +164,9 @@ var functionAliases = map[string]string{
 	// plain separator.
 	"regexp_split_to_array": "split", "string_to_array": "string_split", "str_split": "string_split",
 	"list_cat": "list_concat", "array_concat": "list_concat", "array_cat": "list_concat",
+	// DuckDB's names from SQLite's spellfix and from its own mismatches.
+	"editdist3": "levenshtein", "mismatches": "hamming",
+	"base64": "to_base64", "to_binary": "bin",
 }
 
 func init() {
@@ -185,6 +188,13 @@ func init() {
 		"sha512": {"(string or binary)", 1, 1, typed(FnSHA512, TypeVarchar, bytesArg)},
 		"sha2":   {"(string or binary, bits)", 2, 2, bindSHA2},
 		"typeof": {"(value)", 1, 1, bindTypeOf},
+
+		"hex":         {"(integer, string or binary)", 1, 1, typed(FnHex, TypeVarchar, digitsArg)},
+		"bin":         {"(integer, string or binary)", 1, 1, typed(FnBin, TypeVarchar, digitsArg)},
+		"unhex":       {"(string)", 1, 1, typed(FnUnhex, TypeBinary, str)},
+		"to_base64":   {"(binary or string)", 1, 1, typed(FnToBase64, TypeVarchar, bytesArg)},
+		"from_base64": {"(string)", 1, 1, typed(FnFromBase64, TypeBinary, str)},
+		"bit_count":   {"(integer)", 1, 1, typed(FnBitCount, arrow.PrimitiveTypes.Int8, ownIntegerArg)},
 
 		"lower":          {"(string)", 1, 1, typed(FnLower, TypeVarchar, str)},
 		"upper":          {"(string)", 1, 1, typed(FnUpper, TypeVarchar, str)},
@@ -216,6 +226,13 @@ func init() {
 		"contains":       {"(string, search)", 2, 2, typed(FnContains, TypeBoolean, str, str)},
 		"strpos":         {"(string, search)", 2, 2, typed(FnStrpos, TypeBigint, str, str)},
 		"position":       {"(search, string)", 2, 2, bindPosition},
+
+		"translate":               {"(string, from, to)", 3, 3, typed(FnTranslate, TypeVarchar, str, str, str)},
+		"levenshtein":             {"(string, string)", 2, 2, typed(FnLevenshtein, TypeBigint, str, str)},
+		"damerau_levenshtein":     {"(string, string)", 2, 2, typed(FnDamerauLevenshtein, TypeBigint, str, str)},
+		"hamming":                 {"(string, string)", 2, 2, typed(FnHamming, TypeBigint, str, str)},
+		"jaro_similarity":         {"(string, string)", 2, 2, typed(FnJaro, TypeDouble, str, str)},
+		"jaro_winkler_similarity": {"(string, string)", 2, 2, typed(FnJaroWinkler, TypeDouble, str, str)},
 
 		"abs":      {"(number)", 1, 1, bindSameNumber(FnAbs)},
 		"sign":     {"(number)", 1, 1, bindSign},

@@ -10,8 +10,12 @@ const (
 	FnSub = "sub"
 	FnMul = "mul"
 	FnDiv = "div"
-	FnMod = "mod"
-	FnNeg = "neg"
+	// FnIntDiv is DuckDB's // operator: integers divide truncating toward
+	// zero into their own type; FLOAT and DOUBLE divide as with FnDiv
+	// (DuckDB's 7.5 // 2 is 3.75); a DECIMAL is divided as a DOUBLE.
+	FnIntDiv = "int_div"
+	FnMod    = "mod"
+	FnNeg    = "neg"
 
 	// Comparisons of two arguments of one type, result BOOLEAN, NULL if either is NULL.
 	FnEq = "eq"
@@ -178,7 +182,7 @@ const (
 
 // infixOps gives the SQL operator for binary functions when printing plans.
 var infixOps = map[string]string{
-	FnAdd: "+", FnSub: "-", FnMul: "*", FnDiv: "/", FnMod: "%",
+	FnAdd: "+", FnSub: "-", FnMul: "*", FnDiv: "/", FnIntDiv: "//", FnMod: "%",
 	FnEq: "=", FnNe: "<>", FnLt: "<", FnLe: "<=", FnGt: ">", FnGe: ">=",
 	FnAnd: "AND", FnOr: "OR", FnConcat: "||",
 	FnIsDistinct: "IS DISTINCT FROM", FnIsNotDistinct: "IS NOT DISTINCT FROM",

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -14,17 +15,22 @@ import (
 // generate_series(start, stop[, step]) of DuckDB and PostgreSQL, which
 // includes stop (column generate_series). Values are BIGINTs, or TIMESTAMPs
 // stepped by an INTERVAL (a date spine: generate_series(DATE '2024-01-01',
-// DATE '2024-12-31', INTERVAL 1 DAY)). Rows are made as they are read,
+// DATE '2024-12-31', INTERVAL 1 DAY)), or TIMESTAMPTZs when start or stop
+// is one, stepped as TIMESTAMPTZ + INTERVAL is: days and months on the
+// session zone's wall clock, as in DuckDB. Rows are made as they are read,
 // never materialized.
 type Series struct {
 	Func              string // range or generate_series, for EXPLAIN
 	Column, Qualifier string
-	T                 arrow.DataType // TypeBigint or TypeTimestamp
+	T                 arrow.DataType // TypeBigint, TypeTimestamp or TypeTimestampTZ
 	// Start and Stop are integers, or timestamps in microseconds.
 	Start, Stop int64
 	// Step is the integer step; Interval the step of timestamps.
-	Step      int64
-	Interval  arrow.MonthDayNanoInterval
+	Step     int64
+	Interval arrow.MonthDayNanoInterval
+	// Zone is the session zone on whose wall clock a TIMESTAMPTZ series
+	// steps days and months; nil for UTC and the other types.
+	Zone      *time.Location
 	Inclusive bool
 	// Descending is set when the step goes down.
 	Descending bool
@@ -46,7 +52,15 @@ func (s *Series) Describe() string {
 	if s.Inclusive {
 		end = "included"
 	}
-	if s.T.ID() == arrow.TIMESTAMP {
+	switch {
+	case isTimestampTZ(s.T):
+		zone := ""
+		if s.Zone != nil {
+			zone = " in " + s.Zone.String()
+		}
+		return fmt.Sprintf("Series %s from %s to %s (%s) step %s%s", s.Func, value.AppendTimestampIn(nil, s.Start, s.Zone),
+			value.AppendTimestampIn(nil, s.Stop, s.Zone), end, value.FormatScalar(s.Interval, TypeInterval), zone)
+	case s.T.ID() == arrow.TIMESTAMP:
 		return fmt.Sprintf("Series %s from %s to %s (%s) step %s", s.Func, value.FormatTimestamp(s.Start), value.FormatTimestamp(s.Stop), end, value.FormatScalar(s.Interval, TypeInterval))
 	}
 	return fmt.Sprintf("Series %s from %d to %d (%s) step %d", s.Func, s.Start, s.Stop, end, s.Step)
@@ -85,7 +99,10 @@ func (b *binder) bindSeries(t *sql.TableFunc) (Plan, error) {
 		}
 		lits[i] = lit
 		s.Empty = s.Empty || lit.Value == nil
-		if lit.T.ID() == arrow.DATE32 || lit.T.ID() == arrow.TIMESTAMP {
+		switch {
+		case isTimestampTZ(lit.T):
+			s.T, s.Zone = TypeTimestampTZ, b.loc
+		case s.T.ID() != arrow.TIMESTAMP && (lit.T.ID() == arrow.DATE32 || lit.T.ID() == arrow.TIMESTAMP):
 			s.T = TypeTimestamp
 		}
 	}
@@ -142,9 +159,9 @@ func (s *Series) bindIntegers(t *sql.TableFunc, lits []*Literal) error {
 	return nil
 }
 
-// bindTimestamps reads start and stop (DATEs are read as their midnight)
-// and the INTERVAL step, whose length must not be zero; its sign is the
-// direction.
+// bindTimestamps reads start and stop (DATEs are read as their midnight,
+// in the session zone for a TIMESTAMPTZ series) and the INTERVAL step,
+// whose length must not be zero; its sign is the direction.
 func (s *Series) bindTimestamps(t *sql.TableFunc, lits []*Literal) error {
 	if len(lits) != 3 {
 		return errorf(t.Pos, "%s over dates or timestamps takes (start, stop, INTERVAL step)", t.Name)
@@ -156,9 +173,12 @@ func (s *Series) bindTimestamps(t *sql.TableFunc, lits []*Literal) error {
 		if lit.T.ID() != arrow.DATE32 && lit.T.ID() != arrow.TIMESTAMP && !isString(lit.T) {
 			return kindErrorf(ErrType, t.Args[i].Position(), "%s needs a DATE or TIMESTAMP start and stop, got %s", t.Name, TypeString(lit.T))
 		}
-		v, err := ConvertLiteral(lit.Value, lit.T, TypeTimestamp)
-		if err != nil {
-			return errorf(t.Args[i].Position(), "%s: %v", t.Name, err)
+		v := lit.Value
+		if !arrow.TypeEqual(lit.T, s.T) {
+			var err error
+			if v, err = convertLiteralIn(v, lit.T, s.T, s.Zone); err != nil {
+				return errorf(t.Args[i].Position(), "%s: %v", t.Name, err)
+			}
 		}
 		if i == 0 {
 			s.Start = v.(int64)

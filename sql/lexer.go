@@ -38,7 +38,7 @@ func (t token) isName() bool {
 // operators lists the multi-character operators before the single-character ones
 // so that the longest match wins.
 var operators = []string{
-	"::", "=>", "==", "<>", "!=", "<=", ">=", "||",
+	"::", "=>", "==", "<>", "!=", "<=", ">=", "||", "//",
 	"+", "-", "*", "/", "%", "=", "<", ">", "(", ")", ",", ".", ";",
 	"[", "]", ":", "{", "}",
 }
@@ -115,6 +115,9 @@ func (l *lexer) next() (token, *Error) {
 	}
 	for _, op := range operators {
 		if strings.HasPrefix(l.src[l.off:], op) {
+			if op == "//" && l.peekByte(2) == '*' {
+				continue // a / followed by a /* comment */, as DuckDB reads 6//*c*/4
+			}
 			l.advance(len(op))
 			text := op
 			if c, ok := canonicalOps[op]; ok {

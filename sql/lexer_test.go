@@ -29,6 +29,10 @@ func TestTokenize(t *testing.T) {
 			{tokWord, "c", Pos{1, 7}}, {tokOp, "<>", Pos{1, 8}}, {tokWord, "d", Pos{1, 10}}, {tokOp, "=", Pos{1, 11}},
 			{tokWord, "e", Pos{1, 13}}, {tokOp, "<>", Pos{1, 14}}, {tokWord, "f", Pos{1, 16}}, {tokOp, "||", Pos{1, 17}},
 			{tokWord, "g", Pos{1, 19}}, {tokEOF, "", Pos{1, 20}}}},
+		{"a//b/ /c//*d*/e", []tok{
+			{tokWord, "a", Pos{1, 1}}, {tokOp, "//", Pos{1, 2}}, {tokWord, "b", Pos{1, 4}}, {tokOp, "/", Pos{1, 5}},
+			{tokOp, "/", Pos{1, 7}}, {tokWord, "c", Pos{1, 8}}, {tokOp, "/", Pos{1, 9}}, {tokWord, "e", Pos{1, 15}},
+			{tokEOF, "", Pos{1, 16}}}},
 		{"a -- comment ; 'x\n/* multi\nline */ b", []tok{{tokWord, "a", Pos{1, 1}}, {tokWord, "b", Pos{3, 9}}, {tokEOF, "", Pos{3, 10}}}},
 		{"'multi\nline' é", []tok{{tokString, "multi\nline", Pos{1, 1}}, {tokWord, "é", Pos{2, 7}}, {tokEOF, "", Pos{2, 8}}}},
 		{"t.a t.*", []tok{

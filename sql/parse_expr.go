@@ -176,7 +176,7 @@ func (p *parser) additive() Expr {
 
 func (p *parser) multiplicative() Expr {
 	x := p.unary()
-	for p.tok().isOp("*") || p.tok().isOp("/") || p.tok().isOp("%") {
+	for p.tok().isOp("*") || p.tok().isOp("/") || p.tok().isOp("//") || p.tok().isOp("%") {
 		t := p.advance()
 		x = &BinaryExpr{Op: t.text, L: x, R: p.unary(), Pos: t.pos}
 	}

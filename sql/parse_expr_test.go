@@ -11,6 +11,7 @@ func TestExprFormat(t *testing.T) {
 		{"a OR b AND NOT c = d", "(a OR (b AND (NOT (c = d))))"},
 		{"a AND b OR c", "((a AND b) OR c)"},
 		{"1 + 2 * 3 - 4 / 5 % 6", "((1 + (2 * 3)) - ((4 / 5) % 6))"},
+		{"2 + 7 // 2 * 3 - x // -y", "((2 + ((7 // 2) * 3)) - (x // (-y)))"},
 		{"a || b + c = d", "((a || (b + c)) = d)"},
 		{"a - b - c", "((a - b) - c)"},
 		{"- 1", "(-1)"},

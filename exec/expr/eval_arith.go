@@ -98,7 +98,7 @@ func floatMod[T Float](x, y T) (T, outcome) {
 	return T(math.Mod(float64(x), float64(y))), ValueOK
 }
 
-// arith evaluates add, sub, mul, div and mod.
+// arith evaluates add, sub, mul, div, int_div and mod.
 func (ev *evaluator) arith(c *planner.Call, a, b operand) (arrow.Array, error) {
 	if a.isNullLiteral() || b.isNullLiteral() {
 		return ev.allNull(c.T), nil
@@ -137,7 +137,7 @@ func intKernel[T Signed](fn string) func(x, y T) (T, outcome) {
 		return intSub[T]
 	case planner.FnMul:
 		return intMul[T]
-	case planner.FnDiv:
+	case planner.FnDiv, planner.FnIntDiv:
 		return intDiv[T]
 	}
 	return intMod[T]
@@ -151,7 +151,7 @@ func floatKernel[T Float](fn string) func(x, y T) (T, outcome) {
 		return floatSub[T]
 	case planner.FnMul:
 		return floatMul[T]
-	case planner.FnDiv:
+	case planner.FnDiv, planner.FnIntDiv:
 		return floatDiv[T]
 	}
 	return floatMod[T]

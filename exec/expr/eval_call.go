@@ -31,7 +31,7 @@ func (ev *evaluator) call(c *planner.Call) (arrow.Array, error) {
 		return nil, err
 	}
 	switch c.Fn {
-	case planner.FnAdd, planner.FnSub, planner.FnMul, planner.FnDiv, planner.FnMod:
+	case planner.FnAdd, planner.FnSub, planner.FnMul, planner.FnDiv, planner.FnIntDiv, planner.FnMod:
 		return ev.arith(c, ops[0], ops[1])
 	case planner.FnNeg:
 		return ev.negate(c, ops[0])
@@ -59,7 +59,7 @@ func (ev *evaluator) call(c *planner.Call) (arrow.Array, error) {
 // evaluated after call's generic operand evaluation.
 var arity = map[string][2]int{
 	planner.FnAdd: {2, 2}, planner.FnSub: {2, 2}, planner.FnMul: {2, 2},
-	planner.FnDiv: {2, 2}, planner.FnMod: {2, 2},
+	planner.FnDiv: {2, 2}, planner.FnIntDiv: {2, 2}, planner.FnMod: {2, 2},
 	planner.FnEq: {2, 2}, planner.FnNe: {2, 2}, planner.FnLt: {2, 2},
 	planner.FnLe: {2, 2}, planner.FnGt: {2, 2}, planner.FnGe: {2, 2},
 	planner.FnIsDistinct: {2, 2}, planner.FnIsNotDistinct: {2, 2},

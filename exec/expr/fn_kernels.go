@@ -52,6 +52,20 @@ var scalarFns = map[string]scalarFn{
 	planner.FnEndsWith:      {2, 2, false, bytesPredicate(bytes.HasSuffix)},
 	planner.FnContains:      {2, 2, false, bytesPredicate(bytes.Contains)},
 
+	planner.FnTranslate:          {3, 3, false, translateKernel},
+	planner.FnLevenshtein:        {2, 2, false, levenshteinKernel},
+	planner.FnDamerauLevenshtein: {2, 2, false, damerauLevenshteinKernel},
+	planner.FnHamming:            {2, 2, false, hammingKernel},
+	planner.FnJaro:               {2, 2, false, jaroKernel},
+	planner.FnJaroWinkler:        {2, 2, false, jaroWinklerKernel},
+
+	planner.FnHex:        {1, 1, false, hexKernel},
+	planner.FnBin:        {1, 1, false, binKernel},
+	planner.FnUnhex:      {1, 1, false, unhexKernel},
+	planner.FnToBase64:   {1, 1, false, toBase64Kernel},
+	planner.FnFromBase64: {1, 1, false, fromBase64Kernel},
+	planner.FnBitCount:   {1, 1, false, bitCountKernel},
+
 	planner.FnAbs:      {1, 1, false, absKernel},
 	planner.FnSign:     {1, 1, false, signKernel},
 	planner.FnFloor:    {1, 1, false, floorCeilKernel(true)},

@@ -42,17 +42,24 @@ func tzAddIntervalKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.A
 	}
 	x, iv := fixedVec[int64](ops[0]), fixedVec[arrow.MonthDayNanoInterval](ops[1])
 	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
-		v := iv.At(i)
-		us := x.At(i)
-		if v.Months != 0 || v.Days != 0 {
-			local, o := AddInterval(value.InstantToLocal(us, loc), arrow.MonthDayNanoInterval{Months: v.Months, Days: v.Days})
-			if o != ValueOK {
-				return 0, o
-			}
-			us = value.LocalToInstant(local, loc)
-		}
-		return IntAdd(us, v.Nanoseconds/1000)
+		return AddIntervalIn(x.At(i), iv.At(i), loc)
 	}, rangeError(c))
+}
+
+// AddIntervalIn adds iv to the instant us: its months and days on the wall
+// clock in loc (nil: UTC), then the rest as elapsed time.
+func AddIntervalIn(us int64, iv arrow.MonthDayNanoInterval, loc *time.Location) (int64, outcome) {
+	if value.IsUTC(loc) {
+		return AddInterval(us, iv)
+	}
+	if iv.Months != 0 || iv.Days != 0 {
+		local, o := AddInterval(value.InstantToLocal(us, loc), arrow.MonthDayNanoInterval{Months: iv.Months, Days: iv.Days})
+		if o != ValueOK {
+			return 0, o
+		}
+		us = value.LocalToInstant(local, loc)
+	}
+	return IntAdd(us, iv.Nanoseconds/1000)
 }
 
 func tzInstantKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
