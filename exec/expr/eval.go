@@ -128,7 +128,8 @@ func (ev *evaluator) eval(e planner.Expr) (arrow.Array, error) {
 
 // memoKey tells apart the expressions evaluated over one batch: their text
 // and what it leaves out — their type, the column each column reference
-// reads (the two sides of a join may have columns of one name) and which
+// reads (the two sides of a join may have columns of one name), the type
+// of each literal (-1 as INT and as TINYINT print alike) and which
 // subquery each subquery is (they all print as <subquery>).
 func memoKey(e planner.Expr) string {
 	var b strings.Builder
@@ -140,6 +141,9 @@ func memoKey(e planner.Expr) string {
 		case *planner.ColumnRef:
 			b.WriteString("\x00#")
 			b.WriteString(strconv.Itoa(x.Index))
+		case *planner.Literal:
+			b.WriteString("\x00")
+			b.WriteString(x.T.String())
 		case *planner.Subquery, External:
 			fmt.Fprintf(&b, "\x00%p", x)
 		}
