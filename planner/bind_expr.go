@@ -269,8 +269,11 @@ func (b *binder) bindUnary(e *sql.UnaryExpr, s *scope) (Expr, error) {
 		}
 		return x, nil
 	case "-":
+		if isInterval(x.Type()) {
+			return &Call{Fn: FnMulInterval, Args: []Expr{x, &Literal{Value: int64(-1), T: TypeBigint}}, T: TypeInterval}, nil
+		}
 		if !IsNumeric(x.Type()) {
-			return nil, kindErrorf(ErrType, e.Pos, "unary - needs a number, got %s", TypeString(x.Type()))
+			return nil, kindErrorf(ErrType, e.Pos, "unary - needs a number or an INTERVAL, got %s", TypeString(x.Type()))
 		}
 		return foldNegation(x), nil
 	}
