@@ -37,6 +37,9 @@ func newAccumulator(call *planner.AggCall) (accumulator, error) {
 }
 
 func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
+	if planner.IsPairStatistic(call.Fn) {
+		return &comomentAcc{fn: call.Fn}, nil
+	}
 	switch call.Fn {
 	case planner.AggCount:
 		return &countAcc{}, nil
@@ -74,6 +77,10 @@ func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
 		return ops.newList(call.T, call.Fn == planner.AggArrayAgg, call.Order), nil
 	case planner.AggMode:
 		return newModeAcc(call.Arg.Type())
+	case planner.AggFirst, planner.AggLast:
+		return newFirstAcc(call)
+	case planner.AggProduct, planner.AggBitAnd, planner.AggBitOr, planner.AggBitXor:
+		return newFoldAcc(call.Fn, call.Arg.Type())
 	case planner.AggPercentileDisc:
 		ops, err := opsOf(call.Arg.Type())
 		if err != nil {
