@@ -57,6 +57,8 @@ func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
 		return newSelector(call.Arg.Type(), func(int) bool { return false })
 	case planner.AggVarSamp, planner.AggVarPop, planner.AggStddevSamp, planner.AggStddevPop:
 		return &varianceAcc{fn: call.Fn}, nil
+	case planner.AggSkewness, planner.AggKurtosis, planner.AggKurtosisPop:
+		return &momentsAcc{fn: call.Fn}, nil
 	case planner.AggPercentileCont:
 		return &percentileContAcc{fraction: call.Fraction}, nil
 	case planner.AggStringAgg:

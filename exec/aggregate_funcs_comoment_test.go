@@ -50,43 +50,58 @@ func TestPairStatisticsMerge(t *testing.T) {
 	}
 	pairs := b.NewArray()
 	defer pairs.Release()
-	half := rows / 2
-	first, second := array.NewSlice(pairs, 0, int64(half)), array.NewSlice(pairs, int64(half), rows)
+	fns := []string{planner.AggCorr, planner.AggCovarPop, planner.AggCovarSamp, planner.AggRegrCount,
+		planner.AggRegrAvgX, planner.AggRegrAvgY, planner.AggRegrSlope, planner.AggRegrIntercept,
+		planner.AggRegrR2, planner.AggRegrSXX, planner.AggRegrSYY, planner.AggRegrSXY}
+	for _, fn := range fns {
+		want := checkMerge(t, ctx, fn, func() accumulator { return &comomentAcc{fn: fn} }, pairs, gids, groups)
+		if want.IsValid(7) != (fn == planner.AggRegrCount) {
+			t.Errorf("%s of no pairs: %v", fn, want.GetOneForMarshal(7))
+		}
+		want.Release()
+	}
+}
+
+// checkMerge folds arg into one accumulator, and its two halves into two
+// that are then merged, as parallel workers' are, and reports the groups
+// whose results differ by more than rounding. It returns the one
+// accumulator's result.
+func checkMerge(t *testing.T, ctx context.Context, fn string, newAcc func() accumulator, arg arrow.Array, gids []int32, groups int) arrow.Array {
+	t.Helper()
+	mem := allocator(ctx)
+	half := arg.Len() / 2
+	first, second := array.NewSlice(arg, 0, int64(half)), array.NewSlice(arg, int64(half), int64(arg.Len()))
 	defer first.Release()
 	defer second.Release()
 	identity := make([]int32, groups)
 	for g := range identity {
 		identity[g] = int32(g)
 	}
-	fns := []string{planner.AggCorr, planner.AggCovarPop, planner.AggCovarSamp, planner.AggRegrCount,
-		planner.AggRegrAvgX, planner.AggRegrAvgY, planner.AggRegrSlope, planner.AggRegrIntercept,
-		planner.AggRegrR2, planner.AggRegrSXX, planner.AggRegrSYY, planner.AggRegrSXY}
-	for _, fn := range fns {
-		whole, a, o := &comomentAcc{fn: fn}, &comomentAcc{fn: fn}, &comomentAcc{fn: fn}
-		for _, step := range []error{
-			whole.update(ctx, pairs, gids, groups),
-			a.update(ctx, first, gids[:half], groups),
-			o.update(ctx, second, gids[half:], groups),
-			a.merge(ctx, o, identity, groups),
-		} {
-			if step != nil {
-				t.Fatal(step)
-			}
+	whole, a, o := newAcc(), newAcc(), newAcc()
+	for _, step := range []error{
+		whole.update(ctx, arg, gids, groups),
+		a.update(ctx, first, gids[:half], groups),
+		o.update(ctx, second, gids[half:], groups),
+		a.(merger).merge(ctx, o, identity, groups),
+	} {
+		if step != nil {
+			t.Fatal(step)
 		}
-		want, got := whole.result(mem, groups), a.result(mem, groups)
-		for g := range groups {
-			w, v := want.GetOneForMarshal(g), got.GetOneForMarshal(g)
-			wf, wok := w.(float64)
-			vf, vok := v.(float64)
-			same := w == v || wok && vok && (math.IsNaN(wf) && math.IsNaN(vf) || math.Abs(wf-vf) <= 1e-6*math.Abs(wf))
-			if !same {
-				t.Errorf("%s, group %d: one state %v, merged %v", fn, g, w, v)
-			}
-		}
-		if want.IsValid(7) != (fn == planner.AggRegrCount) {
-			t.Errorf("%s of no pairs: %v", fn, want.GetOneForMarshal(7))
-		}
-		want.Release()
-		got.Release()
 	}
+	want, got := whole.result(mem, groups), a.result(mem, groups)
+	defer got.Release()
+	for g := range groups {
+		if w, v := want.GetOneForMarshal(g), got.GetOneForMarshal(g); !roughlyEqual(w, v) {
+			t.Errorf("%s, group %d: one state %v, merged %v", fn, g, w, v)
+		}
+	}
+	return want
+}
+
+// roughlyEqual reports whether two results are equal, NaN and NaN too,
+// but for rounding.
+func roughlyEqual(a, b any) bool {
+	x, xok := a.(float64)
+	y, yok := b.(float64)
+	return a == b || xok && yok && (math.IsNaN(x) && math.IsNaN(y) || math.Abs(x-y) <= 1e-6*math.Abs(x))
 }

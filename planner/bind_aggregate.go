@@ -19,6 +19,7 @@ var aggregateFns = map[string]string{
 	"bool_and": AggBoolAnd, "bool_or": AggBoolOr, "every": AggBoolAnd,
 	"stddev": AggStddevSamp, "stddev_samp": AggStddevSamp, "stddev_pop": AggStddevPop,
 	"variance": AggVarSamp, "var_samp": AggVarSamp, "var_pop": AggVarPop,
+	"skewness": AggSkewness, "kurtosis": AggKurtosis, "kurtosis_pop": AggKurtosisPop,
 	"median": AggPercentileCont, "percentile_cont": AggPercentileCont, "quantile_cont": AggPercentileCont,
 	"percentile_disc": AggPercentileDisc, "quantile_disc": AggPercentileDisc,
 	"percentile_approx": AggPercentileDisc, "approx_percentile": AggPercentileDisc,
@@ -231,7 +232,7 @@ func aggregateArg(fn string, arg Expr) (Expr, arrow.DataType, error) {
 		default:
 			return nil, nil, fmt.Errorf("needs a number, got %s", TypeString(t))
 		}
-	case AggAvg, AggStddevSamp, AggStddevPop, AggVarSamp, AggVarPop, AggProduct:
+	case AggAvg, AggStddevSamp, AggStddevPop, AggVarSamp, AggVarPop, AggProduct, AggSkewness, AggKurtosis, AggKurtosisPop:
 		if t.ID() != arrow.NULL && !IsNumeric(t) {
 			return nil, nil, fmt.Errorf("needs a number, got %s", TypeString(t))
 		}

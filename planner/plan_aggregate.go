@@ -26,6 +26,11 @@ const (
 	AggStddevPop  = "stddev_pop"
 	AggVarSamp    = "var_samp"
 	AggVarPop     = "var_pop"
+	// skewness(x), kurtosis(x) (sample, excess) and kurtosis_pop(x): the
+	// shape of the non-NULL values' distribution, as DOUBLE.
+	AggSkewness    = "skewness"
+	AggKurtosis    = "kurtosis"
+	AggKurtosisPop = "kurtosis_pop"
 	// percentile_cont(x DOUBLE, f): the value at fraction f of the sorted
 	// values, interpolated between the two nearest (median is f = 0.5);
 	// percentile_disc(x, f): the first value whose cumulative share reaches
@@ -157,7 +162,8 @@ func (a *AggCall) ValueDependsOnRowOrder() bool {
 // (always in DOUBLE).
 func (a *AggCall) RoundsByRowOrder() bool {
 	switch a.Fn {
-	case AggSum, AggAvg, AggVarSamp, AggVarPop, AggStddevSamp, AggStddevPop, AggProduct:
+	case AggSum, AggAvg, AggVarSamp, AggVarPop, AggStddevSamp, AggStddevPop, AggProduct,
+		AggSkewness, AggKurtosis, AggKurtosisPop:
 		return isFloat(a.Arg.Type())
 	}
 	return IsPairStatistic(a.Fn) && a.Fn != AggRegrCount
