@@ -191,6 +191,11 @@ func (a *AggCall) unfiltered() string {
 		return fmt.Sprintf("%s(%s%s, %s)", a.Fn, map[bool]string{true: "DISTINCT "}[a.Distinct], a.Arg, value.Quote(a.Separator))
 	case a.Arg == nil:
 		return a.Fn + "(*)"
+	case a.Fn == AggMaxBy || a.Fn == AggMinBy || IsPairStatistic(a.Fn):
+		// The struct bindPair made, as the two arguments it was written with.
+		if pair, ok := a.Arg.(*Call); ok && pair.Fn == FnMakeStruct && len(pair.Args) == 4 {
+			return fmt.Sprintf("%s(%s%s, %s)", a.Fn, map[bool]string{true: "DISTINCT "}[a.Distinct], pair.Args[1], pair.Args[3])
+		}
 	case a.Distinct:
 		return a.Fn + "(DISTINCT " + a.Arg.String() + ")"
 	}
