@@ -12,8 +12,9 @@ import (
 )
 
 // foldAcc folds each group's non-NULL values with an associative and
-// commutative op, in the argument's own type: product (DOUBLE), bit_and,
-// bit_or and bit_xor (an integer type). A group without a value is NULL.
+// commutative op (product's up to rounding), in the argument's own type:
+// product (DOUBLE), bit_and, bit_or and bit_xor (an integer type). A group
+// without a value is NULL.
 type foldAcc[T expr.FixedWidth] struct {
 	op   func(a, b T) T
 	t    arrow.DataType
