@@ -37,6 +37,9 @@ func newAccumulator(call *planner.AggCall) (accumulator, error) {
 }
 
 func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
+	if planner.IsPairStatistic(call.Fn) {
+		return &comomentAcc{fn: call.Fn}, nil
+	}
 	switch call.Fn {
 	case planner.AggCount:
 		return &countAcc{}, nil
@@ -54,6 +57,8 @@ func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
 		return newSelector(call.Arg.Type(), func(int) bool { return false })
 	case planner.AggVarSamp, planner.AggVarPop, planner.AggStddevSamp, planner.AggStddevPop:
 		return &varianceAcc{fn: call.Fn}, nil
+	case planner.AggSkewness, planner.AggKurtosis, planner.AggKurtosisPop:
+		return &momentsAcc{fn: call.Fn}, nil
 	case planner.AggPercentileCont:
 		return &percentileContAcc{fraction: call.Fraction}, nil
 	case planner.AggStringAgg:
@@ -74,6 +79,10 @@ func newPlainAccumulator(call *planner.AggCall) (accumulator, error) {
 		return ops.newList(call.T, call.Fn == planner.AggArrayAgg, call.Order), nil
 	case planner.AggMode:
 		return newModeAcc(call.Arg.Type())
+	case planner.AggFirst, planner.AggLast:
+		return newFirstAcc(call)
+	case planner.AggProduct, planner.AggBitAnd, planner.AggBitOr, planner.AggBitXor:
+		return newFoldAcc(call.Fn, call.Arg.Type())
 	case planner.AggPercentileDisc:
 		ops, err := opsOf(call.Arg.Type())
 		if err != nil {

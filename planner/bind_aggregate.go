@@ -13,10 +13,13 @@ import (
 var aggregateFns = map[string]string{
 	"count": AggCount, "count_if": AggCountIf, "approx_count_distinct": AggCount,
 	"sum": AggSum, "avg": AggAvg, "mean": AggAvg,
-	"min": AggMin, "max": AggMax, "any_value": AggAnyValue, "arbitrary": AggAnyValue,
+	"min": AggMin, "max": AggMax, "any_value": AggAnyValue,
+	"first": AggFirst, "arbitrary": AggFirst, "last": AggLast,
+	"product": AggProduct, "bit_and": AggBitAnd, "bit_or": AggBitOr, "bit_xor": AggBitXor,
 	"bool_and": AggBoolAnd, "bool_or": AggBoolOr, "every": AggBoolAnd,
 	"stddev": AggStddevSamp, "stddev_samp": AggStddevSamp, "stddev_pop": AggStddevPop,
 	"variance": AggVarSamp, "var_samp": AggVarSamp, "var_pop": AggVarPop,
+	"skewness": AggSkewness, "kurtosis": AggKurtosis, "kurtosis_pop": AggKurtosisPop,
 	"median": AggPercentileCont, "percentile_cont": AggPercentileCont, "quantile_cont": AggPercentileCont,
 	"percentile_disc": AggPercentileDisc, "quantile_disc": AggPercentileDisc,
 	"percentile_approx": AggPercentileDisc, "approx_percentile": AggPercentileDisc,
@@ -24,6 +27,16 @@ var aggregateFns = map[string]string{
 	"max_by": AggMaxBy, "arg_max": AggMaxBy, "min_by": AggMinBy, "arg_min": AggMinBy,
 	"array_agg": AggArrayAgg, "list": AggArrayAgg, "collect_list": AggCollectList,
 	"mode": AggMode,
+	"corr": AggCorr, "covar_pop": AggCovarPop, "covar_samp": AggCovarSamp,
+	"regr_count": AggRegrCount, "regr_avgx": AggRegrAvgX, "regr_avgy": AggRegrAvgY,
+	"regr_slope": AggRegrSlope, "regr_intercept": AggRegrIntercept, "regr_r2": AggRegrR2,
+	"regr_sxx": AggRegrSXX, "regr_syy": AggRegrSYY, "regr_sxy": AggRegrSXY,
+}
+
+// orderedAggregates are the aggregates whose value an ORDER BY inside the
+// call can change.
+var orderedAggregates = map[string]bool{
+	AggStringAgg: true, AggArrayAgg: true, AggCollectList: true, AggFirst: true, AggLast: true,
 }
 
 // IsAggregate reports whether a function call is an aggregate (and not a
@@ -152,8 +165,8 @@ func (a *aggregator) add(call *AggCall) *aggOutput {
 
 func (b *binder) bindAggCall(e *sql.FuncCall, s *scope) (*AggCall, error) {
 	fn := aggregateFns[e.Name]
-	if len(e.OrderBy) > 0 && fn != AggStringAgg && fn != AggArrayAgg && fn != AggCollectList {
-		return nil, kindErrorf(ErrUnsupported, e.Pos, "ORDER BY inside %s is not supported (only string_agg, GROUP_CONCAT and array_agg order their values)", e.Name)
+	if len(e.OrderBy) > 0 && !orderedAggregates[fn] {
+		return nil, kindErrorf(ErrUnsupported, e.Pos, "ORDER BY inside %s is not supported (only string_agg, GROUP_CONCAT, array_agg, first and last order their values)", e.Name)
 	}
 	if e.Star {
 		if fn != AggCount || e.Name != "count" {
@@ -171,6 +184,11 @@ func (b *binder) bindAggCall(e *sql.FuncCall, s *scope) (*AggCall, error) {
 		return b.bindAggregateBy(e, fn, s)
 	case AggArrayAgg, AggCollectList:
 		return b.bindArrayAgg(e, fn, s)
+	case AggFirst, AggLast:
+		return b.bindFirst(e, fn, s)
+	}
+	if IsPairStatistic(fn) {
+		return b.bindPairStatistic(e, fn, s)
 	}
 	if len(e.Args) != 1 {
 		return nil, errorf(e.Pos, "%s needs 1 argument, got %d", e.Name, len(e.Args))
@@ -214,7 +232,7 @@ func aggregateArg(fn string, arg Expr) (Expr, arrow.DataType, error) {
 		default:
 			return nil, nil, fmt.Errorf("needs a number, got %s", TypeString(t))
 		}
-	case AggAvg, AggStddevSamp, AggStddevPop, AggVarSamp, AggVarPop:
+	case AggAvg, AggStddevSamp, AggStddevPop, AggVarSamp, AggVarPop, AggProduct, AggSkewness, AggKurtosis, AggKurtosisPop:
 		if t.ID() != arrow.NULL && !IsNumeric(t) {
 			return nil, nil, fmt.Errorf("needs a number, got %s", TypeString(t))
 		}
@@ -222,6 +240,15 @@ func aggregateArg(fn string, arg Expr) (Expr, arrow.DataType, error) {
 		if fn == AggAvg && t.ID() == arrow.DECIMAL128 {
 			// Decimal averages sum exactly and divide once at the end.
 			accumulate = t
+		}
+	case AggBitAnd, AggBitOr, AggBitXor:
+		switch {
+		case t.ID() == arrow.NULL:
+			accumulate, result = TypeBigint, TypeBigint
+		case IsInteger(t):
+			accumulate, result = t, t
+		default:
+			return nil, nil, fmt.Errorf("needs an integer, got %s", TypeString(t))
 		}
 	default: // min, max, any_value, mode
 		if t.ID() == arrow.NULL {

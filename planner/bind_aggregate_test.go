@@ -46,7 +46,7 @@ func TestBindAggregatePlans(t *testing.T) {
 			"  Aggregate group=[] aggs=[count(*) FILTER (WHERE (a > 1)), count(*), sum(CAST(a AS BIGINT)) FILTER (WHERE (b = 'x')) AS sum(a) FILTER (WHERE (b = 'x'))]"}},
 		{"SELECT max_by(b, d), arg_min(a, b), list(d), collect_list(b), mode(a) FROM t", []string{
 			"Project max_by(b, d), arg_min(a, b), list(d), collect_list(b), mode(a)",
-			"  Aggregate group=[] aggs=[max_by(named_struct('value', b, 'key', d)) AS max_by(b, d), min_by(named_struct('value', a, 'key', b)) AS arg_min(a, b), array_agg(d) AS list(d), collect_list(b), mode(a)]"}},
+			"  Aggregate group=[] aggs=[max_by(b, d), min_by(a, b) AS arg_min(a, b), array_agg(d) AS list(d), collect_list(b), mode(a)]"}},
 	}
 	for _, tc := range cases {
 		p, err := bindText(t, tc.query)

@@ -26,6 +26,11 @@ const (
 	AggStddevPop  = "stddev_pop"
 	AggVarSamp    = "var_samp"
 	AggVarPop     = "var_pop"
+	// skewness(x), kurtosis(x) (sample, excess) and kurtosis_pop(x): the
+	// shape of the non-NULL values' distribution, as DOUBLE.
+	AggSkewness    = "skewness"
+	AggKurtosis    = "kurtosis"
+	AggKurtosisPop = "kurtosis_pop"
 	// percentile_cont(x DOUBLE, f): the value at fraction f of the sorted
 	// values, interpolated between the two nearest (median is f = 0.5);
 	// percentile_disc(x, f): the first value whose cumulative share reaches
@@ -48,7 +53,47 @@ const (
 	// mode(x): the most frequent non-NULL value, the smallest of those
 	// that tie.
 	AggMode = "mode"
+	// first(x) / last(x): the value of the first / last row in input
+	// order, NULL or not (DuckDB's arbitrary is first). With ORDER BY
+	// inside, the value at the smallest / largest ORDER BY key, the first
+	// row of those that tie, as DuckDB's rewrite to arg_min_null and
+	// arg_max_null does.
+	AggFirst = "first"
+	AggLast  = "last"
+	// product(x): the product of the non-NULL values, as DOUBLE.
+	AggProduct = "product"
+	// bit_and(x), bit_or(x), bit_xor(x): the bitwise fold of the non-NULL
+	// integers, of x's type.
+	AggBitAnd = "bit_and"
+	AggBitOr  = "bit_or"
+	AggBitXor = "bit_xor"
+	// The two-argument statistics of (y, x) pairs, as DOUBLE (regr_count
+	// BIGINT); rows where y or x is NULL are skipped. Arg is a struct of y
+	// and x (bind_aggregate_by.go).
+	AggCorr          = "corr"
+	AggCovarPop      = "covar_pop"
+	AggCovarSamp     = "covar_samp"
+	AggRegrCount     = "regr_count"
+	AggRegrAvgX      = "regr_avgx"
+	AggRegrAvgY      = "regr_avgy"
+	AggRegrSlope     = "regr_slope"
+	AggRegrIntercept = "regr_intercept"
+	AggRegrR2        = "regr_r2"
+	AggRegrSXX       = "regr_sxx"
+	AggRegrSYY       = "regr_syy"
+	AggRegrSXY       = "regr_sxy"
 )
+
+// IsPairStatistic reports whether fn is one of the two-argument statistics
+// (corr, covar_*, regr_*).
+func IsPairStatistic(fn string) bool {
+	switch fn {
+	case AggCorr, AggCovarPop, AggCovarSamp, AggRegrCount, AggRegrAvgX, AggRegrAvgY,
+		AggRegrSlope, AggRegrIntercept, AggRegrR2, AggRegrSXX, AggRegrSYY, AggRegrSXY:
+		return true
+	}
+	return false
+}
 
 // AggCall is one aggregate function over the rows of a group. Arg is an
 // expression over the Aggregate's input (nil for count(*)); NULL arguments
@@ -98,12 +143,13 @@ func (a *AggCall) MapExprs(f func(Expr) Expr) *AggCall {
 
 // ValueDependsOnRowOrder reports whether the call's value can change with
 // the order its rows come in, floating-point rounding aside: any_value
-// takes the first value, max_by and min_by the first of ties, string_agg
-// and array_agg list the values in that order (among ties of their ORDER
-// BY, where they have one).
+// takes the first value, first and last the first or last row (the first
+// of ties of their ORDER BY), max_by and min_by the first of ties,
+// string_agg and array_agg list the values in that order (among ties of
+// their ORDER BY, where they have one).
 func (a *AggCall) ValueDependsOnRowOrder() bool {
 	switch a.Fn {
-	case AggAnyValue, AggMaxBy, AggMinBy, AggStringAgg, AggArrayAgg, AggCollectList:
+	case AggAnyValue, AggFirst, AggLast, AggMaxBy, AggMinBy, AggStringAgg, AggArrayAgg, AggCollectList:
 		return true
 	}
 	return false
@@ -112,13 +158,15 @@ func (a *AggCall) ValueDependsOnRowOrder() bool {
 // RoundsByRowOrder reports whether the call adds floating-point values,
 // whose rounding depends on the order they are added in: sum, avg and the
 // variances of DOUBLE or REAL (avg and the variances of integers too,
-// which they compute in DOUBLE).
+// which they compute in DOUBLE), product and the two-argument statistics
+// (always in DOUBLE).
 func (a *AggCall) RoundsByRowOrder() bool {
 	switch a.Fn {
-	case AggSum, AggAvg, AggVarSamp, AggVarPop, AggStddevSamp, AggStddevPop:
+	case AggSum, AggAvg, AggVarSamp, AggVarPop, AggStddevSamp, AggStddevPop, AggProduct,
+		AggSkewness, AggKurtosis, AggKurtosisPop:
 		return isFloat(a.Arg.Type())
 	}
-	return false
+	return IsPairStatistic(a.Fn) && a.Fn != AggRegrCount
 }
 
 // AggOrder is the direction of one ORDER BY key inside an aggregate.
@@ -143,6 +191,11 @@ func (a *AggCall) unfiltered() string {
 		return fmt.Sprintf("%s(%s%s, %s)", a.Fn, map[bool]string{true: "DISTINCT "}[a.Distinct], a.Arg, value.Quote(a.Separator))
 	case a.Arg == nil:
 		return a.Fn + "(*)"
+	case a.Fn == AggMaxBy || a.Fn == AggMinBy || IsPairStatistic(a.Fn):
+		// The struct bindPair made, as the two arguments it was written with.
+		if pair, ok := a.Arg.(*Call); ok && pair.Fn == FnMakeStruct && len(pair.Args) == 4 {
+			return fmt.Sprintf("%s(%s%s, %s)", a.Fn, map[bool]string{true: "DISTINCT "}[a.Distinct], pair.Args[1], pair.Args[3])
+		}
 	case a.Distinct:
 		return a.Fn + "(DISTINCT " + a.Arg.String() + ")"
 	}
