@@ -30,6 +30,9 @@ type scope struct {
 	// windowAggregate marks the scope of an aggregate's arguments over a
 	// window, where the block's own aggregates may appear (aggregateArgs).
 	windowAggregate bool
+	// lambda, in the scope of a lambda's body, resolves in the enclosing
+	// scope the names that are not the lambda's parameters (bind_lambda.go).
+	lambda *lambdaScope
 	// selectList is the select list whose AS aliases a bare name no input
 	// column has may use in WHERE, for the item's expression bound again
 	// there (bind_where_alias.go).
@@ -105,6 +108,9 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 	switch e := e.(type) {
 	case *sql.ColumnRef:
 		i, err := s.resolve(e)
+		if err != nil && s.lambda != nil {
+			return b.enclosingValue(e, s)
+		}
 		if err != nil {
 			if x, ok, aerr := s.alias(e); ok {
 				return x, aerr
@@ -203,6 +209,8 @@ func describeNode(e sql.Expr) string {
 	switch e.(type) {
 	case *sql.NamedArg:
 		return "a named argument (name => value)"
+	case *sql.LambdaExpr:
+		return "a lambda (x -> …) outside list_transform, list_filter and their aliases"
 	}
 	return fmt.Sprintf("expression %T", e)
 }

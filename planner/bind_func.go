@@ -22,6 +22,9 @@ func (b *binder) bindFunc(e *sql.FuncCall, s *scope) (Expr, error) {
 	if e.Name == "input_file_name" {
 		return bindInputFileName(e, s)
 	}
+	if f, ok := lambdaFunctions[e.Name]; ok {
+		return b.bindLambdaCall(e, f, s)
+	}
 	spec, ok := lookupFunction(e.Name)
 	if !ok {
 		return nil, unknownFunction(e.Name, e.Pos)

@@ -16,6 +16,17 @@ type FieldExpr struct {
 	Pos   Pos // the .
 }
 
+// LambdaExpr is x -> body or (x, i) -> body, an argument of the
+// functions that apply it to each element of a list (list_transform,
+// list_filter, …).
+type LambdaExpr struct {
+	Params []string
+	Body   Expr
+	Pos    Pos // the first parameter
+}
+
+func (e *LambdaExpr) Position() Pos    { return e.Pos }
+func (*LambdaExpr) expr()              {}
 func (e *SubscriptExpr) Position() Pos { return e.Pos }
 func (e *FieldExpr) Position() Pos     { return e.Pos }
 func (*SubscriptExpr) expr()           {}

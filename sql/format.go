@@ -118,6 +118,17 @@ func (f *formatter) expr(e Expr) {
 		f.write("(", e.X, " ", not(e.Not, "IN ("))
 		f.query(e.Query)
 		f.WriteString("))")
+	case *LambdaExpr:
+		if len(e.Params) == 1 {
+			f.WriteString(quoteIdent(e.Params[0]))
+		} else {
+			quoted := make([]string, len(e.Params))
+			for i, name := range e.Params {
+				quoted[i] = quoteIdent(name)
+			}
+			f.WriteString("(" + strings.Join(quoted, ", ") + ")")
+		}
+		f.write(" -> ", e.Body)
 	case *QuantifiedExpr:
 		q := "ANY"
 		if e.All {

@@ -591,12 +591,48 @@ func (p *parser) args() []Expr {
 }
 
 func (p *parser) arg() Expr {
+	if n := p.lambdaParams(); n > 0 {
+		return p.lambda(n)
+	}
 	if t := p.tok(); (t.kind == tokWord || t.kind == tokQuoted) && p.peek(1).isOp("=>") {
 		p.advance()
 		p.advance()
 		return &NamedArg{Name: strings.ToLower(t.text), Value: p.expr(), Pos: t.pos}
 	}
 	return p.expr()
+}
+
+// lambdaParams reports whether a lambda starts at the current token, x ->
+// or (x, i) ->, and then how many tokens its parameters take.
+func (p *parser) lambdaParams() int {
+	if p.tok().isName() && p.peek(1).isOp("->") {
+		return 1
+	}
+	if !p.tok().isOp("(") {
+		return 0
+	}
+	for n := 1; p.peek(n).isName(); n += 2 {
+		switch next := p.peek(n + 1); {
+		case next.isOp(")") && p.peek(n+2).isOp("->"):
+			return n + 2
+		case !next.isOp(","):
+			return 0
+		}
+	}
+	return 0
+}
+
+// lambda parses a lambda whose parameters take the next n tokens.
+func (p *parser) lambda(n int) Expr {
+	l := &LambdaExpr{Pos: p.tok().pos}
+	for range n {
+		if t := p.advance(); t.isName() {
+			l.Params = append(l.Params, t.text)
+		}
+	}
+	p.expectOp("->")
+	l.Body = p.expr()
+	return l
 }
 
 // callArgs parses "(args)", where the list may be empty.

@@ -18,6 +18,8 @@ func (ev *evaluator) call(c *planner.Call) (arrow.Array, error) {
 		return ev.in(c)
 	case planner.FnAnd, planner.FnOr:
 		return ev.logic(c)
+	case planner.FnListTransform, planner.FnListFilter:
+		return ev.lambdaCall(c)
 	}
 	ops, err := ev.operands(c.Args)
 	if err != nil {
