@@ -20,6 +20,10 @@ const (
 	// list_filter(list, x -> condition): the elements where condition is
 	// TRUE, in order (also array_filter, and Spark's filter).
 	FnListFilter = "list_filter"
+	// list_reduce(list, (acc, x) -> expr [, initial]): expr folded over the
+	// elements, acc starting as initial or else as the first element (also
+	// array_reduce, reduce, and Spark's aggregate(list, initial, lambda)).
+	FnListReduce = "list_reduce"
 )
 
 // lambdaFunction is a spelling of a lambda function: which one it is and
@@ -35,7 +39,9 @@ var lambdaFunctions = map[string]lambdaFunction{
 	"apply": {FnListTransform, 1}, "list_apply": {FnListTransform, 1}, "array_apply": {FnListTransform, 1},
 	"transform":   {FnListTransform, 0},
 	"list_filter": {FnListFilter, 1}, "array_filter": {FnListFilter, 1},
-	"filter": {FnListFilter, 0},
+	"filter":      {FnListFilter, 0},
+	"list_reduce": {FnListReduce, 1}, "array_reduce": {FnListReduce, 1}, "reduce": {FnListReduce, 1},
+	"aggregate": {FnListReduce, 0},
 }
 
 // Lambda is the x -> body or (x, i) -> body argument of a lambda function.
@@ -48,6 +54,11 @@ type Lambda struct {
 	Params    []string
 	Body      Expr
 	IndexBase int64
+	// Initial says that list_reduce's second argument is the accumulator's
+	// initial value, before the enclosing row's values; without it the
+	// accumulator starts as the first element, and the body's columns are
+	// the accumulator, the element and its index first.
+	Initial bool
 }
 
 func (l *Lambda) Type() arrow.DataType { return l.Body.Type() }
@@ -60,54 +71,35 @@ func (l *Lambda) String() string {
 	return params + " -> " + l.Body.String()
 }
 
-// bindLambdaCall binds a lambda function. The body sees the lambda's
-// parameters and, for any other name, what the enclosing scope s sees
-// (its columns, aliases, an enclosing query's columns), as a block sees an
-// enclosing query's; those values become the call's middle arguments,
-// bound in s, so that grouping and column pruning see them as they see
-// any argument.
+// bindLambdaCall binds list_transform or list_filter.
 func (b *binder) bindLambdaCall(e *sql.FuncCall, f lambdaFunction, s *scope) (Expr, error) {
+	if f.fn == FnListReduce {
+		return b.bindReduce(e, f, s)
+	}
 	usage := fmt.Sprintf("%s(list, x -> expression)", e.Name)
 	if len(e.Args) != 2 {
 		return nil, kindErrorf(ErrType, e.Pos, "%s takes a list and a lambda: %s", e.Name, usage)
 	}
-	lam, ok := e.Args[1].(*sql.LambdaExpr)
-	if !ok {
-		return nil, kindErrorf(ErrType, e.Args[1].Position(), "the second argument of %s must be a lambda: %s", e.Name, usage)
-	}
-	if len(lam.Params) > 2 {
-		return nil, kindErrorf(ErrType, lam.Pos, "a lambda of %s takes the element and, optionally, its index: x -> … or (x, i) -> …", e.Name)
-	}
-	list, err := b.bindExpr(e.Args[0], s)
+	lam, err := lambdaArg(e, 1, 2, usage)
 	if err != nil {
 		return nil, err
 	}
-	var elem arrow.DataType = TypeNull
-	switch t := list.Type().(type) {
-	case *arrow.ListType:
-		elem = t.Elem()
-	case *arrow.NullType:
-	default:
-		return nil, kindErrorf(ErrType, e.Args[0].Position(), "%s needs a list, got %s", e.Name, TypeString(list.Type()))
+	list, elem, err := b.bindListArg(e, s)
+	if err != nil {
+		return nil, err
 	}
 	params := []Column{{Name: lam.Params[0], T: elem}}
 	if len(lam.Params) == 2 {
 		params = append(params, Column{Name: lam.Params[1], T: TypeBigint})
 	}
-	ls := &lambdaScope{enclosing: s, params: len(params), keys: map[string]int{}}
-	inner := &scope{cols: params, lambda: ls}
-	inner = forbidAggregates(inner, "aggregate functions are not allowed in a lambda")
-	inner = forbidWindows(inner, "window functions are not allowed in a lambda")
-	body, err := b.bindExpr(lam.Body, inner)
+	body, values, err := b.bindLambdaBody(lam, params, s)
 	if err != nil {
 		return nil, err
 	}
-	if HasSubquery(body) {
-		return nil, kindErrorf(ErrUnsupported, lam.Body.Position(), "subqueries are not allowed in a lambda")
-	}
-	args := append(append([]Expr{list}, ls.values...), &Lambda{Params: lam.Params, Body: body, IndexBase: f.indexBase})
+	l := &Lambda{Params: lam.Params, Body: body, IndexBase: f.indexBase}
+	args := append(append([]Expr{list}, values...), l)
 	if f.fn == FnListFilter {
-		if args[len(args)-1].(*Lambda).Body, err = requireBoolean(body, lam.Body.Position(), e.Name); err != nil {
+		if l.Body, err = requireBoolean(body, lam.Body.Position(), e.Name); err != nil {
 			return nil, err
 		}
 		t := list.Type()
@@ -117,6 +109,57 @@ func (b *binder) bindLambdaCall(e *sql.FuncCall, f lambdaFunction, s *scope) (Ex
 		return &Call{Fn: FnListFilter, Args: args, T: t}, nil
 	}
 	return &Call{Fn: FnListTransform, Args: args, T: arrow.ListOfField(elementField(body.Type()))}, nil
+}
+
+// lambdaArg returns argument i of e, which must be a lambda of at most
+// maxParams parameters.
+func lambdaArg(e *sql.FuncCall, i, maxParams int, usage string) (*sql.LambdaExpr, error) {
+	lam, ok := e.Args[i].(*sql.LambdaExpr)
+	if !ok {
+		return nil, kindErrorf(ErrType, e.Args[i].Position(), "argument %d of %s must be a lambda: %s", i+1, e.Name, usage)
+	}
+	if len(lam.Params) > maxParams {
+		return nil, kindErrorf(ErrType, lam.Pos, "the lambda of %s takes at most %d parameters: %s", e.Name, maxParams, usage)
+	}
+	return lam, nil
+}
+
+// bindListArg binds the list a lambda function's first argument gives and
+// returns its element type (NULL for a NULL constant).
+func (b *binder) bindListArg(e *sql.FuncCall, s *scope) (Expr, arrow.DataType, error) {
+	list, err := b.bindExpr(e.Args[0], s)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch t := list.Type().(type) {
+	case *arrow.ListType:
+		return list, t.Elem(), nil
+	case *arrow.NullType:
+		return list, TypeNull, nil
+	}
+	return nil, nil, kindErrorf(ErrType, e.Args[0].Position(), "%s needs a list, got %s", e.Name, TypeString(list.Type()))
+}
+
+// bindLambdaBody binds the body of lam, whose parameters are params. The
+// body sees them and, for any other name, what the enclosing scope s sees
+// (its columns, aliases, an enclosing query's columns), as a block sees an
+// enclosing query's. It returns the body and those values of s, bound in
+// s, which the call passes as arguments between the list and the lambda,
+// so that grouping and column pruning see them as they see any argument;
+// the body reads them as the columns after the parameters.
+func (b *binder) bindLambdaBody(lam *sql.LambdaExpr, params []Column, s *scope) (Expr, []Expr, error) {
+	ls := &lambdaScope{enclosing: s, params: len(params), keys: map[string]int{}}
+	inner := &scope{cols: params, lambda: ls}
+	inner = forbidAggregates(inner, "aggregate functions are not allowed in a lambda")
+	inner = forbidWindows(inner, "window functions are not allowed in a lambda")
+	body, err := b.bindExpr(lam.Body, inner)
+	if err != nil {
+		return nil, nil, err
+	}
+	if HasSubquery(body) {
+		return nil, nil, kindErrorf(ErrUnsupported, lam.Body.Position(), "subqueries are not allowed in a lambda")
+	}
+	return body, ls.values, nil
 }
 
 // lambdaScope collects the values of the enclosing scope that a lambda's

@@ -20,6 +20,8 @@ func (ev *evaluator) call(c *planner.Call) (arrow.Array, error) {
 		return ev.logic(c)
 	case planner.FnListTransform, planner.FnListFilter:
 		return ev.lambdaCall(c)
+	case planner.FnListReduce:
+		return ev.reduce(c)
 	}
 	ops, err := ev.operands(c.Args)
 	if err != nil {

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -91,13 +92,18 @@ func (ev *evaluator) lambdaBody(c *planner.Call, lambda *planner.Lambda, values 
 		}
 		cols = append(cols, repeated)
 	}
+	return evalOver(ev, lambda.Body, cols)
+}
+
+// evalOver evaluates a lambda's body over its rows, whose columns are cols.
+func evalOver(ev *evaluator, body planner.Expr, cols []arrow.Array) (arrow.Array, error) {
 	fields := make([]arrow.Field, len(cols))
 	for i, col := range cols {
 		fields[i] = arrow.Field{Name: "c" + strconv.Itoa(i), Type: col.DataType(), Nullable: true}
 	}
-	batch := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(len(parents)))
+	batch := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(cols[0].Len()))
 	defer batch.Release()
-	return newEvaluator(ev.ctx, batch, ev.mem).eval(lambda.Body)
+	return newEvaluator(ev.ctx, batch, ev.mem).eval(body)
 }
 
 // keepTrue is list_filter's result: of each row's elements (values from
@@ -123,4 +129,184 @@ func (ev *evaluator) keepTrue(t arrow.DataType, validity *memory.Buffer, starts 
 	}
 	defer taken.Release()
 	return nestedArray(t, ev.n, validity, offsets, taken.Data()), nil
+}
+
+// reduce evaluates list_reduce: the accumulator of each row with a list
+// starts as the initial value or the list's first element, then takes the
+// body's value over it and each following element in turn. Step k runs the
+// body once, as one batch, over the rows whose list has a k-th element,
+// holding their accumulators packed; a row whose list ends keeps its
+// accumulator aside, so the work is that of the elements. A NULL list
+// gives NULL.
+func (ev *evaluator) reduce(c *planner.Call) (arrow.Array, error) {
+	lambda := c.Args[len(c.Args)-1].(*planner.Lambda)
+	listArr, err := ev.eval(c.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	defer listArr.Release()
+	list, ok := listArr.(*array.List)
+	if !ok { // a NULL constant
+		return array.MakeArrayOfNull(ev.mem, c.T, ev.n), nil
+	}
+	f := &fold{ev: ev, lambda: lambda, list: list}
+	defer f.release()
+	var active []int32 // the rows with a list
+	for r := range ev.n {
+		if !list.IsNull(r) {
+			active = append(active, int32(r))
+		}
+	}
+	outerFrom, first := 1, 0 // first: the element the body first folds in
+	var acc arrow.Array
+	if lambda.Initial {
+		outerFrom = 2
+		if acc, err = ev.evalTaken(c.Args[1], active); err != nil {
+			return nil, err
+		}
+	} else {
+		first = 1
+		elems := make([]int32, len(active))
+		for i, r := range active {
+			start, end := list.ValueOffsets(int(r))
+			if start == end {
+				return nil, fmt.Errorf("%s of an empty list needs an initial value: list_reduce(list, (acc, x) -> …, initial)", c.Fn)
+			}
+			elems[i] = int32(start)
+		}
+		firsts, err := Take(ev.ctx, ev.mem, list.ListValues(), elems)
+		if err != nil {
+			return nil, err
+		}
+		// The accumulator may be wider than the elements (BIGINT of INTs).
+		acc, err = newEvaluator(ev.ctx, array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, int64(len(elems))), ev.mem).castArray(firsts, c.T, false)
+		firsts.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, o := range c.Args[outerFrom : len(c.Args)-1] {
+		v, err := ev.eval(o)
+		if err != nil {
+			acc.Release()
+			return nil, err
+		}
+		f.outer = append(f.outer, v)
+	}
+	for k := first; len(active) > 0; k++ {
+		if active, acc, err = f.step(k, active, acc); err != nil {
+			return nil, err
+		}
+	}
+	return f.result(c.T)
+}
+
+// fold is the state of a list_reduce over one batch.
+type fold struct {
+	ev     *evaluator
+	lambda *planner.Lambda
+	list   *array.List
+	outer  []arrow.Array // the enclosing row's values the body reads, per row
+	// The accumulators of the rows whose lists have ended, and their rows.
+	done     []arrow.Array
+	doneRows [][]int32
+}
+
+// step folds element k of the active rows' lists into their accumulators
+// acc (packed in the order of active); the rows whose lists have no
+// element k are done. It returns the rows still active and theirs.
+func (f *fold) step(k int, active []int32, acc arrow.Array) ([]int32, arrow.Array, error) {
+	var next, kept, ended, endedAt, elems []int32
+	for i, r := range active {
+		start, end := f.list.ValueOffsets(int(r))
+		if int64(k) < end-start {
+			next, kept, elems = append(next, r), append(kept, int32(i)), append(elems, int32(start)+int32(k))
+		} else {
+			ended, endedAt = append(ended, r), append(endedAt, int32(i))
+		}
+	}
+	defer acc.Release()
+	if len(ended) > 0 {
+		finished, err := Take(f.ev.ctx, f.ev.mem, acc, endedAt)
+		if err != nil {
+			return nil, nil, err
+		}
+		f.done, f.doneRows = append(f.done, finished), append(f.doneRows, ended)
+	}
+	if len(next) == 0 {
+		return nil, nil, nil
+	}
+	cols := make([]arrow.Array, 0, 3+len(f.outer))
+	defer func() {
+		for _, col := range cols {
+			col.Release()
+		}
+	}()
+	for _, src := range []struct {
+		arr  arrow.Array
+		rows []int32
+	}{{acc, kept}, {f.list.ListValues(), elems}} {
+		taken, err := Take(f.ev.ctx, f.ev.mem, src.arr, src.rows)
+		if err != nil {
+			return nil, nil, err
+		}
+		cols = append(cols, taken)
+	}
+	if len(f.lambda.Params) > 2 {
+		b := array.NewInt64Builder(f.ev.mem)
+		for range next {
+			b.Append(int64(k) + f.lambda.IndexBase)
+		}
+		cols = append(cols, b.NewArray())
+	}
+	for _, o := range f.outer {
+		taken, err := Take(f.ev.ctx, f.ev.mem, o, next)
+		if err != nil {
+			return nil, nil, err
+		}
+		cols = append(cols, taken)
+	}
+	folded, err := evalOver(f.ev, f.lambda.Body, cols)
+	return next, folded, err
+}
+
+// result puts each row's final accumulator in its place; rows without a
+// list are NULL.
+func (f *fold) result(t arrow.DataType) (arrow.Array, error) {
+	if len(f.done) == 0 {
+		return array.MakeArrayOfNull(f.ev.mem, t, f.ev.n), nil
+	}
+	all, err := array.Concatenate(f.done, f.ev.mem)
+	if err != nil {
+		return nil, err
+	}
+	defer all.Release()
+	pick := make([]int32, f.ev.n)
+	for r := range pick {
+		pick[r] = -1
+	}
+	at := int32(0)
+	for _, rows := range f.doneRows {
+		for _, r := range rows {
+			pick[r] = at
+			at++
+		}
+	}
+	return Take(f.ev.ctx, f.ev.mem, all, pick)
+}
+
+func (f *fold) release() {
+	for _, a := range append(f.outer, f.done...) {
+		a.Release()
+	}
+}
+
+// evalTaken evaluates e over the batch and keeps rows.
+func (ev *evaluator) evalTaken(e planner.Expr, rows []int32) (arrow.Array, error) {
+	v, err := ev.eval(e)
+	if err != nil {
+		return nil, err
+	}
+	defer v.Release()
+	return Take(ev.ctx, ev.mem, v, rows)
 }
