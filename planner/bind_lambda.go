@@ -20,6 +20,12 @@ const (
 	// list_filter(list, x -> condition): the elements where condition is
 	// TRUE, in order (also array_filter, and Spark's filter).
 	FnListFilter = "list_filter"
+	// exists(list, x -> condition) (Spark): TRUE when condition is TRUE for
+	// some element, else NULL when it is NULL for one, else FALSE;
+	// forall(list, x -> condition): FALSE when it is FALSE for some
+	// element, else NULL when it is NULL for one, else TRUE.
+	FnListExists = "exists"
+	FnListForall = "forall"
 	// list_reduce(list, (acc, x) -> expr [, initial]): expr folded over the
 	// elements, acc starting as initial or else as the first element (also
 	// array_reduce, reduce, and Spark's aggregate(list, initial, lambda)).
@@ -39,7 +45,8 @@ var lambdaFunctions = map[string]lambdaFunction{
 	"apply": {FnListTransform, 1}, "list_apply": {FnListTransform, 1}, "array_apply": {FnListTransform, 1},
 	"transform":   {FnListTransform, 0},
 	"list_filter": {FnListFilter, 1}, "array_filter": {FnListFilter, 1},
-	"filter":      {FnListFilter, 0},
+	"filter": {FnListFilter, 0},
+	"exists": {FnListExists, 0}, "forall": {FnListForall, 0},
 	"list_reduce": {FnListReduce, 1}, "array_reduce": {FnListReduce, 1}, "reduce": {FnListReduce, 1},
 	"aggregate": {FnListReduce, 0},
 }
@@ -71,7 +78,7 @@ func (l *Lambda) String() string {
 	return params + " -> " + l.Body.String()
 }
 
-// bindLambdaCall binds list_transform or list_filter.
+// bindLambdaCall binds list_transform, list_filter, exists or forall.
 func (b *binder) bindLambdaCall(e *sql.FuncCall, f lambdaFunction, s *scope) (Expr, error) {
 	if f.fn == FnListReduce {
 		return b.bindReduce(e, f, s)
@@ -98,9 +105,13 @@ func (b *binder) bindLambdaCall(e *sql.FuncCall, f lambdaFunction, s *scope) (Ex
 	}
 	l := &Lambda{Params: lam.Params, Body: body, IndexBase: f.indexBase}
 	args := append(append([]Expr{list}, values...), l)
-	if f.fn == FnListFilter {
+	switch f.fn {
+	case FnListFilter, FnListExists, FnListForall:
 		if l.Body, err = requireBoolean(body, lam.Body.Position(), e.Name); err != nil {
 			return nil, err
+		}
+		if f.fn != FnListFilter {
+			return &Call{Fn: f.fn, Args: args, T: TypeBoolean}, nil
 		}
 		t := list.Type()
 		if t.ID() == arrow.NULL {

@@ -286,6 +286,10 @@ func (p *parser) keywordExpr() Expr {
 	case "case":
 		return p.caseExpr()
 	case "exists":
+		if next.isOp("(") && !startsQuery(p.peek(2)) && !p.peek(2).isOp("(") {
+			p.advance()
+			return p.funcCall("exists", t.pos) // Spark's exists(list, x -> condition)
+		}
 		p.advance()
 		p.expectOp("(")
 		q := p.query()

@@ -18,7 +18,7 @@ func (ev *evaluator) call(c *planner.Call) (arrow.Array, error) {
 		return ev.in(c)
 	case planner.FnAnd, planner.FnOr:
 		return ev.logic(c)
-	case planner.FnListTransform, planner.FnListFilter:
+	case planner.FnListTransform, planner.FnListFilter, planner.FnListExists, planner.FnListForall:
 		return ev.lambdaCall(c)
 	case planner.FnListReduce:
 		return ev.reduce(c)

@@ -59,8 +59,11 @@ func (ev *evaluator) lambdaCall(c *planner.Call) (arrow.Array, error) {
 		return nil, err
 	}
 	defer body.Release()
-	if c.Fn == planner.FnListFilter {
+	switch c.Fn {
+	case planner.FnListFilter:
 		return ev.keepTrue(c.T, validity, starts, values, body.(*array.Boolean))
+	case planner.FnListExists, planner.FnListForall:
+		return ev.quantify(c.Fn == planner.FnListExists, validity, starts, body.(*array.Boolean)), nil
 	}
 	offsets := NewBuffer(ev.mem, (ev.n+1)*arrow.Int32SizeBytes)
 	copy(arrow.Int32Traits.CastFromBytes(offsets.Bytes()), starts)
@@ -104,6 +107,37 @@ func evalOver(ev *evaluator, body planner.Expr, cols []arrow.Array) (arrow.Array
 	batch := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(cols[0].Len()))
 	defer batch.Release()
 	return newEvaluator(ev.ctx, batch, ev.mem).eval(body)
+}
+
+// quantify is exists (any) or forall (every) over each row's conditions
+// from starts[r] to starts[r+1], with three-valued logic: the deciding
+// value (TRUE for exists, FALSE for forall) wins, else a NULL makes the
+// row NULL, else the other value. validity marks the rows with a list.
+func (ev *evaluator) quantify(any bool, validity *memory.Buffer, starts []int32, conds *array.Boolean) arrow.Array {
+	values := ev.newBitmap()
+	for r := range ev.n {
+		if !bitutil.BitIsSet(validity.Bytes(), r) {
+			continue
+		}
+		decided, unknown := false, false
+		for j := starts[r]; j < starts[r+1] && !decided; j++ {
+			switch {
+			case conds.IsNull(int(j)):
+				unknown = true
+			case conds.Value(int(j)) == any:
+				decided = true
+			}
+		}
+		switch {
+		case decided:
+			bitutil.SetBitTo(values.Bytes(), r, any)
+		case unknown:
+			bitutil.ClearBit(validity.Bytes(), r)
+		default:
+			bitutil.SetBitTo(values.Bytes(), r, !any)
+		}
+	}
+	return MakeArray(planner.TypeBoolean, ev.n, validity, values)
 }
 
 // keepTrue is list_filter's result: of each row's elements (values from
