@@ -108,9 +108,6 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 	switch e := e.(type) {
 	case *sql.ColumnRef:
 		i, err := s.resolve(e)
-		if err != nil && s.lambda != nil {
-			return b.enclosingValue(e, s)
-		}
 		if err != nil {
 			if x, ok, aerr := s.alias(e); ok {
 				return x, aerr
@@ -120,6 +117,9 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 			}
 			if x, ok, ferr := s.fieldPath(e); ok {
 				return x, ferr
+			}
+			if s.lambda != nil {
+				return b.enclosingValue(e, s)
 			}
 			return b.outerReference(e, err)
 		}
