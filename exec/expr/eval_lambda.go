@@ -29,8 +29,13 @@ func (ev *evaluator) lambdaCall(c *planner.Call) (arrow.Array, error) {
 	}
 	// The elements of the non-NULL lists, the row each belongs to, its
 	// index, and where each row's elements start among them.
-	var elems, parents []int32
-	var index []int64
+	total := 0
+	if ev.n > 0 {
+		first, _ := list.ValueOffsets(0)
+		_, last := list.ValueOffsets(ev.n - 1)
+		total = int(last - first)
+	}
+	elems, parents, index := make([]int32, 0, total), make([]int32, 0, total), make([]int64, 0, total)
 	starts := make([]int32, ev.n+1)
 	validity := ev.newBitmap()
 	for r := range ev.n {
@@ -145,7 +150,7 @@ func (ev *evaluator) quantify(any bool, validity *memory.Buffer, starts []int32,
 func (ev *evaluator) keepTrue(t arrow.DataType, validity *memory.Buffer, starts []int32, values arrow.Array, keep *array.Boolean) (arrow.Array, error) {
 	offsets := NewBuffer(ev.mem, (ev.n+1)*arrow.Int32SizeBytes)
 	offs := arrow.Int32Traits.CastFromBytes(offsets.Bytes())
-	var kept []int32
+	kept := make([]int32, 0, keep.Len())
 	for r := range ev.n {
 		offs[r] = int32(len(kept))
 		for j := starts[r]; j < starts[r+1]; j++ {
@@ -250,7 +255,8 @@ type fold struct {
 // acc (packed in the order of active); the rows whose lists have no
 // element k are done. It returns the rows still active and theirs.
 func (f *fold) step(k int, active []int32, acc arrow.Array) ([]int32, arrow.Array, error) {
-	var next, kept, ended, endedAt, elems []int32
+	next, kept, elems := make([]int32, 0, len(active)), make([]int32, 0, len(active)), make([]int32, 0, len(active))
+	var ended, endedAt []int32
 	for i, r := range active {
 		start, end := f.list.ValueOffsets(int(r))
 		if int64(k) < end-start {
