@@ -229,7 +229,11 @@ func overNoRows(sq *planner.Subquery) (planner.Expr, bool) {
 
 // overNoRowsPlan is p, an aggregate without GROUP BY under projections,
 // filters and aliases, with the aggregate's input emptied, which takes the
-// correlated filters below it away too: its row is p's over no rows.
+// correlated filters below it away too: its row is p's over no rows. When
+// the aggregate's input is itself such an aggregate (min of a count, as a
+// quantified comparison's summary reads, planner.ExpandAny), the inner one
+// is emptied instead: over no rows it still has its row, which the outer
+// one aggregates.
 func overNoRowsPlan(p planner.Plan) (planner.Plan, bool) {
 	var empty func(planner.Plan) (planner.Plan, bool)
 	empty = func(p planner.Plan) (planner.Plan, bool) {
@@ -237,6 +241,9 @@ func overNoRowsPlan(p planner.Plan) (planner.Plan, bool) {
 		case *planner.Aggregate:
 			if len(n.GroupBy) > 0 {
 				return nil, false
+			}
+			if child, ok := empty(n.Input); ok {
+				return n.WithChildren([]planner.Plan{child}), true
 			}
 			out := *n
 			out.Input = &planner.Values{Columns: n.Input.Schema()}

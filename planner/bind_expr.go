@@ -30,6 +30,10 @@ type scope struct {
 	// windowAggregate marks the scope of an aggregate's arguments over a
 	// window, where the block's own aggregates may appear (aggregateArgs).
 	windowAggregate bool
+	// aliasesOverUngrouped: an alias wins over an input column of its name
+	// that is no GROUP BY key, which could not be read there (HAVING, as in
+	// DuckDB: SELECT g, sum(x) AS x … GROUP BY g HAVING x > 2).
+	aliasesOverUngrouped bool
 	// lambda, in the scope of a lambda's body, resolves in the enclosing
 	// scope the names that are not the lambda's parameters (bind_lambda.go).
 	lambda *lambdaScope
@@ -123,7 +127,15 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 			}
 			return b.outerReference(e, err)
 		}
-		return &ColumnRef{Index: i, Name: s.cols[i].Name, T: s.cols[i].T}, nil
+		col := &ColumnRef{Index: i, Name: s.cols[i].Name, T: s.cols[i].T}
+		if s.aliasesOverUngrouped && s.aggs != nil && s.aggs.forbidden == "" {
+			if _, grouped := s.aggs.groupKeys[exprKey(col)]; !grouped {
+				if x, ok, aerr := s.alias(e); ok {
+					return x, aerr
+				}
+			}
+		}
+		return col, nil
 	case *sql.Literal:
 		if e.Kind == sql.LitTimestampTZ && b.loc != nil {
 			v, err := value.ParseTimestampTZIn(e.Value, b.loc)
@@ -278,7 +290,7 @@ func (b *binder) bindUnary(e *sql.UnaryExpr, s *scope) (Expr, error) {
 		return x, nil
 	case "-":
 		if isInterval(x.Type()) {
-			return &Call{Fn: FnMulInterval, Args: []Expr{x, &Literal{Value: int64(-1), T: TypeBigint}}, T: TypeInterval}, nil
+			return negatedInterval(x), nil
 		}
 		if !IsNumeric(x.Type()) {
 			return nil, kindErrorf(ErrType, e.Pos, "unary - needs a number or an INTERVAL, got %s", TypeString(x.Type()))
@@ -286,6 +298,19 @@ func (b *binder) bindUnary(e *sql.UnaryExpr, s *scope) (Expr, error) {
 		return foldNegation(x), nil
 	}
 	return nil, errorf(e.Pos, "unknown operator %s", e.Op)
+}
+
+// negatedInterval is -x for an INTERVAL, a constant when x is one (a
+// generate_series step must be), field by field.
+func negatedInterval(x Expr) Expr {
+	if lit, ok := x.(*Literal); ok {
+		if iv, ok := lit.Value.(arrow.MonthDayNanoInterval); ok {
+			if neg, err := negateInterval(iv); err == nil {
+				return &Literal{Value: neg, T: lit.T}
+			}
+		}
+	}
+	return &Call{Fn: FnMulInterval, Args: []Expr{x, &Literal{Value: int64(-1), T: TypeBigint}}, T: TypeInterval}
 }
 
 // foldNegation turns -<literal> into a negative literal, so -5 is a constant.

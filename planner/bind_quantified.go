@@ -20,6 +20,12 @@ func (b *binder) bindQuantified(e *sql.QuantifiedExpr, s *scope) (Expr, error) {
 	if e.All {
 		fn = negatedComparisons[fn]
 	}
+	if items, isRow := rowItems(e.X); isRow {
+		if fn != FnEq {
+			return nil, kindErrorf(ErrUnsupported, e.Pos, "a row value compares with a subquery's rows only by = ANY (IN) or <> ALL (NOT IN)")
+		}
+		return b.bindRowInSubquery(&sql.InSubqueryExpr{X: e.X, Query: e.Query, Not: e.All, Pos: e.Pos}, items, s)
+	}
 	x, plan, err := b.bindComparedSubquery(e.X, e.Query, e.Pos, s)
 	if err != nil {
 		return nil, err

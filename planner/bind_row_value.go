@@ -116,6 +116,9 @@ func (b *binder) bindRowInSubquery(e *sql.InSubqueryExpr, items []sql.Expr, s *s
 		if err != nil {
 			return nil, err
 		}
+		if pair[1], err = b.localize(pair[1]); err != nil { // as bindComparedSubquery does
+			return nil, err
+		}
 		row = append(row, stringLit(fmt.Sprintf("col%d", i+1)), pair[0])
 		proj.Exprs, proj.Names = append(proj.Exprs, pair[1]), append(proj.Names, cols[i].Name)
 		if _, isRef := pair[1].(*ColumnRef); !isRef {

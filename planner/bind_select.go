@@ -54,7 +54,7 @@ func (b *binder) bindSelectOrdered(sel *sql.Select, order []sql.OrderItem) (Plan
 	var having Expr
 	if sel.Having != nil {
 		hs := forbidWindows(&withAggs, "window functions are not allowed in HAVING")
-		hs.aliases = map[string]Expr{}
+		hs.aliases, hs.aliasesOverUngrouped = map[string]Expr{}, true
 		for _, it := range items {
 			if it.aliased {
 				hs.addAlias(it.name, it.expr)

@@ -100,6 +100,12 @@ func (b *binder) bindComparedSubquery(xe sql.Expr, q *sql.Query, pos sql.Pos, s 
 	if err != nil {
 		return nil, nil, err
 	}
+	// The cast of the subquery's column is no part of the expression the
+	// outermost bindExpr localizes: a DATE compared with a TIMESTAMPTZ
+	// starts its day in the session zone here too.
+	if pair[1], err = b.localize(pair[1]); err != nil {
+		return nil, nil, err
+	}
 	if _, isRef := pair[1].(*ColumnRef); !isRef {
 		plan = &Project{Input: plan, Exprs: pair[1:], Names: []string{col.Name}}
 	}

@@ -115,6 +115,9 @@ func (p *parser) listLiteral(pos Pos) Expr {
 func (p *parser) structLiteral(pos Pos) Expr {
 	p.expectOp("{")
 	call := &FuncCall{Name: "named_struct", Pos: pos}
+	if p.tok().isOp("}") {
+		panic(errorAt(p.tok(), "a struct literal needs at least one field: {'name': value, …}"))
+	}
 	for !p.tok().isOp("}") {
 		name := p.tok()
 		var field string
@@ -122,6 +125,9 @@ func (p *parser) structLiteral(pos Pos) Expr {
 			field = p.advance().text
 		} else {
 			field = p.ident()
+		}
+		if field == "" {
+			panic(errorAt(name, "a struct field needs a name"))
 		}
 		p.expectOp(":")
 		call.Args = append(call.Args, &Literal{Kind: LitString, Value: field, Pos: name.pos}, p.expr())

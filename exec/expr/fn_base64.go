@@ -23,12 +23,19 @@ func fromBase64Kernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Arra
 	s := newBytesVec(ops[0])
 	var err error
 	out := ev.binaryRows(ops, func(dst []byte, i int) []byte {
-		out, e := base64.StdEncoding.AppendDecode(dst, s.At(i))
-		if at, corrupt := e.(base64.CorruptInputError); corrupt {
-			err = fmt.Errorf("%q is not base64: a wrong character or length at byte %d", s.At(i), int64(at))
-			return dst
+		text := s.At(i)
+		out, e := base64.StdEncoding.AppendDecode(dst, text)
+		at, corrupt := e.(base64.CorruptInputError)
+		switch {
+		case !corrupt:
+			return out
+		case err != nil: // the first bad row is the one reported
+		case len(text)%4 != 0 || int(at) >= len(text):
+			err = fmt.Errorf("a value of %d bytes is not base64: its length must be a multiple of 4, padding included", len(text))
+		default:
+			err = fmt.Errorf("a value is not base64: byte %d (%q) is not a base64 character here", int64(at), text[at])
 		}
-		return out
+		return dst
 	})
 	return releaseOnError(out, wrapError(c, err))
 }

@@ -2,6 +2,7 @@ package mysqldialect
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
@@ -76,7 +77,7 @@ func (t *translator) expr(n ast.ExprNode) (sql.Expr, error) {
 		case opcode.Not, opcode.Not2:
 			return &sql.UnaryExpr{Op: "NOT", X: v, Pos: pos}, nil
 		}
-		return nil, t.unsupported(x, "operator "+x.Op.String())
+		return nil, t.unsupported(x, "operator "+opLiteral(x.Op))
 	case *ast.IsNullExpr:
 		v, err := t.expr(x.Expr)
 		return &sql.IsNullExpr{X: v, Not: x.Not, Pos: pos}, err
@@ -161,7 +162,7 @@ func (t *translator) binary(x *ast.BinaryOperationExpr) (sql.Expr, error) {
 		div := &sql.BinaryExpr{Op: "/", L: whole, R: r, Pos: pos}
 		return &sql.CastExpr{X: div, To: sql.TypeName{Name: "BIGINT", Pos: pos}, Pos: pos}, nil
 	}
-	return nil, t.unsupported(x, "operator "+x.Op.String())
+	return nil, t.unsupported(x, "operator "+opLiteral(x.Op))
 }
 
 // truth is the boolean of a MySQL operand of a logical operator.
@@ -245,6 +246,14 @@ func (t *translator) caseExpr(x *ast.CaseExpr) (sql.Expr, error) {
 	return out, err
 }
 
+// opLiteral is op as MySQL writes it (<=>), where String gives TiDB's
+// name for it (nulleq).
+func opLiteral(op opcode.Op) string {
+	var b strings.Builder
+	op.Format(&b)
+	return b.String()
+}
+
 // compareSubquery is x op (SELECT …) and x op ANY|SOME|ALL (SELECT …).
 func (t *translator) compareSubquery(x *ast.CompareSubqueryExpr) (sql.Expr, error) {
 	l, err := t.expr(x.L)
@@ -261,7 +270,7 @@ func (t *translator) compareSubquery(x *ast.CompareSubqueryExpr) (sql.Expr, erro
 	}
 	op, ok := binaryOps[x.Op]
 	if !ok {
-		return nil, t.unsupported(x, "operator "+x.Op.String())
+		return nil, t.unsupported(x, "operator "+opLiteral(x.Op))
 	}
 	pos := t.pos(x)
 	if !sub.MultiRows {
