@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -10,8 +11,9 @@ import (
 )
 
 // castNested converts an array, map or struct value by converting its
-// elements, keys and values, or fields (by position, as INSERT matches
-// them): each child is cast as a column of its own length.
+// elements, keys and values, or fields (by name when both structs have the
+// same names, as DuckDB matches them, else by position): each child is
+// cast as a column of its own length.
 func (ev *evaluator) castNested(src arrow.Array, to arrow.DataType, try bool) (arrow.Array, error) {
 	d := src.Data()
 	switch t := to.(type) {
@@ -43,10 +45,11 @@ func (ev *evaluator) castNested(src arrow.Array, to arrow.DataType, try bool) (a
 		}
 	case *arrow.StructType:
 		if a, ok := src.(*array.Struct); ok && a.NumField() == t.NumFields() {
+			from := fieldOrder(a.DataType().(*arrow.StructType), t)
 			kids := make([]arrow.ArrayData, t.NumFields())
 			for i := range kids {
 				sub := &evaluator{ctx: ev.ctx, mem: ev.mem, n: a.Len()}
-				k, err := sub.castArray(a.Field(i), t.Field(i).Type, try)
+				k, err := sub.castArray(a.Field(from[i]), t.Field(i).Type, try)
 				if err != nil {
 					for _, done := range kids[:i] {
 						done.Release()
@@ -70,6 +73,29 @@ func (ev *evaluator) castNested(src arrow.Array, to arrow.DataType, try bool) (a
 		}
 	}
 	return nil, fmt.Errorf("cannot cast %s to %s", src.DataType(), to)
+}
+
+// fieldOrder gives, for each field of to, the field of from it is cast
+// from: the one of its name when from has every name of to once, ignoring
+// case ({'b': 1, 'a': 2} into STRUCT<a, b>), else the one at its position.
+func fieldOrder(from, to *arrow.StructType) []int {
+	order := make([]int, to.NumFields())
+	byName := make(map[string]int, from.NumFields())
+	for i, f := range from.Fields() {
+		byName[strings.ToLower(f.Name)] = i
+	}
+	named := len(byName) == from.NumFields()
+	for i, f := range to.Fields() {
+		j, ok := byName[strings.ToLower(f.Name)]
+		named = named && ok
+		order[i] = j
+	}
+	if !named {
+		for i := range order {
+			order[i] = i
+		}
+	}
+	return order
 }
 
 // castChildRange casts the part of child the rows of a list-like array use
