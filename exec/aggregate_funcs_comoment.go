@@ -136,31 +136,28 @@ func (s *comoment) statistic(fn string) (float64, bool) {
 	return corr(), true // corr
 }
 
-// merge combines two groups' states as Chan, Golub and LeVeque do for
-// parallel variance, and as DuckDB combines its co-moments.
+// merge combines two groups' states (combine).
 func (a *comomentAcc) merge(_ context.Context, other accumulator, gmap []int32, groups int) error {
 	o := other.(*comomentAcc)
 	a.states, o.states = grow(a.states, groups), grow(o.states, len(gmap))
-	for i, g := range gmap {
-		if g < 0 || o.states[i].n == 0 {
-			continue
-		}
-		s, b := &a.states[g], o.states[i]
-		if s.n == 0 {
-			*s = b
-			continue
-		}
-		na, nb := float64(s.n), float64(b.n)
-		n := na + nb
-		dx, dy := b.meanX-s.meanX, b.meanY-s.meanY
-		s.m2X += b.m2X + dx*dx*na*nb/n
-		s.m2Y += b.m2Y + dy*dy*na*nb/n
-		s.c += b.c + dx*dy*na*nb/n
-		s.meanX = (na*s.meanX + nb*b.meanX) / n
-		s.meanY = (na*s.meanY + nb*b.meanY) / n
-		s.n += b.n
-		s.sumX += b.sumX
-		s.sumY += b.sumY
-	}
+	mergeStates(a.states, o.states, gmap)
 	return nil
+}
+
+func (s *comoment) count() int64 { return s.n }
+
+// combine adds b's values to s's, as Chan, Golub and LeVeque combine
+// parallel variances, and as DuckDB combines its co-moments.
+func (s *comoment) combine(b comoment) {
+	na, nb := float64(s.n), float64(b.n)
+	n := na + nb
+	dx, dy := b.meanX-s.meanX, b.meanY-s.meanY
+	s.m2X += b.m2X + dx*dx*na*nb/n
+	s.m2Y += b.m2Y + dy*dy*na*nb/n
+	s.c += b.c + dx*dy*na*nb/n
+	s.meanX = (na*s.meanX + nb*b.meanX) / n
+	s.meanY = (na*s.meanY + nb*b.meanY) / n
+	s.n += b.n
+	s.sumX += b.sumX
+	s.sumY += b.sumY
 }

@@ -88,30 +88,50 @@ func (s *moments) shape(fn string) (float64, bool) {
 	return m4/(m2*m2) - 3, true
 }
 
-// merge combines two groups' moments with Pébay's formulas for
-// arbitrary-order moments of two sets.
+// merge combines two groups' moments (combine).
 func (a *momentsAcc) merge(_ context.Context, other accumulator, gmap []int32, groups int) error {
 	o := other.(*momentsAcc)
 	a.states, o.states = grow(a.states, groups), grow(o.states, len(gmap))
-	for i, g := range gmap {
-		if g < 0 || o.states[i].n == 0 {
-			continue
-		}
-		s, b := &a.states[g], o.states[i]
-		if s.n == 0 {
-			*s = b
-			continue
-		}
-		na, nb := float64(s.n), float64(b.n)
-		n := na + nb
-		d := b.mean - s.mean
-		d2 := d * d
-		s.m4 += b.m4 + d2*d2*na*nb*(na*na-na*nb+nb*nb)/(n*n*n) +
-			6*d2*(na*na*b.m2+nb*nb*s.m2)/(n*n) + 4*d*(na*b.m3-nb*s.m3)/n
-		s.m3 += b.m3 + d2*d*na*nb*(na-nb)/(n*n) + 3*d*(na*b.m2-nb*s.m2)/n
-		s.m2 += b.m2 + d2*na*nb/n
-		s.mean = (na*s.mean + nb*b.mean) / n
-		s.n += b.n
-	}
+	mergeStates(a.states, o.states, gmap)
 	return nil
+}
+
+func (s *moments) count() int64 { return s.n }
+
+// combine adds b's values to s's with Pébay's formulas for the
+// arbitrary-order moments of two sets.
+func (s *moments) combine(b moments) {
+	na, nb := float64(s.n), float64(b.n)
+	n := na + nb
+	d := b.mean - s.mean
+	d2 := d * d
+	s.m4 += b.m4 + d2*d2*na*nb*(na*na-na*nb+nb*nb)/(n*n*n) +
+		6*d2*(na*na*b.m2+nb*nb*s.m2)/(n*n) + 4*d*(na*b.m3-nb*s.m3)/n
+	s.m3 += b.m3 + d2*d*na*nb*(na-nb)/(n*n) + 3*d*(na*b.m2-nb*s.m2)/n
+	s.m2 += b.m2 + d2*na*nb/n
+	s.mean = (na*s.mean + nb*b.mean) / n
+	s.n += b.n
+}
+
+// combinedState is a group's state that another's combines into: the
+// statistics of values counted by count.
+type combinedState[T any] interface {
+	*T
+	count() int64
+	combine(T)
+}
+
+// mergeStates folds the per-group states from of another accumulator into
+// into: group i of from into group gmap[i] (none when negative). A state
+// without values leaves the other as it is.
+func mergeStates[T any, P combinedState[T]](into, from []T, gmap []int32) {
+	for i, g := range gmap {
+		switch {
+		case g < 0 || P(&from[i]).count() == 0:
+		case P(&into[g]).count() == 0:
+			into[g] = from[i]
+		default:
+			P(&into[g]).combine(from[i])
+		}
+	}
 }

@@ -17,16 +17,11 @@ import (
 // rows are the elements (with their index and the enclosing row's values
 // the body reads, repeated for each element of the row's list).
 func (ev *evaluator) lambdaCall(c *planner.Call) (arrow.Array, error) {
-	lambda := c.Args[len(c.Args)-1].(*planner.Lambda)
-	listArr, err := ev.eval(c.Args[0])
-	if err != nil {
-		return nil, err
+	lambda, list, err := ev.lambdaList(c)
+	if err != nil || list == nil {
+		return ev.nullUnlessErr(c.T, err)
 	}
-	defer listArr.Release()
-	list, ok := listArr.(*array.List)
-	if !ok { // a NULL constant
-		return array.MakeArrayOfNull(ev.mem, c.T, ev.n), nil
-	}
+	defer list.Release()
 	// The elements of the non-NULL lists, the row each belongs to, its
 	// index, and where each row's elements start among them.
 	total := 0
@@ -73,6 +68,30 @@ func (ev *evaluator) lambdaCall(c *planner.Call) (arrow.Array, error) {
 	offsets := NewBuffer(ev.mem, (ev.n+1)*arrow.Int32SizeBytes)
 	copy(arrow.Int32Traits.CastFromBytes(offsets.Bytes()), starts)
 	return nestedArray(c.T, ev.n, validity, offsets, body.Data()), nil
+}
+
+// lambdaList returns the lambda of c, a lambda function, and the list it
+// applies to; the list is nil for a NULL constant, whose result is NULL.
+func (ev *evaluator) lambdaList(c *planner.Call) (*planner.Lambda, *array.List, error) {
+	lambda := c.Args[len(c.Args)-1].(*planner.Lambda)
+	arr, err := ev.eval(c.Args[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	list, ok := arr.(*array.List)
+	if !ok {
+		arr.Release()
+		return lambda, nil, nil
+	}
+	return lambda, list, nil
+}
+
+// nullUnlessErr is err, or a column of NULLs of type t without one.
+func (ev *evaluator) nullUnlessErr(t arrow.DataType, err error) (arrow.Array, error) {
+	if err != nil {
+		return nil, err
+	}
+	return array.MakeArrayOfNull(ev.mem, t, ev.n), nil
 }
 
 // lambdaBody evaluates the lambda's body over the elements values, of rows
@@ -178,16 +197,11 @@ func (ev *evaluator) keepTrue(t arrow.DataType, validity *memory.Buffer, starts 
 // accumulator aside, so the work is that of the elements. A NULL list
 // gives NULL.
 func (ev *evaluator) reduce(c *planner.Call) (arrow.Array, error) {
-	lambda := c.Args[len(c.Args)-1].(*planner.Lambda)
-	listArr, err := ev.eval(c.Args[0])
-	if err != nil {
-		return nil, err
+	lambda, list, err := ev.lambdaList(c)
+	if err != nil || list == nil {
+		return ev.nullUnlessErr(c.T, err)
 	}
-	defer listArr.Release()
-	list, ok := listArr.(*array.List)
-	if !ok { // a NULL constant
-		return array.MakeArrayOfNull(ev.mem, c.T, ev.n), nil
-	}
+	defer list.Release()
 	f := &fold{ev: ev, lambda: lambda, list: list}
 	defer f.release()
 	var active []int32 // the rows with a list
