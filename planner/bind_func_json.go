@@ -45,6 +45,7 @@ func jsonFunctions() map[string]*funcSpec {
 		"json_array_length":   {"(json[, path])", 1, 2, withDefaults(bindJSONPath(FnJSONArrayLength, TypeBigint), root)},
 		"json_keys":           {"(json[, path])", 1, 2, withDefaults(bindJSONPath(FnJSONKeys, keys), root)},
 		"json_type":           {"(json[, path])", 1, 2, withDefaults(bindJSONPath(FnJSONType, TypeVarchar), root)},
+		"to_json":             {"(value)", 1, 1, bindToJSON},
 	}
 }
 
@@ -80,4 +81,10 @@ func bindJSONPath(fn string, result arrow.DataType) bindFn {
 		}
 		return &Call{Fn: fn, Args: args, T: result}, nil
 	}
+}
+
+// bindToJSON binds to_json(x) for a value of any type; Spark's to_json of a
+// struct, map or array writes the same text.
+func bindToJSON(_ *binder, c *funcCall) (Expr, error) {
+	return &Call{Fn: FnToJSON, Args: c.args, T: TypeVarchar}, nil
 }
