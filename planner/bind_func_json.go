@@ -52,7 +52,7 @@ func jsonFunctions() map[string]*funcSpec {
 // bindJSONArrow binds json ->> path, DuckDB's operator for
 // json_extract_string.
 func (b *binder) bindJSONArrow(json, path Expr, pos sql.Pos) (Expr, error) {
-	spec := &funcSpec{"", 2, 2, bindJSONPath(FnJSONExtractString, TypeVarchar)}
+	spec := scalarFunctions[FnJSONExtractString]
 	return spec.bind(b, &funcCall{name: "->>", pos: pos, args: []Expr{json, path}, spec: spec})
 }
 

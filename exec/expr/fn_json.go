@@ -49,12 +49,16 @@ func jsonRows(ev *evaluator, c *planner.Call, ops []operand, found func(v gjson.
 		}
 		doc := docs.At(i)
 		steps, err := cache.get(paths.At(i))
-		switch {
-		case err != nil && c.Fn == planner.FnGetJSONObject, err == nil && nullIfMalformed && !gjson.ValidBytes(doc):
+		if err == nil && !gjson.ValidBytes(doc) {
+			if nullIfMalformed {
+				missing()
+				continue
+			}
+			err = malformedJSON(doc)
+		}
+		if err != nil && c.Fn == planner.FnGetJSONObject {
 			missing()
 			continue
-		case err == nil && !gjson.ValidBytes(doc):
-			err = malformedJSON(doc)
 		}
 		if err != nil {
 			return wrapError(c, err)
