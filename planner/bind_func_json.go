@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -59,7 +60,7 @@ func (b *binder) bindJSONArrow(json, path Expr, pos sql.Pos) (Expr, error) {
 // bindJSONPath binds a function of JSON text and a path. A constant path is
 // checked here, so its mistakes carry the call's position; a constant
 // integer n is the path $[n], as in DuckDB. A path Spark cannot read makes
-// get_json_object NULL, as in Spark.
+// get_json_object NULL, as in Spark; a wildcard is an error everywhere.
 func bindJSONPath(fn string, result arrow.DataType) bindFn {
 	return func(_ *binder, c *funcCall) (Expr, error) {
 		if lit, ok := c.args[1].(*Literal); ok {
@@ -73,7 +74,7 @@ func bindJSONPath(fn string, result arrow.DataType) bindFn {
 		}
 		if lit, ok := args[1].(*Literal); ok && lit.Value != nil {
 			if _, err := ParseJSONPath(lit.Value.(string), JSONPathSyntaxOf(fn)); err != nil {
-				if fn == FnGetJSONObject {
+				if fn == FnGetJSONObject && !errors.Is(err, ErrJSONWildcard) {
 					return &Literal{Value: nil, T: result}, nil
 				}
 				return nil, errorf(c.pos, "%s: %v", c.name, err)

@@ -77,10 +77,12 @@ func parseDollarPath(path string) ([]JSONStep, error) {
 	return steps, nil
 }
 
-var (
-	errJSONPath     = errors.New("syntax error")
-	errJSONWildcard = errors.New("wildcards are not supported")
-)
+var errJSONPath = errors.New("syntax error")
+
+// ErrJSONWildcard is the error for a path with * in it: every function
+// reports it, even get_json_object, whose other path mistakes give NULL as
+// in Spark, because Spark reads such a path and lakesql does not.
+var ErrJSONWildcard = errors.New("wildcards are not supported")
 
 // dotKey reads the key after '.': a quoted key up to its closing quote, or
 // the text up to the next '.' or '['.
@@ -100,7 +102,7 @@ func dotKey(s string) (JSONStep, string, error) {
 	case "":
 		return JSONStep{}, s, errJSONPath
 	case "*":
-		return JSONStep{}, s, errJSONWildcard
+		return JSONStep{}, s, ErrJSONWildcard
 	}
 	return JSONStep{Kind: JSONKey, Key: s[:end]}, s[end:], nil
 }
@@ -141,7 +143,7 @@ func bracket(s string) (JSONStep, string, error) {
 	step := JSONStep{Kind: JSONIndex}
 	switch {
 	case text == "*":
-		return JSONStep{}, s, errJSONWildcard
+		return JSONStep{}, s, ErrJSONWildcard
 	case strings.HasPrefix(text, "#-"):
 		step.Kind, text = JSONIndexFromEnd, text[2:]
 	case strings.HasPrefix(text, "-"):

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"maps"
 	"strconv"
 	"strings"
@@ -32,8 +33,8 @@ func init() {
 // jsonRows follows each row's path over its JSON text (ops[0], ops[1]) in
 // row order: found gets the value the path selects; missing is called for
 // a NULL row and a path that selects nothing, and for malformed JSON in
-// Spark's and Trino's functions and a path Spark cannot read, which are
-// NULL there and errors elsewhere.
+// Spark's and Trino's functions and a path Spark cannot read (but for a
+// wildcard), which are NULL there and errors elsewhere.
 func jsonRows(ev *evaluator, c *planner.Call, ops []operand, found func(v gjson.Result), missing func()) error {
 	docs, paths := newBytesVec(ops[0]), newBytesVec(ops[1])
 	validity := ev.validity(ops...)
@@ -56,7 +57,7 @@ func jsonRows(ev *evaluator, c *planner.Call, ops []operand, found func(v gjson.
 			}
 			err = malformedJSON(doc)
 		}
-		if err != nil && c.Fn == planner.FnGetJSONObject {
+		if err != nil && c.Fn == planner.FnGetJSONObject && !errors.Is(err, planner.ErrJSONWildcard) {
 			missing()
 			continue
 		}
