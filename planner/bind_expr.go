@@ -370,6 +370,8 @@ func (b *binder) bindBinary(e *sql.BinaryExpr, s *scope) (Expr, error) {
 		return &Call{Fn: strings.ToLower(e.Op), Args: []Expr{l, r}, T: TypeBoolean}, nil
 	case "||":
 		return b.bindConcat(l, r, e.Pos)
+	case "->>":
+		return b.bindJSONArrow(l, r, e.Pos)
 	}
 	if x, handled, err := bindTemporalArithmetic(e.Op, l, r, e.Pos); handled {
 		if err != nil {

@@ -310,6 +310,7 @@ func init() {
 		"list_concat":    {"(array, …)", 1, -1, bindListConcat},
 	}
 	maps.Copy(scalarFunctions, nestedFunctions())
+	maps.Copy(scalarFunctions, jsonFunctions())
 }
 
 // lookupFunction finds a scalar function by name or alias.

@@ -38,7 +38,7 @@ func (t token) isName() bool {
 // operators lists the multi-character operators before the single-character ones
 // so that the longest match wins.
 var operators = []string{
-	"::", "=>", "->", "==", "<>", "!=", "<=", ">=", "||", "//",
+	"::", "=>", "->>", "->", "==", "<>", "!=", "<=", ">=", "||", "//",
 	"+", "-", "*", "/", "%", "=", "<", ">", "(", ")", ",", ".", ";",
 	"[", "]", ":", "{", "}",
 }

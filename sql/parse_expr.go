@@ -156,11 +156,13 @@ func (p *parser) predicate(x Expr, not bool, pos Pos) Expr {
 	return like
 }
 
+// concat parses || and DuckDB's JSON operator ->>, which share a level
+// between comparison and addition, as PostgreSQL's operators do.
 func (p *parser) concat() Expr {
 	x := p.additive()
-	for p.tok().isOp("||") {
+	for p.tok().isOp("||") || p.tok().isOp("->>") {
 		t := p.advance()
-		x = &BinaryExpr{Op: "||", L: x, R: p.additive(), Pos: t.pos}
+		x = &BinaryExpr{Op: t.text, L: x, R: p.additive(), Pos: t.pos}
 	}
 	return x
 }
