@@ -64,27 +64,9 @@ func (ev *evaluator) pickElements(c *planner.Call, o operand, pick func(keys [][
 	a := o.arr.(*array.List)
 	elems := a.ListValues()
 	keys := NestedKeys(nil, elems)
-	offsets := NewBuffer(ev.mem, (ev.n+1)*arrow.Int32SizeBytes)
-	offs := arrow.Int32Traits.CastFromBytes(offsets.Bytes())
-	var rows, row []int32
-	for i := range ev.n {
-		offs[i] = int32(len(rows))
-		if a.IsNull(i) {
-			continue
-		}
-		start, end := a.ValueOffsets(i)
-		row = row[:0]
-		for j := start; j < end; j++ {
-			row = append(row, int32(j))
-		}
-		rows = append(rows, pick(keys, row)...)
-	}
-	offs[ev.n] = int32(len(rows))
-	taken, err := Take(ev.ctx, ev.mem, elems, rows)
-	if err != nil {
-		offsets.Release()
-		return nil, err
-	}
-	defer taken.Release()
-	return nestedArray(c.T, ev.n, ev.validity(o), offsets, taken.Data()), nil
+	var row []int32
+	return ev.gatherLists(c.T, ev.validity(o), elems, func(i int, dst []int32) []int32 {
+		row = appendElements(row[:0], a, i)
+		return append(dst, pick(keys, row)...)
+	})
 }
