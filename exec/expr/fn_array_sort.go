@@ -66,7 +66,7 @@ func (ev *evaluator) pickElements(c *planner.Call, o operand, pick func(keys [][
 	keys := NestedKeys(nil, elems)
 	var row []int32
 	return ev.gatherLists(c.T, ev.validity(o), elems, func(i int, dst []int32) []int32 {
-		row = appendElements(row[:0], a, i)
+		row = appendElements(row[:0], a, i, 0)
 		return append(dst, pick(keys, row)...)
 	})
 }

@@ -20,7 +20,7 @@ func flattenKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, 
 		start, end := outer.ValueOffsets(i)
 		for k := int(start); k < int(end); k++ {
 			if inner.IsValid(k) {
-				dst = appendElements(dst, inner, k)
+				dst = appendElements(dst, inner, k, 0)
 			}
 		}
 		return dst

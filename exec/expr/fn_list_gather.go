@@ -34,11 +34,11 @@ func (ev *evaluator) gatherLists(t arrow.DataType, validity *memory.Buffer, elem
 	return nestedArray(t, ev.n, validity, offsets, taken.Data()), nil
 }
 
-// appendElements appends the indices of list i's elements.
-func appendElements(dst []int32, a array.ListLike, i int) []int32 {
+// appendElements appends the indices of list i's elements, plus base.
+func appendElements(dst []int32, a array.ListLike, i int, base int32) []int32 {
 	start, end := a.ValueOffsets(i)
 	for j := start; j < end; j++ {
-		dst = append(dst, int32(j))
+		dst = append(dst, base+int32(j))
 	}
 	return dst
 }
