@@ -339,6 +339,13 @@ func init() {
 		"list_has_any":     {"(array, array)", 2, 2, bindListPair(FnListHasAny, TypeBoolean)},
 		"list_has_all":     {"(array, array)", 2, 2, bindListPair(FnListHasAll, TypeBoolean)},
 		"arrays_overlap":   {"(array, array)", 2, 2, bindListPair(FnArraysOverlap, TypeBoolean)},
+		"map_entries":      {"(map)", 1, 1, bindMapEntries},
+		"map_from_entries": {"(array of (key, value) structs)", 1, 1, bindMapFromEntries},
+		"map_concat":       {"(map, …)", 1, -1, bindMapConcat},
+		"sequence":         {"(start, stop[, step])", 2, 3, bindSequence},
+		"list_zip":         {"(array, …)", 1, -1, bindZip(FnListZip)},
+		"arrays_zip":       {"(array, …)", 1, -1, bindZip(FnArraysZip)},
+		"str_to_map":       {"(text[, pair delimiter[, key-value delimiter]])", 1, 3, withDefaults(typed(FnStrToMap, arrow.MapOf(TypeVarchar, TypeVarchar), str, str, str), stringLit(","), stringLit(":"))},
 	}
 	maps.Copy(scalarFunctions, nestedFunctions())
 	maps.Copy(scalarFunctions, listAggregateFunctions())
