@@ -25,11 +25,10 @@ func arrayRepeatKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Arr
 		return nil, err
 	}
 	defer v.Release()
-	tooMany := false
-	out, err := ev.gatherLists(c.T, ev.validity(ops[1]), v, func(i int, dst []int32) []int32 {
+	out, gatherErr := ev.gatherLists(c.T, ev.validity(ops[1]), v, func(i int, dst []int32) []int32 {
 		count, _ := intAt(ops[1], i)
 		if count > math.MaxInt32-int64(len(dst)) {
-			tooMany = true
+			err = fmt.Errorf("array_repeat: more than %d elements in one batch", math.MaxInt32)
 			return dst
 		}
 		for range count {
@@ -37,12 +36,8 @@ func arrayRepeatKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Arr
 		}
 		return dst
 	})
-	if err != nil {
-		return nil, err
+	if gatherErr != nil {
+		return nil, gatherErr
 	}
-	if tooMany {
-		out.Release()
-		return nil, fmt.Errorf("array_repeat: more than %d elements in one batch", math.MaxInt32)
-	}
-	return out, nil
+	return releaseOnError(out, err)
 }

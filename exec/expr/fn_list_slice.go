@@ -71,10 +71,6 @@ func sliceKernel(bounds sliceBounds) func(ev *evaluator, c *planner.Call, ops []
 		if gatherErr != nil {
 			return nil, gatherErr
 		}
-		if err != nil {
-			out.Release()
-			return nil, err
-		}
-		return out, nil
+		return releaseOnError(out, err)
 	}
 }
