@@ -171,8 +171,8 @@ var functionAliases = map[string]string{
 	"list_aggr": "list_aggregate", "array_aggregate": "list_aggregate", "array_aggr": "list_aggregate",
 	"array_reverse": "list_reverse", "array_slice": "list_slice", "list_indexof": "list_position",
 	"array_indexof": "list_position", "array_append": "list_append", "array_push_back": "list_append",
-	"array_prepend": "list_prepend", "list_value": "array",
-	"list_pack": "array", "list_element": "list_extract", "array_extract": "list_extract",
+	"array_prepend": "list_prepend", "list_value": "array", "list_pack": "array",
+	"list_element": "list_extract", "array_extract": "list_extract",
 	"array_has_any": "list_has_any", "array_has_all": "list_has_all",
 }
 
@@ -316,8 +316,9 @@ func init() {
 		"array_join":     {"(array, separator[, null_replacement])", 2, 3, bindArrayJoin},
 		"list_concat":    {"(array, …)", 1, -1, bindListConcat},
 
-		// DuckDB's and Spark's list functions (bind_func_list.go); the list
-		// aggregates come from listAggregateFunctions.
+		// DuckDB's and Spark's list and map functions (bind_func_list.go,
+		// bind_func_map.go, bind_func_zip.go, bind_func_sequence.go); the
+		// list aggregates come from listAggregateFunctions.
 		"list_reverse":     {"(array)", 1, 1, bindListSameType(FnListReverse)},
 		"list_slice":       {"(array, begin, end)", 3, 3, bindListSameType(FnListSlice)},
 		"slice":            {"(array, start, length)", 3, 3, bindListSameType(FnSlice)},
