@@ -41,13 +41,15 @@ func listConcatKernel(strict bool) func(ev *evaluator, c *planner.Call, ops []op
 	}
 }
 
-// concatElements materializes list or map operands and concatenates their
-// elements (entries) into all; element j of operand k is all's base[k]+j.
+// concatElements materializes list or map operands and concatenates the
+// elements (entries) their rows use into all; element j of operand k is
+// all's base[k]+j.
 // The caller releases lists and all.
 func (ev *evaluator) concatElements(ops []operand) (lists []array.ListLike, all arrow.Array, base []int32, err error) {
 	lists = make([]array.ListLike, 0, len(ops))
 	elems := make([]arrow.Array, len(ops))
 	base = make([]int32, len(ops))
+	at := int32(0) // where the next operand's elements start in all
 	for k, o := range ops {
 		a, err := ev.materialize(o)
 		if err != nil {
@@ -55,10 +57,10 @@ func (ev *evaluator) concatElements(ops []operand) (lists []array.ListLike, all 
 			return nil, nil, nil, err
 		}
 		lists = append(lists, a.(array.ListLike))
-		elems[k] = lists[k].ListValues()
-		if k > 0 {
-			base[k] = base[k-1] + int32(elems[k-1].Len())
-		}
+		used, lo := usedElements(lists[k], ev.n)
+		defer used.Release()
+		elems[k], base[k] = used, at-int32(lo)
+		at += int32(used.Len())
 	}
 	if all, err = array.Concatenate(elems, ev.mem); err != nil {
 		releaseAll(lists, nil)

@@ -42,3 +42,15 @@ func appendElements(dst []int32, a array.ListLike, i int, base int32) []int32 {
 	}
 	return dst
 }
+
+// usedElements is the part of a's elements its n rows use, and where it
+// starts: a batch may be a slice of a longer array, whose other elements
+// need no work (such as keys). The caller releases it.
+func usedElements(a array.ListLike, n int) (arrow.Array, int64) {
+	var lo, hi int64
+	if n > 0 {
+		lo, _ = a.ValueOffsets(0)
+		_, hi = a.ValueOffsets(n - 1)
+	}
+	return array.NewSlice(a.ListValues(), lo, hi), lo
+}

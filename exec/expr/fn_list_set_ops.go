@@ -18,31 +18,45 @@ func init() {
 	scalarFns[planner.FnArraysOverlap] = scalarFn{2, 2, false, listHasKernel}
 }
 
-// listPair reads the two array operands and their elements' keys.
-func listPair(ops []operand) (a, b *array.List, ka, kb [][]byte) {
-	a, b = ops[0].arr.(*array.List), ops[1].arr.(*array.List)
-	return a, b, NestedKeys(nil, a.ListValues()), NestedKeys(nil, b.ListValues())
+// keyedList is an array operand with the keys of the elements its batch
+// uses: element j's key is keys[j-lo].
+type keyedList struct {
+	*array.List
+	used arrow.Array
+	lo   int64
+	keys [][]byte
 }
+
+func newKeyedList(o operand, n int) keyedList {
+	a := o.arr.(*array.List)
+	used, lo := usedElements(a, n)
+	return keyedList{List: a, used: used, lo: lo, keys: NestedKeys(nil, used)}
+}
+
+// key is the key of element j.
+func (k keyedList) key(j int64) []byte { return k.keys[j-k.lo] }
 
 // arraySetKernel keeps the distinct elements of the first array that are
 // (intersect) or are not (except) in the second, in the first's order; a
 // NULL is a value like any other (Spark's array_intersect, array_except).
 func arraySetKernel(intersect bool) func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	return func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
-		a, b, ka, kb := listPair(ops)
+		a, b := newKeyedList(ops[0], ev.n), newKeyedList(ops[1], ev.n)
+		defer a.used.Release()
+		defer b.used.Release()
 		inB, seen := map[string]bool{}, map[string]bool{}
-		return ev.gatherLists(c.T, ev.validity(ops...), a.ListValues(), func(i int, dst []int32) []int32 {
+		return ev.gatherLists(c.T, ev.validity(ops...), a.used, func(i int, dst []int32) []int32 {
 			clear(inB)
 			clear(seen)
 			start, end := b.ValueOffsets(i)
 			for j := start; j < end; j++ {
-				inB[string(kb[j])] = true
+				inB[string(b.key(j))] = true
 			}
 			start, end = a.ValueOffsets(i)
 			for j := start; j < end; j++ {
-				k := string(ka[j])
+				k := string(a.key(j))
 				if !seen[k] && inB[k] == intersect {
-					dst = append(dst, int32(j))
+					dst = append(dst, int32(j-a.lo))
 				}
 				seen[k] = true
 			}
@@ -56,7 +70,9 @@ func arraySetKernel(intersect bool) func(ev *evaluator, c *planner.Call, ops []o
 // arrays_overlap is NULL rather than FALSE when both arrays are non-empty
 // and either holds a NULL, which might be a common element.
 func listHasKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
-	a, b, ka, kb := listPair(ops)
+	a, b := newKeyedList(ops[0], ev.n), newKeyedList(ops[1], ev.n)
+	defer a.used.Release()
+	defer b.used.Release()
 	inA := map[string]bool{}
 	out := array.NewBooleanBuilder(ev.mem)
 	defer out.Release()
@@ -70,17 +86,19 @@ func listHasKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, 
 		sawNull := false
 		startA, endA := a.ValueOffsets(i)
 		for j := startA; j < endA; j++ {
-			sawNull = sawNull || ka[j][0] == 0 // NULL keys are {0x00}
-			inA[string(ka[j])] = true
+			k := a.key(j)
+			sawNull = sawNull || k[0] == 0 // NULL keys are {0x00}
+			inA[string(k)] = true
 		}
 		anyIn, allIn := false, true
 		startB, endB := b.ValueOffsets(i)
 		for j := startB; j < endB; j++ {
-			if kb[j][0] == 0 {
+			k := b.key(j)
+			if k[0] == 0 {
 				sawNull = true
 				continue
 			}
-			in := inA[string(kb[j])]
+			in := inA[string(k)]
 			anyIn, allIn = anyIn || in, allIn && in
 		}
 		switch c.Fn {

@@ -39,7 +39,9 @@ func mapEntriesKernel(_ *evaluator, c *planner.Call, ops []operand) (arrow.Array
 // NULL entry or key, or a key twice in one array, is an error.
 func mapFromEntriesKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	a := ops[0].arr.(*array.List)
-	structs := a.ListValues().(*array.Struct)
+	used, lo := usedElements(a, ev.n)
+	defer used.Release()
+	structs := used.(*array.Struct)
 	entries := retype(structs.Data(), c.T.(*arrow.MapType).Elem())
 	defer entries.Release()
 	keys := NestedKeys(nil, structs.Field(0))
@@ -50,7 +52,7 @@ func mapFromEntriesKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.
 		}
 		clear(seen)
 		start, end := a.ValueOffsets(i)
-		for j := start; j < end; j++ {
+		for j := start - lo; j < end-lo; j++ {
 			switch k := keys[j]; {
 			case structs.IsNull(int(j)) || k[0] == 0: // NULL keys are {0x00}
 				return nil, fmt.Errorf("%s: a map key cannot be NULL", c)
@@ -61,7 +63,7 @@ func mapFromEntriesKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.
 		}
 	}
 	return ev.gatherLists(c.T, ev.validity(ops[0]), entries, func(i int, dst []int32) []int32 {
-		return appendElements(dst, a, i, 0)
+		return appendElements(dst, a, i, int32(-lo))
 	})
 }
 
