@@ -167,6 +167,13 @@ var functionAliases = map[string]string{
 	// DuckDB's names from SQLite's spellfix and from its own mismatches.
 	"editdist3": "levenshtein", "mismatches": "hamming",
 	"base64": "to_base64", "to_binary": "bin",
+	// DuckDB's and Spark's list (array) functions.
+	"list_aggr": "list_aggregate", "array_aggregate": "list_aggregate", "array_aggr": "list_aggregate",
+	"array_reverse": "list_reverse", "array_slice": "list_slice", "list_indexof": "list_position",
+	"array_indexof": "list_position", "array_append": "list_append", "array_push_back": "list_append",
+	"array_prepend": "list_prepend", "list_value": "array", "list_pack": "array",
+	"list_element": "list_extract", "array_extract": "list_extract",
+	"array_has_any": "list_has_any", "array_has_all": "list_has_all",
 }
 
 func init() {
@@ -198,7 +205,7 @@ func init() {
 
 		"lower":          {"(string)", 1, 1, typed(FnLower, TypeVarchar, str)},
 		"upper":          {"(string)", 1, 1, typed(FnUpper, TypeVarchar, str)},
-		"reverse":        {"(string)", 1, 1, typed(FnReverse, TypeVarchar, str)},
+		"reverse":        {"(string or array)", 1, 1, bindReverse},
 		"ascii":          {"(string)", 1, 1, typed(FnASCII, TypeBigint, str)},
 		"chr":            {"(code point)", 1, 1, typed(FnChr, TypeVarchar, intArg)},
 		"length":         {"(string)", 1, 1, typed(FnLength, TypeBigint, str)},
@@ -308,9 +315,42 @@ func init() {
 		"array_distinct": {"(array)", 1, 1, bindArrayDistinct},
 		"array_join":     {"(array, separator[, null_replacement])", 2, 3, bindArrayJoin},
 		"list_concat":    {"(array, …)", 1, -1, bindListConcat},
+
+		// DuckDB's and Spark's list and map functions (bind_func_list.go,
+		// bind_func_map.go, bind_func_zip.go, bind_func_sequence.go); the
+		// list aggregates come from listAggregateFunctions.
+		"list_reverse":     {"(array)", 1, 1, bindListSameType(FnListReverse)},
+		"list_slice":       {"(array, begin, end)", 3, 3, bindListSameType(FnListSlice)},
+		"slice":            {"(array, start, length)", 3, 3, bindListSameType(FnSlice)},
+		"flatten":          {"(array of arrays)", 1, 1, bindFlatten},
+		"array_compact":    {"(array)", 1, 1, bindListSameType(FnArrayCompact)},
+		"array_remove":     {"(array, value)", 2, 2, bindListValue(FnArrayRemove, nil)},
+		"list_position":    {"(array, value)", 2, 2, bindListPosition},
+		"array_position":   {"(array, value)", 2, 2, bindListValue(FnArrayPosition, TypeBigint)},
+		"list_append":      {"(array, value)", 2, 2, bindListAppend(false)},
+		"list_prepend":     {"(value, array)", 2, 2, bindListAppend(true)},
+		"array_push_front": {"(array, value)", 2, 2, bindArrayPushFront},
+		"list_extract":     {"(array, index)", 2, 2, bindListExtract},
+		"array_size":       {"(array)", 1, 1, bindArraySize},
+		"array_repeat":     {"(value, count)", 2, 2, bindArrayRepeat},
+		"list_distinct":    {"(array)", 1, 1, bindListDistinct},
+		"array_union":      {"(array, array)", 2, 2, bindArrayUnion},
+		"array_intersect":  {"(array, array)", 2, 2, bindListPair(FnArrayIntersect, nil)},
+		"array_except":     {"(array, array)", 2, 2, bindListPair(FnArrayExcept, nil)},
+		"list_has_any":     {"(array, array)", 2, 2, bindListPair(FnListHasAny, TypeBoolean)},
+		"list_has_all":     {"(array, array)", 2, 2, bindListPair(FnListHasAll, TypeBoolean)},
+		"arrays_overlap":   {"(array, array)", 2, 2, bindListPair(FnArraysOverlap, TypeBoolean)},
+		"map_entries":      {"(map)", 1, 1, bindMapEntries},
+		"map_from_entries": {"(array of (key, value) structs)", 1, 1, bindMapFromEntries},
+		"map_concat":       {"(map, …)", 1, -1, bindMapConcat},
+		"sequence":         {"(start, stop[, step])", 2, 3, bindSequence},
+		"list_zip":         {"(array, …)", 1, -1, bindZip(FnListZip)},
+		"arrays_zip":       {"(array, …)", 1, -1, bindZip(FnArraysZip)},
+		"str_to_map":       {"(text[, pair delimiter[, key-value delimiter]])", 1, 3, withDefaults(typed(FnStrToMap, arrow.MapOf(TypeVarchar, TypeVarchar), str, str, str), stringLit(","), stringLit(":"))},
 	}
 	maps.Copy(scalarFunctions, nestedFunctions())
 	maps.Copy(scalarFunctions, jsonFunctions())
+	maps.Copy(scalarFunctions, listAggregateFunctions())
 }
 
 // lookupFunction finds a scalar function by name or alias.

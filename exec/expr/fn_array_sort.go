@@ -58,33 +58,17 @@ func arrayDistinctKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.A
 }
 
 // pickElements builds arrays of the type of o's from the elements pick
-// keeps of each (a NULL array stays NULL); pick gets every element's key
-// and the element indices of one array, which it may reorder or shorten.
+// keeps of each (a NULL array stays NULL); pick gets the keys of the
+// elements the batch uses and the indices among them of one array's
+// elements, which it may reorder or shorten.
 func (ev *evaluator) pickElements(c *planner.Call, o operand, pick func(keys [][]byte, row []int32) []int32) (arrow.Array, error) {
 	a := o.arr.(*array.List)
-	elems := a.ListValues()
-	keys := NestedKeys(nil, elems)
-	offsets := NewBuffer(ev.mem, (ev.n+1)*arrow.Int32SizeBytes)
-	offs := arrow.Int32Traits.CastFromBytes(offsets.Bytes())
-	var rows, row []int32
-	for i := range ev.n {
-		offs[i] = int32(len(rows))
-		if a.IsNull(i) {
-			continue
-		}
-		start, end := a.ValueOffsets(i)
-		row = row[:0]
-		for j := start; j < end; j++ {
-			row = append(row, int32(j))
-		}
-		rows = append(rows, pick(keys, row)...)
-	}
-	offs[ev.n] = int32(len(rows))
-	taken, err := Take(ev.ctx, ev.mem, elems, rows)
-	if err != nil {
-		offsets.Release()
-		return nil, err
-	}
-	defer taken.Release()
-	return nestedArray(c.T, ev.n, ev.validity(o), offsets, taken.Data()), nil
+	used, lo := usedElements(a, ev.n)
+	defer used.Release()
+	keys := NestedKeys(nil, used)
+	var row []int32
+	return ev.gatherLists(c.T, ev.validity(o), used, func(i int, dst []int32) []int32 {
+		row = appendElements(row[:0], a, i, int32(-lo))
+		return append(dst, pick(keys, row)...)
+	})
 }

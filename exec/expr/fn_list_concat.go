@@ -13,64 +13,68 @@ import (
 // in DuckDB); strict makes any NULL list make the row NULL (||).
 func listConcatKernel(strict bool) func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	return func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
-		lists := make([]*array.List, len(ops))
-		elems := make([]arrow.Array, len(ops))
-		defer func() {
-			for _, l := range lists {
-				if l != nil {
-					l.Release()
-				}
-			}
-		}()
-		// base[k] is where list k's elements start among all of them.
-		base := make([]int32, len(ops))
-		for k, o := range ops {
-			a, err := ev.materialize(o)
-			if err != nil {
-				return nil, err
-			}
-			lists[k] = a.(*array.List)
-			elems[k] = lists[k].ListValues()
-			if k > 0 {
-				base[k] = base[k-1] + int32(elems[k-1].Len())
-			}
-		}
-		all, err := array.Concatenate(elems, ev.mem)
+		lists, all, base, err := ev.concatElements(ops)
 		if err != nil {
 			return nil, err
 		}
-		defer all.Release()
-		offsets := NewBuffer(ev.mem, (ev.n+1)*arrow.Int32SizeBytes)
-		offs := arrow.Int32Traits.CastFromBytes(offsets.Bytes())
+		defer releaseAll(lists, all)
 		validity := ev.newBitmap()
-		var rows []int32
 		for i := range ev.n {
-			offs[i] = int32(len(rows))
 			nulls := 0
-			for k, l := range lists {
+			for _, l := range lists {
 				if l.IsNull(i) {
 					nulls++
-					continue
-				}
-				start, end := l.ValueOffsets(i)
-				for j := start; j < end; j++ {
-					rows = append(rows, base[k]+int32(j))
 				}
 			}
-			if valid := nulls == 0 || !strict; valid {
+			if nulls == 0 || !strict {
 				bitutil.SetBit(validity.Bytes(), i)
-			} else {
-				rows = rows[:offs[i]]
 			}
 		}
-		offs[ev.n] = int32(len(rows))
-		taken, err := Take(ev.ctx, ev.mem, all, rows)
+		return ev.gatherLists(c.T, validity, all, func(i int, dst []int32) []int32 {
+			for k, l := range lists {
+				if l.IsValid(i) {
+					dst = appendElements(dst, l, i, base[k])
+				}
+			}
+			return dst
+		})
+	}
+}
+
+// concatElements materializes list or map operands and concatenates the
+// elements (entries) their rows use into all; element j of operand k is
+// all's base[k]+j.
+// The caller releases lists and all.
+func (ev *evaluator) concatElements(ops []operand) (lists []array.ListLike, all arrow.Array, base []int32, err error) {
+	lists = make([]array.ListLike, 0, len(ops))
+	elems := make([]arrow.Array, len(ops))
+	base = make([]int32, len(ops))
+	at := int32(0) // where the next operand's elements start in all
+	for k, o := range ops {
+		a, err := ev.materialize(o)
 		if err != nil {
-			offsets.Release()
-			validity.Release()
-			return nil, err
+			releaseAll(lists, nil)
+			return nil, nil, nil, err
 		}
-		defer taken.Release()
-		return nestedArray(c.T, ev.n, validity, offsets, taken.Data()), nil
+		lists = append(lists, a.(array.ListLike))
+		used, lo := usedElements(lists[k], ev.n)
+		defer used.Release()
+		elems[k], base[k] = used, at-int32(lo)
+		at += int32(used.Len())
+	}
+	if all, err = array.Concatenate(elems, ev.mem); err != nil {
+		releaseAll(lists, nil)
+		return nil, nil, nil, err
+	}
+	return lists, all, base, nil
+}
+
+// releaseAll releases lists and, when not nil, all.
+func releaseAll(lists []array.ListLike, all arrow.Array) {
+	for _, l := range lists {
+		l.Release()
+	}
+	if all != nil {
+		all.Release()
 	}
 }

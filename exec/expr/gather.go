@@ -22,6 +22,9 @@ func Take(ctx context.Context, mem memory.Allocator, arr arrow.Array, rows []int
 	if lo, ok := consecutive(rows); ok && lo+len(rows) <= arr.Len() {
 		return array.NewSlice(arr, int64(lo), int64(lo+len(rows))), nil
 	}
+	if arr.DataType().ID() == arrow.NULL {
+		return array.NewNull(len(rows)), nil // MakeArrayOfNull does not make these
+	}
 	if arr.NullN() == arr.Len() {
 		// MakeArrayOfNull's arrays may lack value buffers.
 		return array.MakeArrayOfNull(mem, arr.DataType(), len(rows)), nil
