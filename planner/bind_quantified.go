@@ -31,14 +31,14 @@ func (b *binder) bindQuantified(e *sql.QuantifiedExpr, s *scope) (Expr, error) {
 		return nil, err
 	}
 	sq := &Subquery{Kind: SubqueryAny, Plan: plan, X: x, Op: fn, T: TypeBoolean}
-	var any Expr = sq
+	var quantified Expr = sq
 	switch {
 	case fn == FnEq:
 		sq.Kind, sq.Op = SubqueryIn, ""
 	case !HasOuterRef(plan, 1):
-		any = ExpandAny(sq)
+		quantified = ExpandAny(sq)
 	}
-	return negateIf(e.All, any), nil
+	return negateIf(e.All, quantified), nil
 }
 
 // ExpandQuantified expands the quantified comparisons of e (ExpandAny):

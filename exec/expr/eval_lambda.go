@@ -12,8 +12,8 @@ import (
 	"github.com/lakesql/lakesql/planner"
 )
 
-// lambdaCall evaluates list_transform or list_filter: the lambda's body
-// runs once over all the elements of the batch's lists, as one batch whose
+// lambdaCall evaluates list_transform, list_filter, exists or forall: the
+// lambda's body runs once over all the elements of the batch's lists, as one batch whose
 // rows are the elements (with their index and the enclosing row's values
 // the body reads, repeated for each element of the row's list).
 func (ev *evaluator) lambdaCall(c *planner.Call) (arrow.Array, error) {
@@ -133,11 +133,11 @@ func evalOver(ev *evaluator, body planner.Expr, cols []arrow.Array) (arrow.Array
 	return newEvaluator(ev.ctx, batch, ev.mem).eval(body)
 }
 
-// quantify is exists (any) or forall (every) over each row's conditions
+// quantify is exists or forall over each row's conditions
 // from starts[r] to starts[r+1], with three-valued logic: the deciding
 // value (TRUE for exists, FALSE for forall) wins, else a NULL makes the
 // row NULL, else the other value. validity marks the rows with a list.
-func (ev *evaluator) quantify(any bool, validity *memory.Buffer, starts []int32, conds *array.Boolean) arrow.Array {
+func (ev *evaluator) quantify(exists bool, validity *memory.Buffer, starts []int32, conds *array.Boolean) arrow.Array {
 	values := ev.newBitmap()
 	for r := range ev.n {
 		if !bitutil.BitIsSet(validity.Bytes(), r) {
@@ -148,17 +148,17 @@ func (ev *evaluator) quantify(any bool, validity *memory.Buffer, starts []int32,
 			switch {
 			case conds.IsNull(int(j)):
 				unknown = true
-			case conds.Value(int(j)) == any:
+			case conds.Value(int(j)) == exists:
 				decided = true
 			}
 		}
 		switch {
 		case decided:
-			bitutil.SetBitTo(values.Bytes(), r, any)
+			bitutil.SetBitTo(values.Bytes(), r, exists)
 		case unknown:
 			bitutil.ClearBit(validity.Bytes(), r)
 		default:
-			bitutil.SetBitTo(values.Bytes(), r, !any)
+			bitutil.SetBitTo(values.Bytes(), r, !exists)
 		}
 	}
 	return MakeArray(planner.TypeBoolean, ev.n, validity, values)
