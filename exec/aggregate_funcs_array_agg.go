@@ -44,16 +44,7 @@ func (a *listAcc[T]) grow(groups int) {
 
 func (a *listAcc[T]) update(_ context.Context, arg arrow.Array, gids []int32, groups int) error {
 	a.grow(groups)
-	values, rowMask := arg, []byte(nil)
-	var keys [][][]byte
-	if a.order != nil {
-		st := arg.(*array.Struct)
-		values, rowMask = st.Field(0), nullMask(st)
-		keys = make([][][]byte, len(a.order))
-		for k := range a.order {
-			keys[k] = expr.NestedKeys(nil, st.Field(k+1))
-		}
-	}
+	values, rowMask, keys := orderedArg(arg, a.order)
 	a.batch = a.e.values(a.batch, values)
 	mask := nullMask(values)
 	for i, g := range gids {
@@ -68,11 +59,7 @@ func (a *listAcc[T]) update(_ context.Context, arg arrow.Array, gids []int32, gr
 		a.vals[g] = append(a.vals[g], v)
 		a.valid[g] = append(a.valid[g], ok)
 		if keys != nil {
-			var key []byte
-			for k, o := range a.order {
-				key = appendSortKey(key, keys[k][i], o)
-			}
-			a.keys[g] = append(a.keys[g], key)
+			a.keys[g] = append(a.keys[g], keys.appendRow(nil, i))
 		}
 	}
 	return nil

@@ -5,10 +5,8 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
 )
 
@@ -60,16 +58,7 @@ func (a *firstAcc) grow(groups int) {
 
 func (a *firstAcc) update(_ context.Context, arg arrow.Array, gids []int32, groups int) error {
 	a.grow(groups)
-	values, rowMask := arg, []byte(nil)
-	var keys [][][]byte
-	if a.order != nil {
-		st := arg.(*array.Struct)
-		values, rowMask = st.Field(0), nullMask(st)
-		keys = make([][][]byte, len(a.order))
-		for k := range a.order {
-			keys[k] = expr.NestedKeys(nil, st.Field(k+1))
-		}
-	}
+	values, rowMask, keys := orderedArg(arg, a.order)
 	a.x.load(values)
 	for i, g := range gids {
 		if !isValid(rowMask, i) {
@@ -77,10 +66,7 @@ func (a *firstAcc) update(_ context.Context, arg arrow.Array, gids []int32, grou
 		}
 		c := 0
 		if keys != nil {
-			a.key = a.key[:0]
-			for k, o := range a.order {
-				a.key = appendSortKey(a.key, keys[k][i], o)
-			}
+			a.key = keys.appendRow(a.key[:0], i)
 			c = bytes.Compare(a.key, a.keys[g])
 		}
 		if !a.has[g] || a.replace(c) {

@@ -36,37 +36,14 @@ func (a *orderedStringAggAcc) update(_ context.Context, arg arrow.Array, gids []
 	a.vals = grow(a.vals, groups)
 	st := arg.(*array.Struct)
 	values := expr.ArrayBytes(expr.ExtensionStorage(st.Field(0)))
-	keys := make([][][]byte, len(a.order))
-	for k := range a.order {
-		keys[k] = expr.NestedKeys(nil, st.Field(k+1))
-	}
+	keys := newOrderKeys(st, a.order)
 	for i, g := range gids {
 		if st.IsNull(i) || st.Field(0).IsNull(i) {
 			continue
 		}
-		var key []byte
-		for k, o := range a.order {
-			key = appendSortKey(key, keys[k][i], o)
-		}
-		a.vals[g] = append(a.vals[g], keyedValue{key: key, value: bytes.Clone(values.At(i))})
+		a.vals[g] = append(a.vals[g], keyedValue{key: keys.appendRow(nil, i), value: bytes.Clone(values.At(i))})
 	}
 	return nil
-}
-
-// appendSortKey appends one key's encoding in the direction o asks.
-func appendSortKey(dst, key []byte, o planner.AggOrder) []byte {
-	start := len(dst)
-	if key[0] == 0 && o.NullsFirst == o.Desc {
-		dst = append(dst, 2) // NULL after the values (0x01…), before them once complemented
-	} else {
-		dst = append(dst, key...)
-	}
-	if o.Desc {
-		for i := start; i < len(dst); i++ {
-			dst[i] = ^dst[i]
-		}
-	}
-	return dst
 }
 
 func (a *orderedStringAggAcc) result(mem memory.Allocator, groups int) arrow.Array {
