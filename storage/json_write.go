@@ -37,9 +37,9 @@ func NewJSONWriter(w io.Writer, names []string) *JSONWriter {
 // Write adds the rows of batch.
 func (j *JSONWriter) Write(batch arrow.RecordBatch) error {
 	n := int(batch.NumCols())
-	encoders := make([]jsonEncoder, n)
+	encoders := make([]value.Formatter, n)
 	for c := range n {
-		encoders[c] = newJSONEncoder(batch.Column(c))
+		encoders[c] = jsonStyle.FormatterOf(batch.Column(c))
 	}
 	for i := range int(batch.NumRows()) {
 		j.buf = append(j.buf[:0], '{')
@@ -57,78 +57,21 @@ func (j *JSONWriter) Write(batch arrow.RecordBatch) error {
 	return nil
 }
 
-// jsonEncoder appends value i of an array as JSON.
-type jsonEncoder func(dst []byte, i int) []byte
-
-// newJSONEncoder encodes col's values: NULL as null, structs and maps as
-// objects (map keys in their text form, as JSON keys are strings), lists as
-// arrays, numbers and booleans as literals.
-func newJSONEncoder(col arrow.Array) jsonEncoder {
-	var enc jsonEncoder
-	switch a := col.(type) {
-	case *array.Struct:
-		typ := a.DataType().(*arrow.StructType)
-		fields := make([]jsonEncoder, a.NumField())
-		for f := range fields {
-			fields[f] = newJSONEncoder(a.Field(f))
-		}
-		enc = func(dst []byte, i int) []byte {
-			dst = append(dst, '{')
-			for f, field := range fields {
-				if f > 0 {
-					dst = append(dst, ',')
-				}
-				dst = append(appendJSONString(dst, typ.Field(f).Name), ':')
-				dst = field(dst, i)
-			}
-			return append(dst, '}')
-		}
-	case *array.Map:
-		key, item := value.FormatterOf(a.Keys()), newJSONEncoder(a.Items())
-		enc = func(dst []byte, i int) []byte {
-			start, end := a.ValueOffsets(i)
-			dst = append(dst, '{')
-			for e := start; e < end; e++ {
-				if e > start {
-					dst = append(dst, ',')
-				}
-				dst = append(appendJSONString(dst, string(key(nil, int(e)))), ':')
-				dst = item(dst, int(e))
-			}
-			return append(dst, '}')
-		}
-	case array.ListLike:
-		elem := newJSONEncoder(a.ListValues())
-		enc = func(dst []byte, i int) []byte {
-			start, end := a.ValueOffsets(i)
-			dst = append(dst, '[')
-			for e := start; e < end; e++ {
-				if e > start {
-					dst = append(dst, ',')
-				}
-				dst = elem(dst, int(e))
-			}
-			return append(dst, ']')
-		}
-	default:
-		format, asNumber := value.FormatterOf(col), jsonNumberType(col.DataType())
-		enc = func(dst []byte, i int) []byte {
-			start := len(dst)
-			dst = format(dst, i)
-			if !asNumber || !finite(col, i) {
-				text := string(dst[start:])
-				dst = appendJSONString(dst[:start], text)
-			}
-			return dst
-		}
-	}
+// jsonStyle writes what is not nested: numbers and booleans as JSON
+// literals (NaN and infinities, which JSON numbers cannot hold, as
+// strings), every other type as the string value.Format prints.
+var jsonStyle = value.JSONStyle{String: appendJSONString, Scalar: func(col arrow.Array) value.Formatter {
+	format, asNumber := value.FormatterOf(col), jsonNumberType(col.DataType())
 	return func(dst []byte, i int) []byte {
-		if value.IsNull(col, i) {
-			return append(dst, "null"...)
+		start := len(dst)
+		dst = format(dst, i)
+		if !asNumber || !finite(col, i) {
+			text := string(dst[start:])
+			dst = appendJSONString(dst[:start], text)
 		}
-		return enc(dst, i)
+		return dst
 	}
-}
+}}
 
 // jsonNumberType reports whether values of t print as JSON literals: numbers
 // and booleans.

@@ -29,17 +29,19 @@ func toJSONKernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, e
 	return ev.stringRows(ops, jsonWriterOf(arr)), nil
 }
 
-// jsonWriterOf returns the JSON writer of arr's type, built once per batch
-// and recursing into nested values' children.
-func jsonWriterOf(arr arrow.Array) value.Formatter {
-	orNull := func(child arrow.Array, write value.Formatter) value.Formatter {
-		return func(dst []byte, i int) []byte {
-			if value.IsNull(child, i) {
-				return append(dst, "null"...)
-			}
-			return write(dst, i)
-		}
-	}
+// toJSON writes values as DuckDB's to_json does; its scalars are
+// toJSONScalar's.
+var toJSON value.JSONStyle
+
+func init() { toJSON = value.JSONStyle{Scalar: toJSONScalar, String: appendJSONString} }
+
+// jsonWriterOf returns the JSON writer of arr's type.
+func jsonWriterOf(arr arrow.Array) value.Formatter { return toJSON.FormatterOf(arr) }
+
+// toJSONScalar writes numbers and booleans bare (floats and decimals as
+// DuckDB prints them), a dictionary as its values, anything else as its
+// SQL text in a JSON string.
+func toJSONScalar(arr arrow.Array) value.Formatter {
 	switch a := arr.(type) {
 	case *array.Boolean, *array.Int8, *array.Int16, *array.Int32, *array.Int64,
 		*array.Uint8, *array.Uint16, *array.Uint32, *array.Uint64:
@@ -53,52 +55,6 @@ func jsonWriterOf(arr arrow.Array) value.Formatter {
 	case *array.Dictionary:
 		values := jsonWriterOf(a.Dictionary())
 		return func(dst []byte, i int) []byte { return values(dst, a.GetValueIndex(i)) }
-	case *array.Map:
-		keys, items := value.FormatterOf(a.Keys()), orNull(a.Items(), jsonWriterOf(a.Items()))
-		var key []byte
-		return func(dst []byte, i int) []byte {
-			from, to := a.ValueOffsets(i)
-			dst = append(dst, '{')
-			for j := from; j < to; j++ {
-				if j > from {
-					dst = append(dst, ',')
-				}
-				key = keys(key[:0], int(j))
-				dst = append(appendJSONString(dst, unsafeString(key)), ':')
-				dst = items(dst, int(j))
-			}
-			return append(dst, '}')
-		}
-	case array.ListLike:
-		elems := orNull(a.ListValues(), jsonWriterOf(a.ListValues()))
-		return func(dst []byte, i int) []byte {
-			from, to := a.ValueOffsets(i)
-			dst = append(dst, '[')
-			for j := from; j < to; j++ {
-				if j > from {
-					dst = append(dst, ',')
-				}
-				dst = elems(dst, int(j))
-			}
-			return append(dst, ']')
-		}
-	case *array.Struct:
-		t := a.DataType().(*arrow.StructType)
-		fields := make([]value.Formatter, a.NumField())
-		for f := range fields {
-			fields[f] = orNull(a.Field(f), jsonWriterOf(a.Field(f)))
-		}
-		return func(dst []byte, i int) []byte {
-			dst = append(dst, '{')
-			for f, write := range fields {
-				if f > 0 {
-					dst = append(dst, ',')
-				}
-				dst = append(appendJSONString(dst, t.Field(f).Name), ':')
-				dst = write(dst, i)
-			}
-			return append(dst, '}')
-		}
 	}
 	text := value.FormatterOf(arr)
 	var buf []byte
