@@ -17,9 +17,9 @@ import (
 	"github.com/chzyer/readline"
 
 	"github.com/lakesql/lakesql"
-	// Its init sets GOGC before the dependencies' initialisers have
-	// allocated enough to start a garbage collection.
-	_ "github.com/lakesql/lakesql/internal/gcpercent/atinit"
+	// Its init turns the garbage collector off until main turns it on: no
+	// collection runs during the dependencies' initialisation.
+	_ "github.com/lakesql/lakesql/internal/gcpercent/initoff"
 	// Its init backs the heap with transparent huge pages where the kernel
 	// gives them on request: a third fewer page faults per process.
 	_ "github.com/lakesql/lakesql/internal/hugeheap"

@@ -13,6 +13,13 @@ import (
 	"github.com/lakesql/lakesql"
 )
 
+// TestMain turns the garbage collector on, as main does: the package's
+// imports turned it off for initialisation (internal/gcpercent/initoff).
+func TestMain(m *testing.M) {
+	lakesql.TuneGC()
+	os.Exit(m.Run())
+}
+
 type cliRun struct {
 	code           int
 	stdout, stderr string

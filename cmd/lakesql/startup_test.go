@@ -24,11 +24,10 @@ const initBudget = 3<<20 + 256<<10
 // TestPackageInitialisersStayCheap runs this test binary, which links the
 // same packages as lakesql, with GODEBUG=inittrace=1 and sums the bytes the
 // initialisers allocate. Allocation, unlike time, does not depend on the
-// machine's load. With gctrace=1 it also checks that they start no garbage
-// collection: internal/gcpercent/atinit, imported by main.go, must keep setting
-// GOGC before the initialisers' allocation reaches the default 4 MB goal.
-// internal/hugeheap is the exception: its block is freed at once, by the
-// collection its allocation starts and a forced one (hugeheapGC).
+// machine's load. With gctrace=1 it also checks that no garbage collection
+// runs during initialisation but the one internal/hugeheap forces to free
+// its block: internal/gcpercent/initoff, imported by main.go, must keep the
+// collector off until main.
 func TestPackageInitialisersStayCheap(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	for _, kv := range os.Environ() {
@@ -70,13 +69,12 @@ func TestPackageInitialisersStayCheap(t *testing.T) {
 
 const hugeheapPkg = "github.com/lakesql/lakesql/internal/hugeheap"
 
-// hugeheapGC reports whether a gctrace line is one of the two collections
-// internal/hugeheap starts: the forced one, or the one its 32 MB block
-// started, whose heap was at least that big when it began
-// ("gc 1 @0.009s 7%: …, 32->32->0 MB, 32 MB goal, …").
+// hugeheapGC reports whether a gctrace line is the collection
+// internal/hugeheap forces to free its 32 MB block
+// ("gc 1 @0.011s 2%: …, 32->32->0 MB, … (forced)").
 func hugeheapGC(line string) bool {
-	if strings.HasSuffix(line, "(forced)") {
-		return true
+	if !strings.HasSuffix(line, "(forced)") {
+		return false
 	}
 	_, sizes, ok := strings.Cut(line, " ms cpu, ")
 	if !ok {

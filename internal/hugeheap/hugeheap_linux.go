@@ -49,16 +49,16 @@ var refused syscall.Errno
 // fresh and leaves untouched, drops it, and advises MADV_HUGEPAGE for the
 // heap arenas it lies in: the part the runtime has mapped (the advice
 // belongs to a mapping, and the runtime maps more heap later with none).
-// The garbage collection that the allocation starts frees the block; a
-// forced one in the background makes sure, without holding up the
-// initialisers on this goroutine. Go's page allocator hands out the lowest
-// free addresses first, so the allocations that follow fill the advised
-// range, 2 MB per page fault. The 2 MB stretches the runtime had already
-// touched, below the block or, when the block began a mapping of its own,
-// around an object allocated just before, keep their 4 KB pages, since a
-// fault only maps a huge page into an empty stretch; collapseFrom makes
-// them huge too. Errors leave the heap as the runtime made it: this only changes
-// speed.
+// A collection then frees the block at once: the heap is small this early
+// (about 1 ms), and the lakesql command has turned the collector off until
+// main (internal/gcpercent/initoff), so none would run before. Go's page
+// allocator hands out the lowest free addresses first, so the allocations
+// that follow fill the advised range, 2 MB per page fault. The 2 MB
+// stretches the runtime had already touched, below the block or, when the
+// block began a mapping of its own, around an object allocated just before,
+// keep their 4 KB pages, since a fault only maps a huge page into an empty
+// stretch; collapseFrom makes them huge too. Errors leave the heap as the
+// runtime made it: this only changes speed.
 func init() {
 	if !madviseMode() {
 		return
@@ -84,7 +84,7 @@ func init() {
 			collapseFrom(at+hugePage, hugePage, min(first, (at+heapArena)&^(heapArena-1)))
 		}
 	}
-	go runtime.GC()
+	runtime.GC()
 }
 
 // touchedProbe holds init's small object while its address is taken.
