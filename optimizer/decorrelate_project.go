@@ -9,8 +9,9 @@ import (
 // left joins, as decorrelateFilter does for WHERE: an aggregate scalar
 // subquery becomes its aggregate grouped by the correlated columns, a
 // scalar subquery without one (a lookup) its rows grouped so, checked to
-// be one per key, and [NOT] EXISTS a test of whether the row found a
-// match among the subquery's distinct correlated keys (a mark join). The joins add columns
+// be one per key, [NOT] EXISTS a test of whether the row found a match
+// among the subquery's distinct correlated keys (a mark join), and [NOT]
+// IN two such tests (decorrelate_project_in.go). The joins add columns
 // after the input's, so the projection reads its own columns unchanged.
 func decorrelateProject(p *planner.Project) planner.Plan {
 	input := p.Input
@@ -25,6 +26,9 @@ func decorrelateProject(p *planner.Project) planner.Plan {
 			}
 			if !ok {
 				joined, rewritten, ok = existsJoinFor(input, e)
+			}
+			if !ok {
+				joined, rewritten, ok = inJoinFor(input, e)
 			}
 			if !ok {
 				break
@@ -134,9 +138,15 @@ func keyConditions(names []string, inner, outer []planner.Expr, nl int) planner.
 }
 
 // replaced is e with the subquery sq replaced by value.
+// Rewrite rebuilds a subquery with an operand (IN, ANY) before fn sees it,
+// so such a one is recognised by what it is made of.
 func replaced(e planner.Expr, sq *planner.Subquery, value planner.Expr) planner.Expr {
 	return planner.Rewrite(e, func(x planner.Expr) planner.Expr {
 		if x == planner.Expr(sq) {
+			return value
+		}
+		if s, ok := x.(*planner.Subquery); ok && sq.X != nil && s.Plan == sq.Plan && s.Kind == sq.Kind &&
+			s.Op == sq.Op && s.X.String() == sq.X.String() {
 			return value
 		}
 		return x

@@ -8,8 +8,9 @@ import (
 	"github.com/lakesql/lakesql/sql"
 )
 
-// decorrelateSubqueries turns the correlated subqueries of WHERE conjuncts
-// and of select lists (decorrelate_project.go) into joins, so that no
+// decorrelateSubqueries turns the correlated subqueries of WHERE conjuncts,
+// select lists (decorrelate_project.go) and aggregates' arguments
+// (decorrelate_aggregate.go) into joins, so that no
 // subquery runs once per outer row:
 //
 //   - EXISTS (…), x IN (…) and x op ANY (…) become a semi join, NOT
@@ -44,6 +45,8 @@ func decorrelateSubqueries(p planner.Plan) planner.Plan {
 		return decorrelateFilter(n)
 	case *planner.Project:
 		return decorrelateProject(n)
+	case *planner.Aggregate:
+		return decorrelateAggregate(n)
 	case *planner.Join:
 		return decorrelateLateral(n)
 	}
