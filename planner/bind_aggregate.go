@@ -134,7 +134,23 @@ func (b *binder) bindAggregate(e *sql.FuncCall, s *scope) (Expr, error) {
 			return nil, err
 		}
 	}
+	if err := b.localizeAggCall(call); err != nil {
+		return nil, err
+	}
 	return s.aggs.add(call), nil
+}
+
+// localizeAggCall applies the session zone to the argument and FILTER
+// condition of call. They were bound inside the expression around the
+// call, which the zone reaches when its bindExpr returns, but leave it for
+// the Aggregate node: bound, the expression only refers to the result.
+func (b *binder) localizeAggCall(call *AggCall) error {
+	var err error
+	if call.Arg, err = b.localize(call.Arg); err != nil {
+		return err
+	}
+	call.Filter, err = b.localize(call.Filter)
+	return err
 }
 
 // key identifies the call: calls with equal keys compute the same values.

@@ -84,7 +84,33 @@ func (b *binder) bindWindow(e *sql.FuncCall, s *scope) (Expr, error) {
 	if err := b.bindWindowFunc(call, e, inner); err != nil {
 		return nil, err
 	}
+	if err := b.localizeWindowCall(call); err != nil {
+		return nil, err
+	}
 	return s.windows.add(call, e), nil
+}
+
+// localizeWindowCall applies the session zone to call's arguments and
+// keys, as localizeAggCall does for an aggregate's (the frame's RANGE
+// bounds are localized where they are bound).
+func (b *binder) localizeWindowCall(call *WindowCall) error {
+	var err error
+	for _, xs := range [][]Expr{call.Args, call.PartitionBy} {
+		for i := range xs {
+			if xs[i], err = b.localize(xs[i]); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range call.OrderBy {
+		if call.OrderBy[i].Expr, err = b.localize(call.OrderBy[i].Expr); err != nil {
+			return err
+		}
+	}
+	if call.Agg != nil {
+		return b.localizeAggCall(call.Agg)
+	}
+	return nil
 }
 
 // bindFrame binds the frame clause of a call ordered by orderBy (bound),
