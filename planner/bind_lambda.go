@@ -170,6 +170,11 @@ func (b *binder) bindLambdaBody(lam *sql.LambdaExpr, params []Column, s *scope) 
 	if HasSubquery(body) {
 		return nil, nil, kindErrorf(ErrUnsupported, lam.Body.Position(), "subqueries are not allowed in a lambda")
 	}
+	// The session zone, applied to the expression around the call, does
+	// not enter the Lambda, a leaf.
+	if body, err = b.localize(body); err != nil {
+		return nil, nil, err
+	}
 	return body, ls.values, nil
 }
 

@@ -30,14 +30,15 @@ type Result struct {
 	memoryLimit int64
 }
 
-// showIn labels the TIMESTAMPTZ columns of the result with time zone loc,
-// so that they render in it; the values stay the same instants.
+// showIn labels the TIMESTAMPTZ columns of the result, and TIMESTAMPTZ
+// values nested in lists, maps and structs, with time zone loc, so that
+// they render in it; the values stay the same instants.
 func (r *Result) showIn(loc *time.Location) {
 	fields := r.Schema.Fields()
 	changed := false
 	for i, f := range fields {
-		if ts, ok := f.Type.(*arrow.TimestampType); ok && ts.TimeZone != "" {
-			fields[i].Type = &arrow.TimestampType{Unit: ts.Unit, TimeZone: loc.String()}
+		if t, ok := zonedType(f.Type, loc); ok {
+			fields[i].Type = t
 			changed = true
 		}
 	}
@@ -50,8 +51,7 @@ func (r *Result) showIn(loc *time.Location) {
 	r.zoned = func(b arrow.RecordBatch) arrow.RecordBatch {
 		cols := make([]arrow.Array, b.NumCols())
 		for i := range cols {
-			d := b.Column(i).Data()
-			data := array.NewData(schema.Field(i).Type, d.Len(), d.Buffers(), d.Children(), d.NullN(), d.Offset())
+			data := relabeled(b.Column(i).Data(), schema.Field(i).Type)
 			cols[i] = array.MakeFromData(data)
 			data.Release()
 		}
@@ -62,6 +62,78 @@ func (r *Result) showIn(loc *time.Location) {
 		b.Release()
 		return out
 	}
+}
+
+// zonedType is t with every TIMESTAMPTZ in it, at any depth, in zone loc;
+// false when t holds none.
+func zonedType(t arrow.DataType, loc *time.Location) (arrow.DataType, bool) {
+	switch t := t.(type) {
+	case *arrow.TimestampType:
+		if t.TimeZone == "" {
+			return t, false
+		}
+		return &arrow.TimestampType{Unit: t.Unit, TimeZone: loc.String()}, true
+	case *arrow.MapType:
+		key, keyChanged := zonedField(t.KeyField(), loc)
+		item, itemChanged := zonedField(t.ItemField(), loc)
+		if !keyChanged && !itemChanged {
+			return t, false
+		}
+		m := arrow.MapOfFields(key, item)
+		m.KeysSorted = t.KeysSorted
+		return m, true
+	case *arrow.ListType:
+		elem, changed := zonedField(t.ElemField(), loc)
+		if !changed {
+			return t, false
+		}
+		return arrow.ListOfField(elem), true
+	case *arrow.StructType:
+		fields := t.Fields()
+		changed := false
+		for i, f := range fields {
+			var c bool
+			fields[i], c = zonedField(f, loc)
+			changed = changed || c
+		}
+		if !changed {
+			return t, false
+		}
+		return arrow.StructOf(fields...), true
+	}
+	return t, false
+}
+
+func zonedField(f arrow.Field, loc *time.Location) (arrow.Field, bool) {
+	t, changed := zonedType(f.Type, loc)
+	f.Type = t
+	return f, changed
+}
+
+// relabeled is d's buffers under type t, which differs from d's only in
+// time zone labels (zonedType); the caller releases it.
+func relabeled(d arrow.ArrayData, t arrow.DataType) arrow.ArrayData {
+	children := make([]arrow.ArrayData, len(d.Children()))
+	for i, c := range d.Children() {
+		children[i] = relabeled(c, childType(t, i))
+	}
+	out := array.NewData(t, d.Len(), d.Buffers(), children, d.NullN(), d.Offset())
+	for _, c := range children {
+		c.Release()
+	}
+	return out
+}
+
+// childType is the type of child i of an array of nested type t: a list's
+// or map's entries, a struct's field.
+func childType(t arrow.DataType, i int) arrow.DataType {
+	switch t := t.(type) {
+	case arrow.ListLikeType:
+		return t.Elem()
+	case *arrow.StructType:
+		return t.Field(i).Type
+	}
+	return nil
 }
 
 // Next returns the next batch of rows, or nil at the end. The caller must
