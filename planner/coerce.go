@@ -65,10 +65,13 @@ func commonNumeric(a, b arrow.DataType) arrow.DataType {
 	ra, rb := numericRank(a), numericRank(b)
 	switch {
 	case ra >= 6 || rb >= 6:
-		if ra == 6 && rb <= 6 && rb != 5 || rb == 6 && ra <= 6 && ra != 5 {
-			return TypeFloat
+		// FLOAT with an integer or a DECIMAL stays FLOAT, as in DuckDB and
+		// Trino: f = 1.1 compares f with the FLOAT nearest 1.1, true for a
+		// column that stored 1.1.
+		if ra == 7 || rb == 7 {
+			return TypeDouble
 		}
-		return TypeDouble
+		return TypeFloat
 	case ra == 5 || rb == 5:
 		da, db := asDecimal(a), asDecimal(b)
 		scale := max(da.Scale, db.Scale)

@@ -788,6 +788,9 @@ func newLeafDecoder(c *parquet.Column, want arrow.DataType, numSlots int, mem me
 	case *arrow.Int64Type:
 		switch kind {
 		case parquet.Int32:
+			if unsignedInt(typ) {
+				return newFixedDecoder(want, numRows, mem, convertedValues((*encoding.Values).Int32, zeroExtend)), nil
+			}
 			return newFixedDecoder(want, numRows, mem, convertedValues((*encoding.Values).Int32, widen[int32, int64])), nil
 		case parquet.Int64:
 			return newFixedDecoder(want, numRows, mem, sameValues((*encoding.Values).Int64)), nil
@@ -887,6 +890,12 @@ func convertedValues[P, T any](get func(*encoding.Values) []P, conv func(P) T) v
 }
 
 func widen[P int32 | float32, T int64 | float64](x P) T { return T(x) }
+
+// zeroExtend widens an unsigned 32-bit value stored in an INT32.
+func zeroExtend(x int32) int64 { return int64(uint32(x)) }
+
+// unsignedDecimal is an unsigned 64-bit value stored in an INT64.
+func unsignedDecimal(x int64) decimal128.Num { return decimal128.New(0, uint64(x)) }
 
 // fileTimeUnit returns the unit of a TIME or TIMESTAMP column.
 func fileTimeUnit(t parquet.Type) (arrow.TimeUnit, bool) {
@@ -996,6 +1005,9 @@ func fileDecimal(c *parquet.Column) (precision, scale int32, ok bool) {
 // FIXED_LEN_BYTE_ARRAY. Iceberg only widens a decimal's precision, never its
 // scale, so unscaled values are used unchanged.
 func decimalSource(c *parquet.Column, want *arrow.Decimal128Type) (valueSource[decimal128.Num], error) {
+	if c.Type().Kind() == parquet.Int64 && unsignedInt(c.Type()) && want.Scale == 0 && want.Precision >= uint64Decimal.Precision {
+		return convertedValues((*encoding.Values).Int64, unsignedDecimal), nil
+	}
 	precision, scale, ok := fileDecimal(c)
 	if !ok {
 		return valueSource[decimal128.Num]{}, fmt.Errorf("cannot read parquet %s column %s as %s", typeName(c.Type()), c.Name(), want)

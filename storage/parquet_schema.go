@@ -160,14 +160,43 @@ func arrowTypeOfLogical(t parquet.Type, lt format.LogicalTypeValue) (arrow.DataT
 	case *format.UUIDType:
 		return extensions.NewUUIDType(), t.Kind() == parquet.FixedLenByteArray && t.Length() == 16
 	case *format.IntType:
-		// Narrow integers widen to INT. Unsigned 32- and 64-bit values keep
-		// their storage width, as the physical type does without annotation.
-		if v.BitWidth == 64 {
-			return arrow.PrimitiveTypes.Int64, true
-		}
-		return arrow.PrimitiveTypes.Int32, true
+		return arrowTypeOfInt(int(v.BitWidth), v.IsSigned), true
 	}
 	return nil, false
+}
+
+// uint64Decimal holds every UINT64 value: lakesql, like Iceberg, has no
+// unsigned types, and DECIMAL(20,0) is what Spark reads UINT64 as.
+var uint64Decimal = &arrow.Decimal128Type{Precision: 20, Scale: 0}
+
+// arrowTypeOfInt maps an integer annotation to the narrowest signed type
+// that holds all its values: narrow integers widen to INT, UINT32 to
+// BIGINT, UINT64 to DECIMAL(20,0).
+func arrowTypeOfInt(bitWidth int, signed bool) arrow.DataType {
+	switch {
+	case bitWidth < 32 || bitWidth == 32 && signed:
+		return arrow.PrimitiveTypes.Int32
+	case bitWidth == 32 || signed:
+		return arrow.PrimitiveTypes.Int64
+	}
+	return uint64Decimal
+}
+
+// unsignedInt reports whether t is annotated as an unsigned integer, whose
+// values and statistics read zero-extended, not sign-extended.
+func unsignedInt(t parquet.Type) bool {
+	if lt := t.LogicalType(); lt != nil {
+		if v, ok := lt.Value.(*format.IntType); ok {
+			return !v.IsSigned
+		}
+	}
+	if ct := t.ConvertedType(); ct != nil {
+		switch *ct {
+		case deprecated.Uint8, deprecated.Uint16, deprecated.Uint32, deprecated.Uint64:
+			return true
+		}
+	}
+	return false
 }
 
 // arrowTypeOfConverted handles files written with the legacy converted types
@@ -183,6 +212,12 @@ func arrowTypeOfConverted(t parquet.Type, ct deprecated.ConvertedType) (arrow.Da
 	case deprecated.TimestampMillis, deprecated.TimestampMicros:
 		// The legacy annotations mean instants (adjusted to UTC).
 		return timestampMicrosTZ, true
+	case deprecated.Int8, deprecated.Int16, deprecated.Uint8, deprecated.Uint16:
+		return arrowTypeOfInt(16, true), t.Kind() == parquet.Int32
+	case deprecated.Uint32:
+		return arrowTypeOfInt(32, false), t.Kind() == parquet.Int32
+	case deprecated.Uint64:
+		return arrowTypeOfInt(64, false), t.Kind() == parquet.Int64
 	}
 	return nil, false
 }

@@ -31,7 +31,7 @@ func (f *ParquetFile) ColumnStats(rg int, col ReadColumn) (min, max any, nullCou
 	}
 	st := f.file.Metadata().RowGroups[rg].Columns[c.Index()].MetaData.Statistics
 	minB, maxB := st.MinValue, st.MaxValue
-	if minB == nil && maxB == nil && signedSortOrder(c.Type().Kind()) {
+	if minB == nil && maxB == nil && signedSortOrder(c.Type().Kind()) && !unsignedInt(c.Type()) {
 		// The deprecated min/max fields used a signed bytewise order, wrong
 		// for strings and decimals in byte arrays, right for numbers.
 		minB, maxB = st.Min, st.Max
@@ -71,11 +71,19 @@ func statValue(c *parquet.Column, want arrow.DataType, b []byte) (any, bool) {
 		}
 	case parquet.Int32:
 		if len(b) == 4 {
-			return intStat(c, want, int64(int32(binary.LittleEndian.Uint32(b))), true)
+			u := binary.LittleEndian.Uint32(b)
+			if unsignedInt(typ) {
+				return intStat(c, want, int64(u), false)
+			}
+			return intStat(c, want, int64(int32(u)), true)
 		}
 	case parquet.Int64:
 		if len(b) == 8 {
-			return intStat(c, want, int64(binary.LittleEndian.Uint64(b)), false)
+			u := binary.LittleEndian.Uint64(b)
+			if unsignedInt(typ) {
+				return unsignedStat(want, u)
+			}
+			return intStat(c, want, int64(u), false)
 		}
 	case parquet.Float:
 		if len(b) == 4 {
@@ -109,6 +117,14 @@ func intStat(c *parquet.Column, want arrow.DataType, v int64, is32 bool) (any, b
 		if _, scale, ok := fileDecimal(c); ok && scale == want.Scale {
 			return decimal128.FromI64(v), true
 		}
+	}
+	return nil, false
+}
+
+// unsignedStat is a UINT64 column's bound, read as its DECIMAL(20,0).
+func unsignedStat(want arrow.DataType, u uint64) (any, bool) {
+	if d, ok := want.(*arrow.Decimal128Type); ok && d.Scale == 0 {
+		return decimal128.New(0, u), true
 	}
 	return nil, false
 }

@@ -42,7 +42,7 @@ func createTableAs(ctx context.Context, s *engine.Session, st *sql.CreateTable) 
 	} else if !exists {
 		return nil, wh.NoSuchNamespace(ctx, ns)
 	}
-	p, err := s.Plan(ctx, st.AsQuery)
+	p, err := s.PlanStored(ctx, st.AsQuery)
 	if err != nil {
 		return nil, err
 	}

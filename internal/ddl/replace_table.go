@@ -59,7 +59,7 @@ func ReplaceTable(ctx context.Context, s *engine.Session, st *sql.ReplaceTable) 
 	if len(ct.Columns) > 0 {
 		return nil, &planner.Error{Pos: ct.Pos, Msg: "REPLACE TABLE … AS takes its columns from the query: drop the column list"}
 	}
-	p, err := s.Plan(ctx, ct.AsQuery)
+	p, err := s.PlanStored(ctx, ct.AsQuery)
 	if err != nil {
 		return nil, err
 	}

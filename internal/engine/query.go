@@ -19,6 +19,19 @@ func (s *Session) Plan(ctx context.Context, q *sql.Query) (planner.Plan, error) 
 	return s.Optimize(ctx, p)
 }
 
+// PlanStored plans a query whose rows become a new table's (CREATE TABLE
+// … AS): its columns have the types the table stores them as.
+func (s *Session) PlanStored(ctx context.Context, q *sql.Query) (planner.Plan, error) {
+	p, err := planner.BindQuery(ctx, s, q)
+	if err != nil {
+		return nil, err
+	}
+	if p, err = planner.AsStored(p); err != nil {
+		return nil, err
+	}
+	return s.Optimize(ctx, p)
+}
+
 // Optimize runs the optimizer's rules over a bound plan, less those the
 // session turned off (SET pruning = off turns off file pruning and answers
 // from metadata: every file is read).
