@@ -296,6 +296,8 @@ func (b *binder) bindUnary(e *sql.UnaryExpr, s *scope) (Expr, error) {
 			return nil, kindErrorf(ErrType, e.Pos, "unary - needs a number or an INTERVAL, got %s", TypeString(x.Type()))
 		}
 		return foldNegation(x), nil
+	case "~":
+		return bindBitwiseNot(x, e.Pos)
 	}
 	return nil, errorf(e.Pos, "unknown operator %s", e.Op)
 }
@@ -381,6 +383,9 @@ func (b *binder) bindBinary(e *sql.BinaryExpr, s *scope) (Expr, error) {
 	}
 	if fn, ok := arithmeticFns[e.Op]; ok {
 		return bindArithmetic(fn, l, r, e.Pos)
+	}
+	if fn, ok := bitwiseOps[e.Op]; ok {
+		return bindBitwise(fn, l, r, e.Pos)
 	}
 	return nil, errorf(e.Pos, "unknown operator %s", e.Op)
 }

@@ -293,6 +293,7 @@ func init() {
 		"date_sub":          {"(date, days)", 2, 2, bindDateAdd(true)},
 		"make_date":         {"(year, month, day)", 3, 3, typed(FnMakeDate, TypeDate, intArg, intArg, intArg)},
 		"last_day":          {"(date)", 1, 1, typed(FnLastDay, TypeDate, dateArg)},
+		"timezone":          {"('zone', timestamp)", 2, 2, bindTimezone},
 		"date_format":       {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatSpark)},
 		"strftime":          {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatStrftime)},
 		"to_char":           {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatPostgres)},
@@ -349,6 +350,7 @@ func init() {
 		"str_to_map":       {"(text[, pair delimiter[, key-value delimiter]])", 1, 3, withDefaults(typed(FnStrToMap, arrow.MapOf(TypeVarchar, TypeVarchar), str, str, str), stringLit(","), stringLit(":"))},
 	}
 	maps.Copy(scalarFunctions, nestedFunctions())
+	maps.Copy(scalarFunctions, bitwiseFunctions())
 	maps.Copy(scalarFunctions, jsonFunctions())
 	maps.Copy(scalarFunctions, listAggregateFunctions())
 }

@@ -185,6 +185,7 @@ var infixOps = map[string]string{
 	FnAdd: "+", FnSub: "-", FnMul: "*", FnDiv: "/", FnIntDiv: "//", FnMod: "%",
 	FnEq: "=", FnNe: "<>", FnLt: "<", FnLe: "<=", FnGt: ">", FnGe: ">=",
 	FnAnd: "AND", FnOr: "OR", FnConcat: "||",
+	FnBitwiseAnd: "&", FnBitwiseOr: "|", FnShiftLeft: "<<", FnShiftRight: ">>",
 	FnIsDistinct: "IS DISTINCT FROM", FnIsNotDistinct: "IS NOT DISTINCT FROM",
 }
 

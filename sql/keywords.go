@@ -34,12 +34,12 @@ var nonReservedWords = []string{
 	"cluster", "global", "location", "msck", "none", "refresh", "repair", "reset", "sync", "temp",
 	"temporary", "view", "views", "within",
 	// queries and expressions
-	"asc", "both", "cast", "current", "current_date", "current_time", "current_timestamp",
+	"asc", "at", "both", "cast", "current", "current_date", "current_time", "current_timestamp",
 	"any", "some", "bernoulli", "cube", "escape", "ignore", "respect", "pivot", "unpivot", "include", "exclude", "extract", "filter", "first", "following", "grouping", "name", "percent",
 	"repeatable", "reservoir", "sample", "system", "interval", "semi", "anti", "asof", "positional", "last", "leading", "nulls",
 	"of", "ordinality", "over", "preceding", "range", "rollup", "row", "rows", "recursive", "sets", "next", "only", "position", "substring", "system_time",
 	"system_version", "trailing", "trim", "try_cast", "unbounded", "version", "without",
-	"zone",
+	"zone", "rlike", "regexp",
 	// types
 	"bigint", "binary", "blob", "bool", "boolean", "bytea", "char", "date", "datetime",
 	"decimal", "double", "float", "int", "integer", "long", "numeric", "precision",

@@ -38,9 +38,9 @@ func (t token) isName() bool {
 // operators lists the multi-character operators before the single-character ones
 // so that the longest match wins.
 var operators = []string{
-	"::", "=>", "->>", "->", "==", "<>", "!=", "<=", ">=", "||", "//",
-	"+", "-", "*", "/", "%", "=", "<", ">", "(", ")", ",", ".", ";",
-	"[", "]", ":", "{", "}",
+	"<=>", "::", "=>", "->>", "->", "==", "<>", "!=", "<=", ">=", "||", "//",
+	"<<", ">>", "+", "-", "*", "/", "%", "=", "<", ">", "(", ")", ",", ".", ";",
+	"[", "]", ":", "{", "}", "&", "|", "~",
 }
 
 // canonicalOps maps operator spellings to the one the parser sees.

@@ -6,8 +6,9 @@ import (
 )
 
 // Expressions are parsed by precedence climbing, one function per level,
-// lowest first: OR, AND, NOT, comparison and predicates, ||, + -, * / %,
-// unary - +, the :: cast postfix, primary.
+// lowest first: OR, AND, NOT, comparison and predicates, the other binary
+// operators (|| ->> & | << >>, left to right, as in PostgreSQL and DuckDB),
+// + -, * / %, unary - + ~, AT TIME ZONE, the :: cast postfix, primary.
 //
 // Operator nodes carry the position of their operator, which is where a type
 // error about them belongs; other nodes carry the position of their first token.
@@ -61,6 +62,10 @@ func (p *parser) comparison() Expr {
 	for {
 		t := p.tok()
 		switch {
+		case t.isOp("<=>"):
+			// MySQL's and Spark's null-safe equality.
+			p.advance()
+			x = &IsDistinctExpr{L: x, R: p.concat(), Not: true, Pos: t.pos}
 		case t.kind == tokOp && comparisonOps[t.text]:
 			p.advance()
 			if q := p.quantifier(); q != "" {
@@ -75,6 +80,11 @@ func (p *parser) comparison() Expr {
 		case t.isWord("not") && isPredicateWord(p.peek(1)):
 			p.advance()
 			x = p.predicate(x, true, t.pos)
+		case p.isRegexpWord(0):
+			x = p.regexpPredicate(x, false)
+		case t.isWord("not") && p.isRegexpWord(1):
+			p.advance()
+			x = p.regexpPredicate(x, true)
 		default:
 			return x
 		}
@@ -156,11 +166,37 @@ func (p *parser) predicate(x Expr, not bool, pos Pos) Expr {
 	return like
 }
 
-// concat parses || and DuckDB's JSON operator ->>, which share a level
-// between comparison and addition, as PostgreSQL's operators do.
+// isRegexpWord reports whether the token n ahead is Spark's and MySQL's
+// infix RLIKE or REGEXP: followed by a pattern, not a column alias.
+func (p *parser) isRegexpWord(n int) bool {
+	t := p.peek(n)
+	if !t.isWord("rlike") && !t.isWord("regexp") {
+		return false
+	}
+	next := p.peek(n + 1)
+	return next.kind == tokString || next.isName() || next.isOp("(")
+}
+
+// regexpPredicate parses x [NOT] RLIKE|REGEXP pattern: regexp_like(x,
+// pattern), true when the pattern matches anywhere in x.
+func (p *parser) regexpPredicate(x Expr, not bool) Expr {
+	t := p.advance()
+	var e Expr = &FuncCall{Name: "regexp_like", Args: []Expr{x, p.concat()}, Pos: t.pos}
+	if not {
+		e = &UnaryExpr{Op: "NOT", X: e, Pos: t.pos}
+	}
+	return e
+}
+
+// otherOps are the binary operators of the level between comparison and
+// addition: string concatenation, DuckDB's JSON ->> and the bitwise ones.
+var otherOps = map[string]bool{"||": true, "->>": true, "&": true, "|": true, "<<": true, ">>": true}
+
+// concat parses the operators of otherOps, which share a level between
+// comparison and addition, as PostgreSQL's operators do.
 func (p *parser) concat() Expr {
 	x := p.additive()
-	for p.tok().isOp("||") || p.tok().isOp("->>") {
+	for t := p.tok(); t.kind == tokOp && otherOps[t.text]; t = p.tok() {
 		t := p.advance()
 		x = &BinaryExpr{Op: t.text, L: x, R: p.additive(), Pos: t.pos}
 	}
@@ -187,11 +223,22 @@ func (p *parser) multiplicative() Expr {
 
 func (p *parser) unary() Expr {
 	defer p.nest()()
-	if t := p.tok(); t.isOp("-") || t.isOp("+") {
+	if t := p.tok(); t.isOp("-") || t.isOp("+") || t.isOp("~") {
 		p.advance()
 		return &UnaryExpr{Op: t.text, X: p.unary(), Pos: t.pos}
 	}
-	return p.postfix()
+	return p.atTimeZone(p.postfix())
+}
+
+// atTimeZone parses x AT TIME ZONE zone, repeated: DuckDB's timezone(zone,
+// x), the wall clock of an instant in zone or the instant of a wall clock.
+func (p *parser) atTimeZone(x Expr) Expr {
+	for p.tok().isWord("at") && p.peek(1).isWord("time") && p.peek(2).isWord("zone") {
+		t := p.tok()
+		p.skip(3)
+		x = &FuncCall{Name: "timezone", Args: []Expr{p.postfix(), x}, Pos: t.pos}
+	}
+	return x
 }
 
 // postfix parses x::type, x[index] and x.field, possibly repeated.

@@ -17,6 +17,14 @@ func TestExprFormat(t *testing.T) {
 		{"j ->> 'a' = 'x'", "((j ->> 'a') = 'x')"},
 		{"j->>'a'->>'b' || c", "(((j ->> 'a') ->> 'b') || c)"},
 		{"j ->> 1 + 1", "(j ->> (1 + 1))"},
+		// bitwise operators share that level too, left to right (DuckDB's)
+		{"1 | 2 & 4 << a >> b", "((((1 | 2) & 4) << a) >> b)"},
+		{"1 + 2 << 1 = ~x * 2", "(((1 + 2) << 1) = ((~x) * 2))"},
+		{"a <=> b AND c <=> NULL", "((a IS NOT DISTINCT FROM b) AND (c IS NOT DISTINCT FROM NULL))"},
+		{"s RLIKE 'a' OR s NOT REGEXP p || 'x'", "(regexp_like(s, 'a') OR (NOT regexp_like(s, (p || 'x'))))"},
+		// AT TIME ZONE binds tighter than + and -, looser than ::
+		{"ts AT TIME ZONE 'UTC' + i", "(timezone('UTC', ts) + i)"},
+		{"ts::timestamp AT TIME ZONE 'UTC' AT TIME ZONE z", "timezone(z, timezone('UTC', CAST(ts AS TIMESTAMP)))"},
 		{"a - b - c", "((a - b) - c)"},
 		{"- 1", "(-1)"},
 		{"1 - -1", "(1 - (-1))"},

@@ -1,6 +1,9 @@
 package sql
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Nested values: x[index], x.field and ARRAY[…] (see ast_nested.go), and
 // nested types, written as Spark and Hive write them:
@@ -42,7 +45,25 @@ func (p *parser) nestedTypeArgs(tn *TypeName, word string) {
 			}
 		}
 	}
+	if closing == ">" {
+		p.splitShift()
+	}
 	p.expectOp(closing)
+}
+
+// splitShift splits a >> token, the end of two nested type argument lists
+// (ARRAY<ARRAY<INT>>), into two >.
+func (p *parser) splitShift() {
+	t := p.tok()
+	if !t.isOp(">>") {
+		return
+	}
+	first, second := t, t
+	first.text, first.raw = ">", ">"
+	second.text, second.raw = ">", ">"
+	second.pos.Col++
+	p.toks = slices.Insert(p.toks, p.i+1, second)
+	p.toks[p.i] = first
 }
 
 // nestedTypeArg parses a type followed by an optional NOT NULL.

@@ -65,6 +65,12 @@ var scalarFns = map[string]scalarFn{
 	planner.FnToBase64:   {1, 1, false, toBase64Kernel},
 	planner.FnFromBase64: {1, 1, false, fromBase64Kernel},
 	planner.FnBitCount:   {1, 1, false, bitCountKernel},
+	planner.FnBitwiseAnd: {2, 2, false, bitwiseKernel},
+	planner.FnBitwiseOr:  {2, 2, false, bitwiseKernel},
+	planner.FnBitwiseXor: {2, 2, false, bitwiseKernel},
+	planner.FnShiftLeft:  {2, 2, false, bitwiseKernel},
+	planner.FnShiftRight: {2, 2, false, bitwiseKernel},
+	planner.FnBitwiseNot: {1, 1, false, bitwiseNotKernel},
 
 	planner.FnAbs:      {1, 1, false, absKernel},
 	planner.FnSign:     {1, 1, false, signKernel},
