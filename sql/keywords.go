@@ -39,7 +39,7 @@ var nonReservedWords = []string{
 	"repeatable", "reservoir", "sample", "system", "interval", "semi", "anti", "asof", "positional", "last", "leading", "nulls",
 	"of", "ordinality", "over", "preceding", "range", "rollup", "row", "rows", "recursive", "sets", "next", "only", "position", "substring", "system_time",
 	"system_version", "trailing", "trim", "try_cast", "unbounded", "version", "without",
-	"zone", "rlike", "regexp",
+	"zone", "rlike", "regexp", "div",
 	// types
 	"bigint", "binary", "blob", "bool", "boolean", "bytea", "char", "date", "datetime",
 	"decimal", "double", "float", "int", "integer", "long", "numeric", "precision",

@@ -173,8 +173,7 @@ func (p *parser) isRegexpWord(n int) bool {
 	if !t.isWord("rlike") && !t.isWord("regexp") {
 		return false
 	}
-	next := p.peek(n + 1)
-	return next.kind == tokString || next.isName() || next.isOp("(")
+	return startsOperand(p.peek(n + 1))
 }
 
 // regexpPredicate parses x [NOT] RLIKE|REGEXP pattern: regexp_like(x,
@@ -214,11 +213,26 @@ func (p *parser) additive() Expr {
 
 func (p *parser) multiplicative() Expr {
 	x := p.unary()
-	for p.tok().isOp("*") || p.tok().isOp("/") || p.tok().isOp("//") || p.tok().isOp("%") {
-		t := p.advance()
+	for {
+		t := p.tok()
+		switch {
+		case t.isOp("*") || t.isOp("/") || t.isOp("//") || t.isOp("%"):
+		case t.isWord("div") && startsOperand(p.peek(1)):
+			// Spark's and MySQL's integer division, DuckDB's //.
+			t.text = "//"
+		default:
+			return x
+		}
+		p.advance()
 		x = &BinaryExpr{Op: t.text, L: x, R: p.unary(), Pos: t.pos}
 	}
-	return x
+}
+
+// startsOperand reports whether t can start the operand of an infix
+// operator spelled as a word (DIV, RLIKE), which tells the operator from a
+// column alias with that name.
+func startsOperand(t token) bool {
+	return t.kind == tokString || t.kind == tokNumber || t.isName() || t.isOp("(") || t.isOp("-") || t.isOp("+")
 }
 
 func (p *parser) unary() Expr {
@@ -320,6 +334,49 @@ var typedLiterals = map[string]LitKind{
 	"date": LitDate, "time": LitTime, "timestamp": LitTimestamp, "timestamptz": LitTimestampTZ,
 }
 
+// castLiteralTypes are the types whose constants Trino and PostgreSQL
+// write as TYPE 'text': DOUBLE '1.5', INTEGER '3', DECIMAL '1.25'.
+var castLiteralTypes = map[string]bool{
+	"boolean": true, "bool": true, "tinyint": true, "smallint": true, "int": true, "integer": true,
+	"bigint": true, "real": true, "float": true, "double": true, "decimal": true, "numeric": true,
+	"varchar": true, "char": true, "uuid": true,
+}
+
+// castLiteral parses TYPE 'text' as CAST('text' AS TYPE). DECIMAL '1.25'
+// without precision and scale is the decimal as written, DECIMAL(3,2), as
+// in Trino.
+func (p *parser) castLiteral() Expr {
+	t, text := p.tok(), p.peek(1)
+	if t.isWord("decimal") || t.isWord("numeric") {
+		digits, negative := strings.CutPrefix(strings.TrimSpace(text.text), "-")
+		if isDecimalText(digits) {
+			p.skip(2)
+			var x Expr = &Literal{Kind: LitDecimal, Value: digits, Pos: text.pos}
+			if negative {
+				x = &UnaryExpr{Op: "-", X: x, Pos: t.pos}
+			}
+			return x
+		}
+	}
+	to := p.typeName()
+	p.advance()
+	return &CastExpr{X: &Literal{Kind: LitString, Value: text.text, Pos: text.pos}, To: to, Pos: t.pos}
+}
+
+// isDecimalText reports whether s is digits with at most one point.
+func isDecimalText(s string) bool {
+	digits := 0
+	for i, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c != '.' || strings.IndexByte(s[i+1:], '.') >= 0:
+			return false
+		}
+	}
+	return digits > 0
+}
+
 // keywordExpr parses the expressions introduced by a word with a special syntax,
 // or returns nil. Most of these words are not reserved, so each case checks the
 // token after the word: DATE '2024-01-01' is a literal, date(ts) a call and date a column.
@@ -368,6 +425,9 @@ func (p *parser) keywordExpr() Expr {
 	if kind, ok := typedLiterals[t.text]; ok && next.kind == tokString {
 		p.advance()
 		return &Literal{Kind: kind, Value: p.advance().text, Pos: t.pos}
+	}
+	if castLiteralTypes[t.text] && next.kind == tokString {
+		return p.castLiteral()
 	}
 	if !next.isOp("(") {
 		return nil

@@ -25,6 +25,8 @@ func TestExprFormat(t *testing.T) {
 		// AT TIME ZONE binds tighter than + and -, looser than ::
 		{"ts AT TIME ZONE 'UTC' + i", "(timezone('UTC', ts) + i)"},
 		{"ts::timestamp AT TIME ZONE 'UTC' AT TIME ZONE z", "timezone(z, timezone('UTC', CAST(ts AS TIMESTAMP)))"},
+		{"a DIV b * c", "((a // b) * c)"},
+		{"DOUBLE '1.5' + DECIMAL '-1.25' + INTEGER '3'", "((CAST('1.5' AS DOUBLE) + (-1.25)) + CAST('3' AS INT))"},
 		{"a - b - c", "((a - b) - c)"},
 		{"- 1", "(-1)"},
 		{"1 - -1", "(1 - (-1))"},

@@ -501,6 +501,11 @@ func (p *parser) tablePrimary() TableExpr {
 		p.expectOp(")")
 		return x
 	}
+	if t.isWord("values") && p.peek(1).isOp("(") {
+		// Spark's FROM VALUES (…), (…) [AS] t(a, b), unparenthesized.
+		s := &SubqueryTable{Query: &Query{Body: p.values()}, Pos: t.pos}
+		return p.sampledWithAlias(s, func() { s.Alias, s.ColAliases = p.tableAliasWithColumns() })
+	}
 	if t.kind == tokString {
 		p.advance()
 		f := &FileTable{Path: t.text, Pos: t.pos}
