@@ -416,6 +416,10 @@ func (p *parser) keywordExpr() Expr {
 		if next.isOp("[") {
 			return p.arrayConstructor()
 		}
+	case "map":
+		if next.isOp("{") {
+			return p.mapLiteral()
+		}
 	case "current_date", "current_time", "current_timestamp":
 		if !next.isOp("(") {
 			p.advance()

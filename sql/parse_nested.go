@@ -133,6 +133,22 @@ func (p *parser) listLiteral(pos Pos) Expr {
 // structLiteral parses {'name': value, …} (DuckDB's struct; a name may
 // also be written as an identifier) as named_struct('name', value, …) at
 // pos.
+// mapLiteral parses DuckDB's MAP {key: value, …} into map(key, value, …).
+func (p *parser) mapLiteral() Expr {
+	call := &FuncCall{Name: "map", Pos: p.advance().pos}
+	p.expectOp("{")
+	for !p.tok().isOp("}") {
+		key := p.expr()
+		p.expectOp(":")
+		call.Args = append(call.Args, key, p.expr())
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.expectOp("}")
+	return call
+}
+
 func (p *parser) structLiteral(pos Pos) Expr {
 	p.expectOp("{")
 	call := &FuncCall{Name: "named_struct", Pos: pos}

@@ -50,21 +50,32 @@ func mapFromEntriesKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.
 		if a.IsNull(i) {
 			continue
 		}
-		clear(seen)
 		start, end := a.ValueOffsets(i)
 		for j := start - lo; j < end-lo; j++ {
-			switch k := keys[j]; {
-			case structs.IsNull(int(j)) || k[0] == 0: // NULL keys are {0x00}
+			if structs.IsNull(int(j)) || keys[j][0] == 0 { // NULL keys are {0x00}
 				return nil, fmt.Errorf("%s: a map key cannot be NULL", c)
-			case seen[string(k)]:
-				return nil, fmt.Errorf("%s: map keys must be unique", c)
 			}
-			seen[string(keys[j])] = true
+		}
+		if !uniqueKeys(keys[start-lo:end-lo], seen) {
+			return nil, fmt.Errorf("%s: map keys must be unique", c)
 		}
 	}
 	return ev.gatherLists(c.T, ev.validity(ops[0]), entries, func(i int, dst []int32) []int32 {
 		return appendElements(dst, a, i, int32(-lo))
 	})
+}
+
+// uniqueKeys reports whether the encoded keys (NestedKeys) of one map
+// differ from each other; seen is scratch space.
+func uniqueKeys(keys [][]byte, seen map[string]bool) bool {
+	clear(seen)
+	for _, k := range keys {
+		if seen[string(k)] {
+			return false
+		}
+		seen[string(k)] = true
+	}
+	return true
 }
 
 // mapConcatKernel joins, row by row, the entries of maps of one type, a

@@ -287,6 +287,15 @@ func makeMapKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, 
 	if keys.NullN() > 0 {
 		return nil, fmt.Errorf("%s: a map key cannot be NULL", c)
 	}
+	if m := len(keyOps); m > 1 {
+		// Row i's keys are keys[i*m : (i+1)*m].
+		encoded, seen := NestedKeys(nil, keys), map[string]bool{}
+		for i := range ev.n {
+			if !uniqueKeys(encoded[i*m:(i+1)*m], seen) {
+				return nil, fmt.Errorf("%s: map keys must be unique", c)
+			}
+		}
+	}
 	vals, err := ev.interleave(mt.ItemType(), valOps)
 	if err != nil {
 		return nil, err
