@@ -824,6 +824,10 @@ func newLeafDecoder(c *parquet.Column, want arrow.DataType, numSlots int, mem me
 		if kind == parquet.ByteArray {
 			return newBinaryDecoder(want, numRows, mem), nil
 		}
+	case *arrow.MonthDayNanoIntervalType:
+		if isParquetInterval(typ) {
+			return newFixedDecoder(want, numRows, mem, fixedBytesValues(12, intervalFromParquet)), nil
+		}
 	case *arrow.FixedSizeBinaryType:
 		if kind == parquet.FixedLenByteArray && typ.Length() == want.ByteWidth {
 			return newFixedBytesDecoder(want, want.ByteWidth, numRows, mem), nil
@@ -1023,19 +1027,34 @@ func decimalSource(c *parquet.Column, want *arrow.Decimal128Type) (valueSource[d
 	case parquet.ByteArray:
 		return valueSource[decimal128.Num]{decode: decodeByteArrayDecimals}, nil
 	case parquet.FixedLenByteArray:
-		width := c.Type().Length()
-		return valueSource[decimal128.Num]{decode: func(v *encoding.Values, n int, dst []decimal128.Num) ([]decimal128.Num, error) {
-			data, _ := v.Data()
-			if len(data) < n*width {
-				return nil, fmt.Errorf("page holds %d bytes, expected %d", len(data), n*width)
-			}
-			for i := range n {
-				dst = append(dst, decimalFromBigEndian(data[i*width:(i+1)*width]))
-			}
-			return dst, nil
-		}}, nil
+		return fixedBytesValues(c.Type().Length(), decimalFromBigEndian), nil
 	}
 	return valueSource[decimal128.Num]{}, fmt.Errorf("unsupported decimal storage %s for column %s", c.Type().Kind(), c.Name())
+}
+
+// fixedBytesValues reads a FIXED_LEN_BYTE_ARRAY(width) column converted
+// value by value with conv.
+func fixedBytesValues[T any](width int, conv func([]byte) T) valueSource[T] {
+	return valueSource[T]{decode: func(v *encoding.Values, n int, dst []T) ([]T, error) {
+		data, _ := v.Data()
+		if len(data) < n*width {
+			return nil, fmt.Errorf("page holds %d bytes, expected %d", len(data), n*width)
+		}
+		for i := range n {
+			dst = append(dst, conv(data[i*width:(i+1)*width]))
+		}
+		return dst, nil
+	}}
+}
+
+// intervalFromParquet decodes Parquet's INTERVAL: months, days and
+// milliseconds, unsigned little-endian 32-bit integers.
+func intervalFromParquet(b []byte) arrow.MonthDayNanoInterval {
+	return arrow.MonthDayNanoInterval{
+		Months:      int32(binary.LittleEndian.Uint32(b)),
+		Days:        int32(binary.LittleEndian.Uint32(b[4:])),
+		Nanoseconds: int64(binary.LittleEndian.Uint32(b[8:])) * 1_000_000,
+	}
 }
 
 func decodeByteArrayDecimals(v *encoding.Values, n int, dst []decimal128.Num) ([]decimal128.Num, error) {

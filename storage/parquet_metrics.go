@@ -81,11 +81,20 @@ func newColumnMetrics(t arrow.DataType) (*columnMetrics, error) {
 		m.bounds = &bytesBounds{literal: uuidLiteral, get: func(a arrow.Array, i int) []byte {
 			return a.(*extensions.UUIDArray).Storage().(*array.FixedSizeBinary).Value(i)
 		}}
+	case *arrow.MonthDayNanoIntervalType:
+		// Intervals have no order (is a month 30 days?): counts only.
+		m.bounds = noBounds{}
 	default:
 		return nil, fmt.Errorf("no metrics for arrow type %s", t)
 	}
 	return m, nil
 }
+
+// noBounds tracks no bounds, for types without an order.
+type noBounds struct{}
+
+func (noBounds) update(arrow.Array, int, int) int64          { return 0 }
+func (noBounds) serialize() (lower, upper []byte, err error) { return nil, nil, nil }
 
 // update accounts rows [lo, hi) of arr.
 func (m *columnMetrics) update(arr arrow.Array, lo, hi int) {

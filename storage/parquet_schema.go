@@ -182,6 +182,13 @@ func arrowTypeOfInt(bitWidth int, signed bool) arrow.DataType {
 	return uint64Decimal
 }
 
+// isParquetInterval reports whether t is Parquet's INTERVAL, which only
+// the legacy converted type annotates: a FIXED_LEN_BYTE_ARRAY(12).
+func isParquetInterval(t parquet.Type) bool {
+	ct := t.ConvertedType()
+	return ct != nil && *ct == deprecated.Interval && t.Kind() == parquet.FixedLenByteArray && t.Length() == 12
+}
+
 // unsignedInt reports whether t is annotated as an unsigned integer, whose
 // values and statistics read zero-extended, not sign-extended.
 func unsignedInt(t parquet.Type) bool {
@@ -218,6 +225,8 @@ func arrowTypeOfConverted(t parquet.Type, ct deprecated.ConvertedType) (arrow.Da
 		return arrowTypeOfInt(32, false), t.Kind() == parquet.Int32
 	case deprecated.Uint64:
 		return arrowTypeOfInt(64, false), t.Kind() == parquet.Int64
+	case deprecated.Interval:
+		return arrow.FixedWidthTypes.MonthDayNanoInterval, isParquetInterval(t)
 	}
 	return nil, false
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/encoding"
 )
@@ -381,8 +382,29 @@ func parquetNode(t arrow.DataType) (parquet.Node, error) {
 		return parquet.UUID(), nil
 	case *arrow.FixedSizeBinaryType:
 		return parquet.Leaf(parquet.FixedLenByteArrayType(t.ByteWidth)), nil
+	case *arrow.MonthDayNanoIntervalType:
+		return parquet.Leaf(intervalType{parquet.FixedLenByteArrayType(12)}), nil
 	}
 	return nil, fmt.Errorf("arrow type %s not supported by the parquet writer", t)
+}
+
+// intervalType is Parquet's INTERVAL, which has no logical type, only the
+// legacy converted type on a FIXED_LEN_BYTE_ARRAY(12).
+type intervalType struct{ parquet.Type }
+
+var intervalConverted = deprecated.Interval
+
+func (intervalType) ConvertedType() *deprecated.ConvertedType { return &intervalConverted }
+
+// intervalBytes is an INTERVAL as Parquet stores it: months, days and
+// milliseconds as little-endian 32-bit integers; the time below a
+// millisecond is dropped, as DuckDB drops it.
+func intervalBytes(v arrow.MonthDayNanoInterval) []byte {
+	b := make([]byte, 12)
+	binary.LittleEndian.PutUint32(b, uint32(v.Months))
+	binary.LittleEndian.PutUint32(b[4:], uint32(v.Days))
+	binary.LittleEndian.PutUint32(b[8:], uint32(v.Nanoseconds/1_000_000))
+	return b
 }
 
 // decimalNode stores decimals as INT32 up to precision 9, INT64 up to 18 and
@@ -483,6 +505,10 @@ func newLeafValuer(t arrow.DataType) (leafValuer, error) {
 		}), nil
 	case *arrow.Decimal128Type:
 		return decimalValuer(t), nil
+	case *arrow.MonthDayNanoIntervalType:
+		return typedValuer(func(a *array.MonthDayNanoInterval, i int) parquet.Value {
+			return parquet.FixedLenByteArrayValue(intervalBytes(a.Value(i)))
+		}), nil
 	}
 	return nil, fmt.Errorf("arrow type %s not supported by the parquet writer", t)
 }
