@@ -176,7 +176,7 @@ func withHiveColumns(p *planner.FileScan, schema *arrow.Schema, f planner.FileRe
 // constantArray repeats a literal n times.
 func constantArray(l *planner.Literal, n int, mem memory.Allocator) (arrow.Array, error) {
 	if l.Value == nil {
-		return array.MakeArrayOfNull(mem, l.T, n), nil
+		return expr.NullArray(mem, l.T, n), nil
 	}
 	sc, err := expr.LiteralScalar(l)
 	if err != nil {
@@ -226,7 +226,7 @@ func hiveBatch(ctx context.Context, p *planner.FileScan) (arrow.RecordBatch, err
 	defer expr.ReleaseArrays(cols)
 	for i, c := range p.Columns {
 		if c.Hive < 0 {
-			cols[i] = array.MakeArrayOfNull(mem, c.Type, len(p.Files))
+			cols[i] = expr.NullArray(mem, c.Type, len(p.Files))
 			continue
 		}
 		rows := make([][]planner.Expr, len(p.Files))

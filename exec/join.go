@@ -475,7 +475,7 @@ func takeRows(ctx context.Context, schema *arrow.Schema, batch arrow.RecordBatch
 			continue
 		}
 		if allNull {
-			cols[c] = array.MakeArrayOfNull(mem, f.Type, len(rows))
+			cols[c] = expr.NullArray(mem, f.Type, len(rows))
 			continue
 		}
 		taken, err := expr.Take(ctx, mem, batch.Column(c), rows)
@@ -550,7 +550,7 @@ func materialize(ctx context.Context, op Operator, spill *keySpill) (arrow.Recor
 	defer expr.ReleaseArrays(cols)
 	for c, f := range op.Schema().Fields() {
 		if len(batches) == 0 {
-			cols[c] = array.MakeArrayOfNull(mem, f.Type, 0)
+			cols[c] = expr.NullArray(mem, f.Type, 0)
 			continue
 		}
 		parts := make([]arrow.Array, len(batches))

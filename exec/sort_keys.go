@@ -123,7 +123,7 @@ func concatBatches(mem memory.Allocator, schema *arrow.Schema, batches []arrow.R
 	}
 	for c := range cols {
 		if len(batches) == 0 { // an empty input, e.g. no groups to sort
-			cols[c] = array.MakeArrayOfNull(mem, schema.Field(c).Type, 0)
+			cols[c] = expr.NullArray(mem, schema.Field(c).Type, 0)
 			continue
 		}
 		parts := make([]arrow.Array, len(batches))

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
@@ -111,7 +110,7 @@ func (e *subqueryExpr) EvalBatch(ctx context.Context, batch arrow.RecordBatch, m
 	switch e.Kind {
 	case planner.SubqueryScalar:
 		if e.value == nil {
-			return array.MakeArrayOfNull(mem, e.T, n), nil
+			return expr.NullArray(mem, e.T, n), nil
 		}
 		return scalar.MakeArrayFromScalar(e.value, n, mem)
 	case planner.SubqueryExists:

@@ -9,7 +9,6 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -267,7 +266,7 @@ func buildBytes(mem memory.Allocator, t arrow.DataType, vals [][]byte, valid []b
 }
 
 func buildNulls(mem memory.Allocator, t arrow.DataType, vals []uint8, _ []bool) arrow.Array {
-	return array.MakeArrayOfNull(mem, t, len(vals))
+	return expr.NullArray(mem, t, len(vals))
 }
 
 // nullMask returns an array's validity bitmap re-based to bit 0, or nil when

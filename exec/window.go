@@ -150,7 +150,7 @@ func (w *windowOp) readAll(ctx context.Context, mem memory.Allocator) (arrow.Rec
 		cols := make([]arrow.Array, schema.NumFields())
 		defer expr.ReleaseArrays(cols)
 		for i, f := range schema.Fields() {
-			cols[i] = array.MakeArrayOfNull(mem, f.Type, 0)
+			cols[i] = expr.NullArray(mem, f.Type, 0)
 		}
 		return array.NewRecordBatch(schema, cols, 0), nil
 	}

@@ -45,7 +45,7 @@ const runningFactor = 64
 // aggregateFrames computes call.Agg over every row's frame.
 func aggregateFrames(ctx context.Context, call *planner.WindowCall, r *windowRows, batch arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
 	if len(r.perm) == 0 {
-		return array.MakeArrayOfNull(mem, call.T, 0), nil
+		return expr.NullArray(mem, call.T, 0), nil
 	}
 	in, err := evalAggregateInput(ctx, call.Agg, r, batch, mem)
 	if err != nil {

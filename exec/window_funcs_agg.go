@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -243,7 +242,7 @@ func extremeFrames(ctx context.Context, call *planner.WindowCall, r *windowRows,
 	for i, c := range chosen {
 		src[i] = c - 1
 	}
-	none := array.MakeArrayOfNull(mem, arg.DataType(), arg.Len())
+	none := expr.NullArray(mem, arg.DataType(), arg.Len())
 	defer none.Release()
 	return gatherOrDefault(ctx, arg, none, src, mem)
 }

@@ -210,6 +210,8 @@ func (b *binder) bindExprZoneless(e sql.Expr, s *scope) (Expr, error) {
 		return b.bindExists(e, s)
 	case *sql.SubscriptExpr:
 		return b.bindSubscript(e, s)
+	case *sql.SliceExpr:
+		return b.bindSlice(e, s)
 	case *sql.FieldExpr:
 		return b.bindField(e, s)
 	}

@@ -11,8 +11,10 @@ import (
 const (
 	// list_reverse(a ARRAY) → ARRAY, also reverse(a).
 	FnListReverse = "list_reverse"
-	// list_slice(a ARRAY, begin, end) → ARRAY: DuckDB's, 1-based and
-	// inclusive, negative bounds counting from the end.
+	// list_slice(a ARRAY, begin, end[, step]) → ARRAY: DuckDB's, 1-based
+	// and inclusive, negative bounds counting from the end; a negative step
+	// walks from begin back to end. Also list_slice(s STRING, begin, end),
+	// the characters (bind_slice.go).
 	FnListSlice = "list_slice"
 	// slice(a ARRAY, start, length) → ARRAY: Spark's; start counts from 1,
 	// or from the end when negative.

@@ -93,8 +93,10 @@ func bindMakeMap(_ *binder, c *funcCall) (Expr, error) {
 	if storage.IsNested(keys[0].Type()) {
 		return nil, kindErrorf(ErrType, c.pos, "map keys must be of a primitive type, not %s", TypeString(keys[0].Type()))
 	}
-	if vals, err = unifyResults(c.pos, vals...); err != nil {
-		return nil, err
+	if !allNull(vals) { // map('k', NULL) keeps NULL values, as DuckDB's MAP {'k': NULL}
+		if vals, err = unifyResults(c.pos, vals...); err != nil {
+			return nil, err
+		}
 	}
 	args := make([]Expr, 0, len(c.args))
 	for i := range keys {

@@ -321,7 +321,7 @@ func init() {
 		// bind_func_map.go, bind_func_zip.go, bind_func_sequence.go); the
 		// list aggregates come from listAggregateFunctions.
 		"list_reverse":     {"(array)", 1, 1, bindListSameType(FnListReverse)},
-		"list_slice":       {"(array, begin, end)", 3, 3, bindListSameType(FnListSlice)},
+		"list_slice":       {"(array or string, begin, end[, step])", 3, 4, bindListSlice},
 		"slice":            {"(array, start, length)", 3, 3, bindListSameType(FnSlice)},
 		"flatten":          {"(array of arrays)", 1, 1, bindFlatten},
 		"array_compact":    {"(array)", 1, 1, bindListSameType(FnArrayCompact)},

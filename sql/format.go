@@ -169,6 +169,16 @@ func (f *formatter) expr(e Expr) {
 		f.write(quoteIdent(e.Name), " => ", e.Value)
 	case *SubscriptExpr:
 		f.write(e.X, "[", e.Index, "]")
+	case *SliceExpr:
+		f.write(e.X, "[", e.Begin, ":", e.End)
+		if e.Step != nil {
+			sep := ":"
+			if e.End == nil {
+				sep = " :" // x[1::2] would read as the cast 1::2
+			}
+			f.write(sep, e.Step)
+		}
+		f.WriteString("]")
 	case *GroupingSets:
 		f.groupingSets(e)
 	case *FieldExpr:

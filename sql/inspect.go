@@ -73,6 +73,8 @@ func subexpressions(e Expr) []Expr {
 		return []Expr{e.Value}
 	case *SubscriptExpr:
 		return []Expr{e.X, e.Index}
+	case *SliceExpr:
+		return []Expr{e.X, e.Begin, e.End, e.Step}
 	case *FieldExpr:
 		return []Expr{e.X}
 	case *GroupingSets:

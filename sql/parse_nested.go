@@ -95,15 +95,14 @@ func formatNestedType(t TypeName) string {
 // QuoteIdent quotes a name as the parser reads it back (see quoteIdent).
 func QuoteIdent(name string) string { return quoteIdent(name) }
 
-// nestedPostfix parses the [index] and .field suffixes after an operand.
+// nestedPostfix parses the [index], [begin:end:step] and .field suffixes
+// after an operand.
 func (p *parser) nestedPostfix(x Expr) Expr {
 	for {
 		switch t := p.tok(); {
 		case t.isOp("["):
 			p.advance()
-			idx := p.expr()
-			p.expectOp("]")
-			x = &SubscriptExpr{X: x, Index: idx, Pos: t.pos}
+			x = p.subscriptOrSlice(x, t.pos)
 		case t.isOp(".") && p.peek(1).isName():
 			p.advance()
 			x = &FieldExpr{X: x, Field: p.ident(), Pos: t.pos}
@@ -111,6 +110,41 @@ func (p *parser) nestedPostfix(x Expr) Expr {
 			return x
 		}
 	}
+}
+
+// subscriptOrSlice parses what follows the [ at pos: index] or DuckDB's
+// slice begin:end] or begin:end:step], each part optional; an end left out
+// before a step may also be spelled - (x[:-:2]).
+func (p *parser) subscriptOrSlice(x Expr, pos Pos) Expr {
+	var begin Expr
+	if !p.tok().isOp(":") {
+		begin = p.expr()
+		if !p.acceptOp(":") {
+			p.expectOp("]")
+			return &SubscriptExpr{X: x, Index: begin, Pos: pos}
+		}
+	} else {
+		p.advance()
+	}
+	s := &SliceExpr{X: x, Begin: begin, Pos: pos}
+	if p.tok().isOp("-") && p.peek(1).isOp(":") {
+		p.advance() // DuckDB's x[begin:-:step], the end left out
+	} else {
+		s.End = p.sliceBound()
+	}
+	if p.acceptOp(":") {
+		s.Step = p.sliceBound()
+	}
+	p.expectOp("]")
+	return s
+}
+
+// sliceBound parses a slice's end or step, nil when it is left out.
+func (p *parser) sliceBound() Expr {
+	if p.tok().isOp(":") || p.tok().isOp("]") {
+		return nil
+	}
+	return p.expr()
 }
 
 // arrayConstructor parses ARRAY[a, b, …] (Trino, PostgreSQL) as array(a, b, …).

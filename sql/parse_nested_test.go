@@ -1,6 +1,9 @@
 package sql
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParseNestedTypes(t *testing.T) {
 	for text, want := range map[string]string{
@@ -47,6 +50,48 @@ func TestParseNestedAccess(t *testing.T) {
 	u := mustParseOne(t, "SELECT * FROM UNNEST(x) WITH ORDINALITY AS u(v, n)").(*QueryStmt).Query.Body.(*Select).From.(*TableFunc)
 	if !u.Ordinality || u.Alias != "u" || len(u.ColAliases) != 2 {
 		t.Errorf("UNNEST WITH ORDINALITY: %+v", u)
+	}
+}
+
+// TestParseSlice: DuckDB's x[begin:end:step], any part left out, prints
+// back as text that parses to the same slice.
+func TestParseSlice(t *testing.T) {
+	for text, want := range map[string]string{
+		"a[2:3]":        "a[2:3]",
+		"a[:2]":         "a[:2]",
+		"a[2:]":         "a[2:]",
+		"a[:]":          "a[:]",
+		"a[:-1]":        "a[:(-1)]",
+		"a[1:5:2]":      "a[1:5:2]",
+		"a[: :-1]":      "a[: :(-1)]",
+		"a[:-:2]":       "a[: :2]",
+		"a[2:-:-1]":     "a[2: :(-1)]",
+		"a[:-1:2]":      "a[:(-1):2]",
+		"a[:- 1:2]":     "a[:(-1):2]",
+		"a[2: :2]":      "a[2: :2]",
+		"a[:3:]":        "a[:3]",
+		"a[i+1:][0]":    "a[(i + 1):][0]",
+		"'abc'[-2:]":    "'abc'[(-2):]",
+		"[1, 2][x:y:z]": "array(1, 2)[x:y:z]",
+	} {
+		sel := mustParseOne(t, "SELECT "+text).(*QueryStmt).Query.Body.(*Select)
+		if got := Format(sel.Items[0].Expr); got != want {
+			t.Errorf("%s: %s, want %s", text, got, want)
+		}
+		again := mustParseOne(t, "SELECT "+want).(*QueryStmt).Query.Body.(*Select)
+		if got := Format(again.Items[0].Expr); got != want {
+			t.Errorf("%s reparsed as %s", want, got)
+		}
+	}
+	for text, want := range map[string]string{
+		"SELECT a[1 2]":   `unexpected "2", expected ":" or "]"`,
+		"SELECT a[1:2 3]": `unexpected "3", expected ":" or "]"`,
+		"SELECT a[::2]":   `unexpected "::"`,
+		"SELECT a[:-]":    `unexpected "]"`,
+	} {
+		if _, err := Parse(text); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %s", text, err, want)
+		}
 	}
 }
 

@@ -180,7 +180,7 @@ func (ev *evaluator) evalNode(e planner.Expr) (arrow.Array, error) {
 // constant materializes a literal as an array of n equal values.
 func (ev *evaluator) constant(l *planner.Literal) (arrow.Array, error) {
 	if l.Value == nil {
-		return array.MakeArrayOfNull(ev.mem, l.T, ev.n), nil
+		return NullArray(ev.mem, l.T, ev.n), nil
 	}
 	sc, err := LiteralScalar(l)
 	if err != nil {
@@ -354,7 +354,7 @@ func MakeArray(t arrow.DataType, n int, validity *memory.Buffer, buffers ...*mem
 
 // allNull returns an array of n NULLs of type t.
 func (ev *evaluator) allNull(t arrow.DataType) arrow.Array {
-	return array.MakeArrayOfNull(ev.mem, t, ev.n)
+	return NullArray(ev.mem, t, ev.n)
 }
 
 // extensionStorage unwraps extension arrays (such as UUID) to their storage

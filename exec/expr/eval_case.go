@@ -231,12 +231,12 @@ func (g *gather) release() { ReleaseArrays(g.pieces) }
 // finish returns the assembled array; the gather still owns its pieces.
 func (g *gather) finish() (arrow.Array, error) {
 	if g.ev.n == 0 {
-		return array.MakeArrayOfNull(g.ev.mem, g.t, 0), nil
+		return NullArray(g.ev.mem, g.t, 0), nil
 	}
 	for i, p := range g.pieces {
 		// A bare NULL branch has the Null type; give it the result type.
 		if p.DataType().ID() == arrow.NULL && g.t.ID() != arrow.NULL {
-			g.pieces[i] = array.MakeArrayOfNull(g.ev.mem, g.t, p.Len())
+			g.pieces[i] = NullArray(g.ev.mem, g.t, p.Len())
 			p.Release()
 		}
 	}

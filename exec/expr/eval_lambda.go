@@ -91,7 +91,7 @@ func (ev *evaluator) nullUnlessErr(t arrow.DataType, err error) (arrow.Array, er
 	if err != nil {
 		return nil, err
 	}
-	return array.MakeArrayOfNull(ev.mem, t, ev.n), nil
+	return NullArray(ev.mem, t, ev.n), nil
 }
 
 // lambdaBody evaluates the lambda's body over the elements values, of rows
@@ -328,7 +328,7 @@ func (f *fold) step(k int, active []int32, acc arrow.Array) ([]int32, arrow.Arra
 // list are NULL.
 func (f *fold) result(t arrow.DataType) (arrow.Array, error) {
 	if len(f.done) == 0 {
-		return array.MakeArrayOfNull(f.ev.mem, t, f.ev.n), nil
+		return NullArray(f.ev.mem, t, f.ev.n), nil
 	}
 	all, err := array.Concatenate(f.done, f.ev.mem)
 	if err != nil {

@@ -50,6 +50,29 @@ func TestSliceBounds(t *testing.T) {
 	}
 }
 
+// TestAppendSteps: the indices a stepped slice keeps, forward and back,
+// with steps too large to add without overflow.
+func TestAppendSteps(t *testing.T) {
+	for _, c := range []struct {
+		from, to, step int64
+		want           []int32
+	}{
+		{0, 5, 1, []int32{10, 11, 12, 13, 14}},
+		{0, 5, 2, []int32{10, 12, 14}},
+		{1, 5, 2, []int32{11, 13}},
+		{0, 5, -2, []int32{14, 12, 10}},
+		{0, 4, -3, []int32{13, 10}},
+		{2, 2, 1, nil},
+		{3, 1, -1, nil},
+		{0, 5, math.MaxInt64, []int32{10}},
+		{0, 5, math.MinInt64, []int32{14}},
+	} {
+		if got := appendSteps(nil, 10, c.from, c.to, c.step); !slices.Equal(got, c.want) {
+			t.Errorf("[%d, %d) step %d: %v, want %v", c.from, c.to, c.step, got, c.want)
+		}
+	}
+}
+
 // TestIntegerSequence: the count of a sequence across the whole BIGINT
 // range does not overflow, and a step away from stop is an error.
 func TestIntegerSequence(t *testing.T) {

@@ -194,7 +194,7 @@ func mapPartKernel(_ *evaluator, c *planner.Call, ops []operand) (arrow.Array, e
 // array(a, b) are a[0], b[0], a[1], b[1], ….
 func (ev *evaluator) interleave(t arrow.DataType, ops []operand) (arrow.Array, error) {
 	if len(ops) == 0 {
-		return array.MakeArrayOfNull(ev.mem, t, 0), nil
+		return NullArray(ev.mem, t, 0), nil
 	}
 	arrs := make([]arrow.Array, len(ops))
 	defer func() {

@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/lakesql/lakesql/planner"
 )
@@ -14,7 +13,7 @@ import (
 // the rows that reach it, so over none it returns an empty array.
 func raiseErrorKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	if ev.n == 0 {
-		return array.MakeArrayOfNull(ev.mem, c.T, 0), nil
+		return NullArray(ev.mem, c.T, 0), nil
 	}
 	msg := "raise_error(NULL)"
 	switch o := ops[0]; {

@@ -27,7 +27,7 @@ func Take(ctx context.Context, mem memory.Allocator, arr arrow.Array, rows []int
 	}
 	if arr.NullN() == arr.Len() {
 		// MakeArrayOfNull's arrays may lack value buffers.
-		return array.MakeArrayOfNull(mem, arr.DataType(), len(rows)), nil
+		return NullArray(mem, arr.DataType(), len(rows)), nil
 	}
 	switch t := arr.DataType().(type) {
 	case *arrow.DictionaryType:

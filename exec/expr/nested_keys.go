@@ -413,7 +413,7 @@ func decodePrimitives(mem memory.Allocator, t arrow.DataType, keys [][]byte, val
 		if validity != nil {
 			validity.Release()
 		}
-		return array.MakeArrayOfNull(mem, t, n)
+		return NullArray(mem, t, n)
 	case KindBool:
 		buf := NewBuffer(mem, int(bitutil.BytesForBits(int64(n))))
 		for i, k := range keys {
