@@ -15,8 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/encoding"
 )
 

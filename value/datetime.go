@@ -52,8 +52,9 @@ func CastToDate(s string) (int32, error) {
 // ParseTimestamp parses a TIMESTAMP: YYYY-MM-DD, optionally followed by a
 // space or 'T' and HH:MM[:SS[.ffffff]]. The result is microseconds since the
 // epoch. Digits beyond microseconds are truncated. Text may carry a zone as
-// ParseTimestampTZ reads it; it is read as the UTC instant, as DuckDB reads
-// TIMESTAMP '2026-01-15 10:00:00+02:00', both in literals and in CAST.
+// ParseTimestampTZ reads it, which a TIMESTAMP, a wall clock, ignores:
+// TIMESTAMP '2026-01-15 10:00:00+02:00' is 10:00, as in DuckDB, PostgreSQL
+// and Spark's TIMESTAMP_NTZ, both in literals and in CAST.
 func ParseTimestamp(s string) (int64, error) {
 	v, _, err := parseTimestampZone(s, "timestamp")
 	return v, err
@@ -69,7 +70,7 @@ func ParseTimestampTZ(s string) (int64, error) {
 
 // parseTimestampZone parses a timestamp with an optional zone and reports
 // whether the text carried one (Z, UTC or an offset); what names the type
-// in errors.
+// in errors, and a "timestamp" keeps the wall clock as written.
 func parseTimestampZone(s, what string) (int64, bool, error) {
 	p := &textParser{s: strings.TrimSpace(s)}
 	days, ok := p.date()
@@ -88,7 +89,9 @@ func parseTimestampZone(s, what string) (int64, bool, error) {
 	if !ok {
 		return 0, false, fmt.Errorf("invalid %s %q: bad time zone offset", what, s)
 	}
-	tod -= off
+	if what != "timestamp" {
+		tod -= off
+	}
 	zoned := p.pos > zoneStart
 	if !p.done() {
 		return 0, false, fmt.Errorf("invalid %s %q: unexpected %q", what, s, p.s[p.pos:])
