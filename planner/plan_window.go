@@ -28,10 +28,9 @@ const (
 
 // WindowBound is one end of a window frame. In a ROWS frame, Offset counts
 // rows for Preceding and Following, in a GROUPS frame peer groups. In a
-// RANGE frame, Amount is the offset
-// (7, INTERVAL 7 DAY) and Value, over the Window's input, the ORDER BY value
-// the bound reaches from each row's (ts - INTERVAL 7 DAY), of the type of
-// the frame's RangeKey.
+// RANGE frame, Amount is the offset (7, INTERVAL 7 DAY) and Value, over the
+// Window's input, the ORDER BY value the bound reaches from each row's
+// (ts - INTERVAL 7 DAY), of the type of the frame's RangeKey.
 type WindowBound struct {
 	Kind   sql.FrameBoundKind
 	Offset int64
