@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"slices"
-	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
-	"github.com/lakesql/lakesql/sql"
 )
 
 // windowOp computes window functions. It materializes its input, arranges
@@ -112,6 +110,9 @@ func (w *windowOp) compute(ctx context.Context) (arrow.RecordBatch, error) {
 			}
 			arranged[key] = rows
 		}
+		if call.Frame.Unit == planner.GroupsFrame {
+			rows.numberGroups()
+		}
 		col, err := computeWindowCall(ctx, call, rows, all, mem)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", call, err)
@@ -185,6 +186,10 @@ type windowRows struct {
 	// positions of its partition with equal ORDER BY keys (all of them
 	// without ORDER BY).
 	peerLo, peerHi []int32
+	// group numbers the peer groups of the whole arrangement in order,
+	// and groupStart[g] is the first position of group g (then one past
+	// the last position): GROUPS offsets count groups. Set by numberGroups.
+	group, groupStart []int32
 	// reaches, for the RANGE bounds with an offset (start, end), compares
 	// the ORDER BY key of input row i with the value the bound reaches from
 	// input row j, in the ORDER BY's order; nil for other bounds.
@@ -242,7 +247,7 @@ func arrangeRows(ctx context.Context, call *planner.WindowCall, batch arrow.Reco
 	if err := r.partition(ctx, call.PartitionBy, batch, mem); err != nil {
 		return nil, err
 	}
-	same := func(i, j int) bool { return false } // without ORDER BY a partition is one peer group
+	same := func(i, j int) bool { return true } // without ORDER BY a partition is one peer group
 	if len(call.OrderBy) > 0 {
 		keys, err := evalSortKeys(ctx, call.OrderBy, batch, mem)
 		if err != nil {
@@ -336,59 +341,4 @@ func (r *windowRows) findPeers(same func(i, j int) bool) {
 			}
 		}
 	}
-}
-
-// frame returns the frame [lo, hi) of position k of partition [ps, pe).
-func (r *windowRows) frame(f planner.WindowFrame, k, ps, pe int) (int, int) {
-	lo := r.bound(f, f.Start, k, ps, pe, false)
-	hi := r.bound(f, f.End, k, ps, pe, true)
-	return lo, max(lo, hi)
-}
-
-// reach places a RANGE bound with an offset by binary search over the
-// partition, whose keys are in ORDER BY order: the first position whose
-// key is not before the value the bound reaches from position k (for a
-// start), or is after it (one past the frame's last, for an end). A NULL
-// key reaches NULL, which its peers equal.
-func (r *windowRows) reach(cmp rowOrder, k, ps, pe int, end bool) int {
-	row := int(r.perm[k])
-	return ps + sort.Search(pe-ps, func(i int) bool {
-		c := cmp(int(r.perm[ps+i]), row)
-		return c > 0 || c == 0 && !end
-	})
-}
-
-// bound places one end of a frame: the first position of the frame for
-// the start, one past its last for the end, clamped to the partition.
-func (r *windowRows) bound(f planner.WindowFrame, b planner.WindowBound, k, ps, pe int, end bool) int {
-	next := 0 // an end is exclusive: one past the row it names
-	if end {
-		next = 1
-	}
-	if b.Value != nil { // a RANGE offset
-		return r.reach(r.reaches[next], k, ps, pe, end)
-	}
-	switch b.Kind {
-	case sql.UnboundedPreceding:
-		return ps
-	case sql.UnboundedFollowing:
-		return pe
-	case sql.Preceding:
-		if b.Offset > int64(k-ps) {
-			return ps
-		}
-		return k - int(b.Offset) + next
-	case sql.Following:
-		if b.Offset >= int64(pe-k) {
-			return pe
-		}
-		return k + int(b.Offset) + next
-	}
-	switch { // CURRENT ROW
-	case f.Rows:
-		return k + next
-	case end:
-		return int(r.peerHi[k])
-	}
-	return int(r.peerLo[k])
 }

@@ -30,7 +30,8 @@ import (
 //     aggregates that do not care about the order of their rows. It costs
 //     one update and one read per distinct frame, so it is chosen when the
 //     frames are long: their summed length, what batching would feed,
-//     passes runningFactor reads' worth.
+//     passes runningFactor reads' worth. Frames with an EXCLUDE clause
+//     have holes that move with the row, and are always batched.
 //
 // Rows reach the accumulator in frame order, as string_agg and array_agg
 // without an ORDER BY of their own show.
@@ -52,24 +53,23 @@ func aggregateFrames(ctx context.Context, call *planner.WindowCall, r *windowRow
 		return nil, err
 	}
 	defer in.release()
-	frames, frameOf := distinctFrames(r, call.Frame)
+	frames, frameOf := distinctFrames(r, &call.Frame)
 	out := frameResults{mem: mem}
 	defer out.release()
 	pending := frameBatch{in: in}
 	for ps, pe := range r.partitions() {
-		first, last := frameOf[r.perm[ps]], frameOf[r.perm[pe-1]]
-		part := frames[first : last+1]
-		if grows, shrinks := runsOn(call, part); grows || shrinks {
+		first, last := int(frameOf[r.perm[ps]]), int(frameOf[r.perm[pe-1]])
+		if grows, shrinks := runsOn(call, frames.spans[first:last+1]); grows || shrinks {
 			if err := pending.flush(ctx, &out); err != nil {
 				return nil, err
 			}
-			if err := runFrames(ctx, in, part, shrinks, &out); err != nil {
+			if err := runFrames(ctx, in, frames.spans[first:last+1], shrinks, &out); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		for _, f := range part {
-			if err := pending.add(ctx, f, &out); err != nil {
+		for i := first; i <= last; i++ {
+			if err := pending.add(ctx, frames.runs(i), &out); err != nil {
 				return nil, err
 			}
 		}
@@ -158,23 +158,45 @@ func (in *aggregateInput) feed(ctx context.Context, acc accumulator, positions [
 	return acc.update(ctx, arg, gids, groups)
 }
 
-// positionRange is a frame: positions [lo, hi) of the arrangement.
-type positionRange struct{ lo, hi int }
+// frameList is the distinct frames of an arrangement's partitions, in
+// order: frame i holds the positions of spans[i], between its bounds, that
+// its EXCLUDE clause leaves for position at[i], whose frame it is. Without
+// EXCLUDE, the common case, at is nil and a frame is its span.
+type frameList struct {
+	r     *windowRows
+	f     *planner.WindowFrame
+	spans []positionRange
+	at    []int32
+}
+
+// runs returns the positions of frame i.
+func (l *frameList) runs(i int) frameRuns {
+	k := 0 // read only by an EXCLUDE clause
+	if l.at != nil {
+		k = int(l.at[i])
+	}
+	return l.r.exclude(l.f, l.spans[i], k)
+}
 
 // distinctFrames lists the frames of every partition in order, one entry
 // for consecutive positions with the same frame (peers, or a whole
 // partition), and the entry of each input row.
-func distinctFrames(r *windowRows, f planner.WindowFrame) ([]positionRange, []int32) {
-	var frames []positionRange
+func distinctFrames(r *windowRows, f *planner.WindowFrame) (*frameList, []int32) {
+	frames := &frameList{r: r, f: f}
+	excludes := f.Exclude != sql.ExcludeNoOthers
 	frameOf := make([]int32, len(r.perm))
 	for ps, pe := range r.partitions() {
-		start := len(frames)
+		start := len(frames.spans)
 		for k := ps; k < pe; k++ {
-			lo, hi := r.frame(f, k, ps, pe)
-			if len(frames) == start || frames[len(frames)-1] != (positionRange{lo, hi}) {
-				frames = append(frames, positionRange{lo, hi})
+			span, last := r.span(f, k, ps, pe), len(frames.spans)-1
+			same := last >= start && frames.spans[last] == span && (!excludes || frames.runs(last) == r.exclude(f, span, k))
+			if !same {
+				frames.spans = append(frames.spans, span)
+				if excludes {
+					frames.at = append(frames.at, int32(k))
+				}
 			}
-			frameOf[r.perm[k]] = int32(len(frames) - 1)
+			frameOf[r.perm[k]] = int32(len(frames.spans) - 1)
 		}
 	}
 	return frames, frameOf
@@ -193,9 +215,9 @@ func coveredRows(frames []positionRange) int {
 // rather than batched (runFrames): grows when they all start at the
 // partition's start, shrinks when they all end at its end and the
 // aggregate does not care about the order its rows come in (they are fed
-// last first).
+// last first); never when EXCLUDE takes rows out of them.
 func runsOn(call *planner.WindowCall, frames []positionRange) (grows, shrinks bool) {
-	if coveredRows(frames) <= runningFactor*len(frames) {
+	if call.Frame.Exclude != sql.ExcludeNoOthers || coveredRows(frames) <= runningFactor*len(frames) {
 		return false, false
 	}
 	grows = call.Frame.Start.Kind == sql.UnboundedPreceding
@@ -271,15 +293,17 @@ type frameBatch struct {
 }
 
 // add appends frame f, flushing first when it would pass batchBudget.
-func (b *frameBatch) add(ctx context.Context, f positionRange, out *frameResults) error {
-	if b.frames > 0 && len(b.positions)+f.hi-f.lo > batchBudget {
+func (b *frameBatch) add(ctx context.Context, f frameRuns, out *frameResults) error {
+	if b.frames > 0 && len(b.positions)+f.rows() > batchBudget {
 		if err := b.flush(ctx, out); err != nil {
 			return err
 		}
 	}
-	for p := f.lo; p < f.hi; p++ {
-		b.positions = append(b.positions, int32(p))
-		b.gids = append(b.gids, int32(b.frames))
+	for _, run := range f.runs[:f.n] {
+		for p := run.lo; p < run.hi; p++ {
+			b.positions = append(b.positions, int32(p))
+			b.gids = append(b.gids, int32(b.frames))
+		}
 	}
 	b.frames++
 	return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lakesql/lakesql/exec/expr"
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sql"
 )
 
 // computeWindowCall returns the call's result for every row of batch, in
@@ -152,23 +153,22 @@ func frameValues(ctx context.Context, call *planner.WindowCall, r *windowRows, b
 	if call.IgnoreNulls {
 		skip = newNullSkipper(r, x)
 	}
+	n := nth - 1 // the row of the frame to take, from 0
+	if call.Fn == planner.WinLastValue {
+		n = -1
+	}
 	src := make([]int32, len(r.perm))
 	for ps, pe := range r.partitions() {
 		for k := ps; k < pe; k++ {
-			lo, hi := r.frame(call.Frame, k, ps, pe)
+			span := r.span(&call.Frame, k, ps, pe)
 			var at int64
-			switch {
-			case skip != nil && call.Fn == planner.WinLastValue:
-				at = skip.nth(lo, hi, -1)
-			case skip != nil:
-				at = skip.nth(lo, hi, nth-1)
-			case call.Fn == planner.WinLastValue:
-				at = int64(hi) - 1
-			default:
-				at = int64(lo) + nth - 1
+			if call.Frame.Exclude == sql.ExcludeNoOthers { // one run, the common case kept quick
+				at = span.nth(n, skip)
+			} else {
+				at = r.exclude(&call.Frame, span, k).nth(n, skip)
 			}
 			src[r.perm[k]] = -1
-			if at >= int64(lo) && at < int64(hi) {
+			if at >= 0 {
 				src[r.perm[k]] = r.perm[at]
 			}
 		}
@@ -195,6 +195,9 @@ func newNullSkipper(r *windowRows, x arrow.Array) *nullSkipper {
 	}
 	return s
 }
+
+// count returns the number of valued positions in [lo, hi).
+func (s *nullSkipper) count(lo, hi int) int64 { return s.before[hi] - s.before[lo] }
 
 // nth returns the position of the n-th (from 0) valued position in [lo,
 // hi), counting from the end when n is negative (-1 is the last); -1 when

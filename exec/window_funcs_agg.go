@@ -67,15 +67,16 @@ func countMonoid(valid []byte) monoid[int64] {
 
 // foldFrames returns the fold of every row's frame, by input row. Frames
 // that start at the partition start grow with the position, so one running
-// state serves them in O(n); other frames also shrink at the start, and a
-// segment tree answers each in O(log n) without needing an inverse of merge
-// (which min and max lack, and which floating-point sums get wrong).
+// state serves them in O(n); other frames also shrink at the start, or
+// have rows excluded, and a segment tree answers each of their (at most
+// three) runs in O(log n) without needing an inverse of merge (which min
+// and max lack, and which floating-point sums get wrong).
 func foldFrames[S any](r *windowRows, f planner.WindowFrame, m monoid[S]) ([]S, error) {
 	out := make([]S, len(r.perm))
 	var tree segmentTree[S]
 	for ps, pe := range r.partitions() {
 		var err error
-		if f.Start.Kind == sql.UnboundedPreceding {
+		if f.Start.Kind == sql.UnboundedPreceding && f.Exclude == sql.ExcludeNoOthers {
 			err = foldRunning(r, f, m, ps, pe, out)
 		} else {
 			err = tree.foldPartition(r, f, m, ps, pe, out)
@@ -92,8 +93,7 @@ func foldRunning[S any](r *windowRows, f planner.WindowFrame, m monoid[S], ps, p
 	var acc S
 	next := ps // the frame so far is [ps, next)
 	for k := ps; k < pe; k++ {
-		_, hi := r.frame(f, k, ps, pe)
-		for ; next < hi; next++ {
+		for hi := r.span(&f, k, ps, pe).hi; next < hi; next++ {
 			var err error
 			if acc, err = m.merge(acc, m.leaf(r.perm[next])); err != nil {
 				return err
@@ -127,10 +127,26 @@ func (t *segmentTree[S]) foldPartition(r *windowRows, f planner.WindowFrame, m m
 		}
 	}
 	for k := ps; k < pe; k++ {
-		lo, hi := r.frame(f, k, ps, pe)
-		s, err := t.fold(lo-ps, hi-ps)
-		if err != nil {
-			return err
+		span := r.span(&f, k, ps, pe)
+		if f.Exclude == sql.ExcludeNoOthers { // one run, the common case kept quick
+			s, err := t.fold(span.lo-ps, span.hi-ps)
+			if err != nil {
+				return err
+			}
+			out[r.perm[k]] = s
+			continue
+		}
+		var s S
+		frame := r.exclude(&f, span, k)
+		for i, run := range frame.runs[:frame.n] {
+			folded, err := t.fold(run.lo-ps, run.hi-ps)
+			if err == nil && i > 0 {
+				folded, err = m.merge(s, folded)
+			}
+			if err != nil {
+				return err
+			}
+			s = folded
 		}
 		out[r.perm[k]] = s
 	}

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ var windowInput = [][]column{
 }
 
 func rowsFrame(start, end sql.FrameBoundKind, startOff, endOff int64) planner.WindowFrame {
-	return planner.WindowFrame{Rows: true,
+	return planner.WindowFrame{Unit: planner.RowsFrame,
 		Start: planner.WindowBound{Kind: start, Offset: startOff}, End: planner.WindowBound{Kind: end, Offset: endOff}}
 }
 
@@ -133,15 +134,17 @@ func TestWindowEmptyInput(t *testing.T) {
 	}
 }
 
-// TestWindowFramesAgainstNaive compares sums and maxima over random ROWS
-// frames (running folds and segment trees) with a direct loop per row.
+// TestWindowFramesAgainstNaive compares sums, maxima, counts and frame
+// values over random ROWS, GROUPS and RANGE frames, with and without
+// EXCLUDE (running folds, segment trees and frame runs), with a direct
+// loop per row.
 func TestWindowFramesAgainstNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const rows = 300
 	vals := make([]string, rows)
 	keys := make([]string, rows)
 	for i := range vals {
-		vals[i] = fmt.Sprint(rng.IntN(100) - 50)
+		vals[i] = fmt.Sprint(rng.IntN(40) - 20) // peers: about two rows a value
 		if rng.IntN(10) == 0 {
 			vals[i] = "null"
 		}
@@ -152,13 +155,20 @@ func TestWindowFramesAgainstNaive(t *testing.T) {
 		{"v", tBig, "[" + strings.Join(vals, ",") + "]"},
 	}}
 	kinds := []sql.FrameBoundKind{sql.UnboundedPreceding, sql.Preceding, sql.CurrentRow, sql.Following, sql.UnboundedFollowing}
-	for range 40 {
+	units := []planner.FrameUnit{planner.RowsFrame, planner.GroupsFrame, planner.RangeFrame}
+	exclusions := []sql.FrameExclusion{sql.ExcludeNoOthers, sql.ExcludeCurrentRow, sql.ExcludeGroup, sql.ExcludeTies}
+	fns := []string{planner.AggSum, planner.AggMax, planner.AggCount, planner.WinFirstValue, planner.WinLastValue}
+	for range 60 {
 		start, end := kinds[rng.IntN(4)], kinds[1+rng.IntN(4)]
 		if start > end {
 			start, end = end, start
 		}
 		frame := rowsFrame(start, end, int64(rng.IntN(5)), int64(rng.IntN(5)))
-		for _, fn := range []string{planner.AggSum, planner.AggMax} {
+		frame.Unit, frame.Exclude = units[rng.IntN(3)], exclusions[rng.IntN(4)]
+		if frame.Unit == planner.RangeFrame { // offsets need ORDER BY values: none here
+			frame.Start.Kind, frame.End.Kind = withoutOffset(frame.Start.Kind), withoutOffset(frame.End.Kind)
+		}
+		for _, fn := range fns {
 			call := &planner.WindowCall{Fn: fn, Args: []planner.Expr{col(1, "v", tBig)}, PartitionBy: []planner.Expr{col(0, "k", tBig)},
 				OrderBy: []planner.SortKey{{Expr: col(1, "v", tBig)}}, Frame: frame, T: tBig}
 			got := runWindow(t, input, []*planner.WindowCall{call})
@@ -169,20 +179,38 @@ func TestWindowFramesAgainstNaive(t *testing.T) {
 	}
 }
 
-// naiveFrames computes sum or max of v over each row's ROWS frame within
-// its partition k, ordered by v (NULLs last, ties in input order).
+// withoutOffset turns n PRECEDING and n FOLLOWING into CURRENT ROW.
+func withoutOffset(k sql.FrameBoundKind) sql.FrameBoundKind {
+	if k == sql.Preceding || k == sql.Following {
+		return sql.CurrentRow
+	}
+	return k
+}
+
+// naiveFrames computes fn of v over each row's frame within its partition
+// k, ordered by v (NULLs last, ties in input order): the rows whose row
+// number (ROWS) or peer group number (GROUPS, RANGE) lies between the
+// bounds', less those the frame's EXCLUDE takes out.
 func naiveFrames(fn string, keys, vals []string, f planner.WindowFrame) string {
 	parts := map[string][]int{}
 	for i, k := range keys {
 		parts[k] = append(parts[k], i)
 	}
+	nums := make([]*int, len(vals)) // nil for NULL
+	for i, v := range vals {
+		var x int
+		if _, err := fmt.Sscan(v, &x); err == nil {
+			nums[i] = &x
+		}
+	}
+	num := func(i int) (int, bool) {
+		if nums[i] == nil {
+			return 0, false
+		}
+		return *nums[i], true
+	}
 	out := make([]string, len(vals))
 	for _, rows := range parts {
-		num := func(i int) (int, bool) {
-			var x int
-			_, err := fmt.Sscan(vals[i], &x)
-			return x, err == nil
-		}
 		// Insertion sort keeps ties in input order.
 		for a := 1; a < len(rows); a++ {
 			for b := a; b > 0; b-- {
@@ -194,52 +222,92 @@ func naiveFrames(fn string, keys, vals []string, f planner.WindowFrame) string {
 				rows[b-1], rows[b] = rows[b], rows[b-1]
 			}
 		}
+		group := make([]int, len(rows))
+		for j := 1; j < len(rows); j++ {
+			group[j] = group[j-1]
+			if vals[rows[j]] != vals[rows[j-1]] {
+				group[j]++
+			}
+		}
+		unit := func(j int) int {
+			if f.Unit == planner.RowsFrame {
+				return j
+			}
+			return group[j]
+		}
 		for k := range rows {
-			lo, hi := naiveBound(f.Start, k, len(rows), false), naiveBound(f.End, k, len(rows), true)
-			res, any := 0, false
-			for j := lo; j < hi; j++ {
-				if x, ok := num(rows[j]); ok {
-					switch {
-					case fn == planner.AggSum:
-						res += x
-					case !any || x > res:
-						res = x
-					}
-					any = true
+			lo, hi := naiveBound(f.Start, unit(k)), naiveBound(f.End, unit(k))
+			var frame []*int
+			for j := range rows {
+				excluded := f.Exclude == sql.ExcludeCurrentRow && j == k ||
+					f.Exclude == sql.ExcludeGroup && group[j] == group[k] ||
+					f.Exclude == sql.ExcludeTies && group[j] == group[k] && j != k
+				if u := unit(j); u >= lo && u <= hi && !excluded {
+					frame = append(frame, nums[rows[j]])
 				}
 			}
-			out[rows[k]] = "NULL"
-			if any {
-				out[rows[k]] = fmt.Sprint(res)
-			}
+			out[rows[k]] = naiveFold(fn, frame)
 		}
 	}
 	return strings.Join(out, "|")
 }
 
-func naiveBound(b planner.WindowBound, k, n int, end bool) int {
-	pos := 0
+// naiveBound is the first (or last) row or peer group number a bound
+// reaches from the current row's, at.
+func naiveBound(b planner.WindowBound, at int) int {
 	switch b.Kind {
 	case sql.UnboundedPreceding:
-		return 0
+		return math.MinInt
 	case sql.UnboundedFollowing:
-		return n
+		return math.MaxInt
 	case sql.Preceding:
-		pos = k - int(b.Offset)
-	case sql.CurrentRow:
-		pos = k
+		return at - int(b.Offset)
 	case sql.Following:
-		pos = k + int(b.Offset)
+		return at + int(b.Offset)
 	}
-	if end {
-		pos++
-	}
-	return min(max(pos, 0), n)
+	return at
 }
 
-// BenchmarkWindowRowNumber numbers 10^6 rows in 1000 partitions, each
-// ordered by a random key.
-func BenchmarkWindowRowNumber(b *testing.B) {
+// naiveFold computes fn over a frame's values (nil for NULL).
+func naiveFold(fn string, frame []*int) string {
+	show := func(v *int) string {
+		if v == nil {
+			return "NULL"
+		}
+		return fmt.Sprint(*v)
+	}
+	switch {
+	case fn == planner.WinFirstValue && len(frame) > 0:
+		return show(frame[0])
+	case fn == planner.WinLastValue && len(frame) > 0:
+		return show(frame[len(frame)-1])
+	case fn == planner.WinFirstValue || fn == planner.WinLastValue:
+		return "NULL"
+	}
+	res, n := 0, 0
+	for _, v := range frame {
+		switch {
+		case v == nil:
+			continue
+		case fn == planner.AggSum:
+			res += *v
+		case n == 0 || *v > res:
+			res = *v
+		}
+		n++
+	}
+	switch {
+	case fn == planner.AggCount:
+		return fmt.Sprint(n)
+	case n == 0:
+		return "NULL"
+	}
+	return fmt.Sprint(res)
+}
+
+// benchWindowInput is 10^6 rows (p, o) in 1000 partitions p, each ordered
+// by a random key o.
+func benchWindowInput() (*arrow.Schema, []arrow.RecordBatch) {
 	mem := memory.NewGoAllocator()
 	rng := rand.New(rand.NewPCG(1, 2))
 	schema := arrow.NewSchema([]arrow.Field{{Name: "p", Type: tBig}, {Name: "o", Type: tBig}}, nil)
@@ -253,15 +321,60 @@ func BenchmarkWindowRowNumber(b *testing.B) {
 		recs = append(recs, bld.NewRecordBatch())
 		bld.Release()
 	}
-	calls := []*planner.WindowCall{{
-		Fn: planner.WinRowNumber, PartitionBy: []planner.Expr{col(0, "p", tBig)},
-		OrderBy: []planner.SortKey{{Expr: col(1, "o", tBig)}}, Frame: planner.DefaultFrame(true), T: tBig,
-	}}
-	ctx := WithAllocator(context.Background(), mem)
+	return schema, recs
+}
+
+// benchWindow runs calls over the benchmark input.
+func benchWindow(b *testing.B, calls ...*planner.WindowCall) {
+	schema, recs := benchWindowInput()
+	ctx := WithAllocator(context.Background(), memory.NewGoAllocator())
+	names := make([]string, len(calls))
+	for i := range names {
+		names[i] = fmt.Sprintf("w%d", i)
+	}
 	b.ResetTimer()
 	for b.Loop() {
-		if n := run(b, ctx, NewWindow(NewBatches(schema, recs), calls, []string{"rn"})); n != benchRows {
+		if n := run(b, ctx, NewWindow(NewBatches(schema, recs), calls, names)); n != benchRows {
 			b.Fatalf("%d rows", n)
 		}
+	}
+}
+
+func BenchmarkWindowRowNumber(b *testing.B) {
+	benchWindow(b, &planner.WindowCall{
+		Fn: planner.WinRowNumber, PartitionBy: []planner.Expr{col(0, "p", tBig)},
+		OrderBy: []planner.SortKey{{Expr: col(1, "o", tBig)}}, Frame: planner.DefaultFrame(true), T: tBig,
+	})
+}
+
+// BenchmarkWindowFrames computes functions over sliding frames, the ones a
+// running fold cannot serve.
+func BenchmarkWindowFrames(b *testing.B) {
+	p, o := col(0, "p", tBig), col(1, "o", tBig)
+	sliding := rowsFrame(sql.Preceding, sql.Following, 5, 5)
+	groups := sliding
+	groups.Unit = planner.GroupsFrame
+	excluding := sliding
+	excluding.Exclude = sql.ExcludeCurrentRow
+	over := func(fn string, f planner.WindowFrame, agg *planner.AggCall) *planner.WindowCall {
+		c := &planner.WindowCall{Fn: fn, PartitionBy: []planner.Expr{p}, OrderBy: []planner.SortKey{{Expr: o}}, Frame: f, T: tBig, Agg: agg}
+		if agg == nil {
+			c.Args = []planner.Expr{p} // small: sums of o overflow
+		}
+		return c
+	}
+	distinct := &planner.AggCall{Fn: planner.AggCount, Arg: o, Distinct: true, T: tBig}
+	for _, bc := range []struct {
+		name string
+		call *planner.WindowCall
+	}{
+		{"sum rows", over(planner.AggSum, sliding, nil)},
+		{"min rows", over(planner.AggMin, sliding, nil)},
+		{"last_value rows", over(planner.WinLastValue, sliding, nil)},
+		{"count distinct rows", over(planner.AggCount, sliding, distinct)},
+		{"sum groups", over(planner.AggSum, groups, nil)},
+		{"sum rows exclude current row", over(planner.AggSum, excluding, nil)},
+	} {
+		b.Run(bc.name, func(b *testing.B) { benchWindow(b, bc.call) })
 	}
 }

@@ -128,7 +128,7 @@ func (b *binder) bindFrame(e *sql.FuncCall, orderBy []SortKey, s *scope) (Window
 	case fr.Start.Kind > fr.End.Kind:
 		return WindowFrame{}, errorf(e.Pos, "a window frame cannot start after its end")
 	}
-	f := WindowFrame{Rows: fr.Unit == "ROWS"}
+	f := WindowFrame{Unit: frameUnits[fr.Unit], Exclude: fr.Exclude}
 	bounds := []*WindowBound{&f.Start, &f.End}
 	ranged := false // a RANGE bound has an offset
 	for i, bound := range []sql.FrameBound{fr.Start, fr.End} {
@@ -136,14 +136,14 @@ func (b *binder) bindFrame(e *sql.FuncCall, orderBy []SortKey, s *scope) (Window
 		if bound.Offset == nil {
 			continue
 		}
-		if !f.Rows {
+		if f.Unit == RangeFrame {
 			if err := b.bindRangeOffset(orderBy, bound, bounds[i], s); err != nil {
 				return WindowFrame{}, err
 			}
 			ranged = true
 			continue
 		}
-		n, err := b.windowConstant(bound.Offset, s, "a frame offset")
+		n, err := b.windowConstant(bound.Offset, s, "a "+fr.Unit+" frame offset")
 		if err != nil {
 			return WindowFrame{}, err
 		}
@@ -154,6 +154,9 @@ func (b *binder) bindFrame(e *sql.FuncCall, orderBy []SortKey, s *scope) (Window
 	}
 	return f, nil
 }
+
+// frameUnits maps the units the parser reads to the planner's.
+var frameUnits = map[string]FrameUnit{"RANGE": RangeFrame, "ROWS": RowsFrame, "GROUPS": GroupsFrame}
 
 // bindRangeOffset binds the offset of a RANGE bound, n PRECEDING or n
 // FOLLOWING: a constant that is not negative (a number, or an INTERVAL or a

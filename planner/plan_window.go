@@ -27,10 +27,10 @@ const (
 )
 
 // WindowBound is one end of a window frame. In a ROWS frame, Offset counts
-// rows for Preceding and Following. In a RANGE frame, Amount is the offset
-// (7, INTERVAL 7 DAY) and Value, over the Window's input, the ORDER BY value
-// the bound reaches from each row's (ts - INTERVAL 7 DAY), of the type of
-// the frame's RangeKey.
+// rows for Preceding and Following, in a GROUPS frame peer groups. In a
+// RANGE frame, Amount is the offset (7, INTERVAL 7 DAY) and Value, over the
+// Window's input, the ORDER BY value the bound reaches from each row's
+// (ts - INTERVAL 7 DAY), of the type of the frame's RangeKey.
 type WindowBound struct {
 	Kind   sql.FrameBoundKind
 	Offset int64
@@ -38,12 +38,25 @@ type WindowBound struct {
 	Value  Expr
 }
 
+// FrameUnit is what a frame's offsets count: RANGE reaches ORDER BY values,
+// ROWS counts rows, GROUPS counts peer groups (rows with equal ORDER BY
+// keys). RANGE and GROUPS extend CURRENT ROW to the row's peers.
+type FrameUnit int
+
+const (
+	RangeFrame FrameUnit = iota
+	RowsFrame
+	GroupsFrame
+)
+
+func (u FrameUnit) String() string { return [...]string{"RANGE", "ROWS", "GROUPS"}[u] }
+
 // WindowFrame is the rows of a partition a window function reads for one
-// row: ROWS counts rows, RANGE (Rows false) extends CURRENT ROW to its peers,
-// the rows with equal ORDER BY keys.
+// row: those between Start and End but the ones Exclude takes out.
 type WindowFrame struct {
-	Rows       bool
+	Unit       FrameUnit
 	Start, End WindowBound
+	Exclude    sql.FrameExclusion
 	// RangeKey, set when a RANGE bound has an offset, is the ORDER BY key
 	// brought to the type of the bounds' values, which compare with it.
 	RangeKey Expr
@@ -223,11 +236,11 @@ func (c *WindowCall) specStrings() []string {
 }
 
 func (f WindowFrame) String() string {
-	unit := "RANGE"
-	if f.Rows {
-		unit = "ROWS"
+	s := f.Unit.String() + " BETWEEN " + f.Start.String() + " AND " + f.End.String()
+	if f.Exclude != sql.ExcludeNoOthers {
+		s += " EXCLUDE " + f.Exclude.String()
 	}
-	return unit + " BETWEEN " + f.Start.String() + " AND " + f.End.String()
+	return s
 }
 
 func (b WindowBound) String() string {

@@ -241,10 +241,28 @@ type WindowSpec struct {
 	Frame       *Frame // nil when absent
 }
 
-// Frame is ROWS|RANGE BETWEEN Start AND End (End is CURRENT ROW for a single bound).
+// Frame is ROWS|RANGE|GROUPS BETWEEN Start AND End [EXCLUDE …] (End is
+// CURRENT ROW for a single bound).
 type Frame struct {
-	Unit       string // ROWS or RANGE
+	Unit       string // ROWS, RANGE or GROUPS
 	Start, End FrameBound
+	Exclude    FrameExclusion
+}
+
+// FrameExclusion is what a frame's EXCLUDE clause takes out of it: nothing,
+// the current row, its peer group (the rows with its ORDER BY values) or
+// its peers but not itself.
+type FrameExclusion int
+
+const (
+	ExcludeNoOthers FrameExclusion = iota
+	ExcludeCurrentRow
+	ExcludeGroup
+	ExcludeTies
+)
+
+func (x FrameExclusion) String() string {
+	return [...]string{"NO OTHERS", "CURRENT ROW", "GROUP", "TIES"}[x]
 }
 
 // FrameBoundKind is the kind of one end of a window frame.

@@ -265,6 +265,9 @@ func (f *formatter) funcCall(c *FuncCall) {
 		f.frameBound(fr.Start)
 		f.WriteString(" AND ")
 		f.frameBound(fr.End)
+		if fr.Exclude != ExcludeNoOthers {
+			f.write(" EXCLUDE ", fr.Exclude.String())
+		}
 	}
 	f.WriteString(")")
 }

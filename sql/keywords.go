@@ -37,8 +37,8 @@ var nonReservedWords = []string{
 	"asc", "at", "both", "cast", "current", "current_date", "current_time", "current_timestamp",
 	"any", "some", "bernoulli", "cube", "escape", "ignore", "respect", "pivot", "unpivot", "include", "exclude", "extract", "filter", "first", "following", "grouping", "name", "percent",
 	"repeatable", "reservoir", "sample", "system", "interval", "semi", "anti", "asof", "positional", "last", "leading", "nulls",
-	"of", "ordinality", "over", "preceding", "range", "rollup", "row", "rows", "recursive", "sets", "next", "only", "position", "substring", "system_time",
-	"system_version", "trailing", "trim", "try_cast", "unbounded", "version", "without",
+	"groups", "no", "of", "ordinality", "others", "over", "preceding", "range", "rollup", "row", "rows", "recursive", "sets", "next", "only", "position", "substring", "system_time",
+	"system_version", "ties", "trailing", "trim", "try_cast", "unbounded", "version", "without",
 	"zone", "rlike", "regexp", "div",
 	// types
 	"bigint", "binary", "blob", "bool", "boolean", "bytea", "char", "date", "datetime",

@@ -40,7 +40,7 @@ func (p *parser) over() *WindowSpec {
 func (p *parser) windowSpec() *WindowSpec {
 	p.expectOp("(")
 	w := &WindowSpec{}
-	if t := p.tok(); t.isName() && !t.isWord("partition") && !t.isWord("rows") && !t.isWord("range") {
+	if t := p.tok(); t.isName() && !t.isWord("partition") && !t.isWord("rows") && !t.isWord("range") && !t.isWord("groups") {
 		p.advance()
 		p.referWindow(t, w)
 	}
@@ -52,7 +52,7 @@ func (p *parser) windowSpec() *WindowSpec {
 		p.expectWord("by")
 		w.OrderBy = p.orderItems()
 	}
-	if t := p.tok(); p.acceptWord("rows") || p.acceptWord("range") {
+	if t := p.tok(); p.acceptWord("rows") || p.acceptWord("range") || p.acceptWord("groups") {
 		w.Frame = &Frame{Unit: strings.ToUpper(t.text), End: FrameBound{Kind: CurrentRow}}
 		if p.acceptWord("between") {
 			w.Frame.Start = p.frameBound()
@@ -60,6 +60,9 @@ func (p *parser) windowSpec() *WindowSpec {
 			w.Frame.End = p.frameBound()
 		} else {
 			w.Frame.Start = p.frameBound()
+		}
+		if p.acceptWord("exclude") {
+			w.Frame.Exclude = p.frameExclusion()
 		}
 	}
 	p.expectOp(")")
@@ -84,6 +87,22 @@ func (p *parser) frameBound() FrameBound {
 	}
 	p.expectWord("following")
 	return FrameBound{Kind: Following, Offset: offset}
+}
+
+// frameExclusion parses what follows EXCLUDE.
+func (p *parser) frameExclusion() FrameExclusion {
+	switch {
+	case p.acceptWord("current"):
+		p.expectWord("row")
+		return ExcludeCurrentRow
+	case p.acceptWord("group"):
+		return ExcludeGroup
+	case p.acceptWord("ties"):
+		return ExcludeTies
+	}
+	p.expectWord("no")
+	p.expectWord("others")
+	return ExcludeNoOthers
 }
 
 // referWindow records that spec, written at t, refers to the window named
