@@ -101,7 +101,7 @@ func TestBindFunctionErrors(t *testing.T) {
 		"d + d":                       "operator + cannot combine DATE and DATE",
 		"INTERVAL 1 DAY * 1.5":        "operator * cannot combine INTERVAL and DECIMAL(2,1)",
 		"ts - INTERVAL 1 DAY - d":     "operator - cannot combine TIMESTAMP and DATE",
-		"INTERVAL '1.5' DAY":          `INTERVAL needs a whole number of days, got "1.5"`,
+		"INTERVAL '1,5' DAY":          `INTERVAL needs a number of days, got "1,5"`,
 		"INTERVAL 'soon'":             "invalid INTERVAL \"soon\"",
 		"INTERVAL '3000000000' MONTH": "INTERVAL 3000000000 month is out of range",
 		"greatest(i, s)":              "cannot combine INT and STRING in one result",

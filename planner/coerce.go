@@ -414,6 +414,8 @@ func parseLiteral(s string, t arrow.DataType) (any, error) {
 		return toTimestampUnit(v, micros, t.(*arrow.TimestampType))
 	case arrow.TIME64:
 		return value.ParseTime(text)
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		return value.ParseInterval(text)
 	}
 	return nil, fmt.Errorf("cannot convert %s to %s", value.Quote(s), TypeString(t))
 }

@@ -45,6 +45,8 @@ func IcebergType(t sql.TypeName) (iceberg.Type, error) {
 		return iceberg.PrimitiveTypes.UUID, nil
 	case "ARRAY", "MAP", "STRUCT":
 		return icebergNestedType(t)
+	case "INTERVAL":
+		return nil, errorf(t.Pos, "type INTERVAL cannot be stored in a table: Iceberg has no interval type")
 	}
 	return nil, errorf(t.Pos, "unknown type %s", t.Name)
 }
@@ -72,6 +74,8 @@ func ArrowType(t sql.TypeName) (arrow.DataType, error) {
 		return arrow.PrimitiveTypes.Int8, nil
 	case "SMALLINT":
 		return arrow.PrimitiveTypes.Int16, nil
+	case "INTERVAL":
+		return TypeInterval, nil
 	}
 	it, err := IcebergType(t)
 	if err != nil {

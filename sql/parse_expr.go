@@ -470,10 +470,12 @@ func (p *parser) zoneSuffix(n int) (LitKind, int) {
 // intervalUnits maps unit words, singular and plural, to Interval.Unit.
 var intervalUnits = func() map[string]string {
 	m := map[string]string{}
-	for _, u := range []string{"year", "month", "week", "day", "hour", "minute", "second", "millisecond", "microsecond"} {
+	for _, u := range []string{"decade", "year", "quarter", "month", "week", "day", "hour", "minute", "second", "millisecond", "microsecond"} {
 		m[u] = strings.ToUpper(u)
 		m[u+"s"] = strings.ToUpper(u)
 	}
+	m["century"], m["centuries"] = "CENTURY", "CENTURY"
+	m["millennium"], m["millennia"] = "MILLENNIUM", "MILLENNIUM"
 	return m
 }()
 
@@ -867,6 +869,8 @@ func (p *parser) typeName() TypeName {
 		tn.Name = "BINARY"
 	case "uuid":
 		tn.Name = "UUID"
+	case "interval":
+		tn.Name = "INTERVAL"
 	case "array", "list", "map", "struct", "row":
 		p.nestedTypeArgs(&tn, t.text)
 	default:

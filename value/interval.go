@@ -21,7 +21,11 @@ type intervalUnit struct {
 }
 
 var intervalUnits = map[string]intervalUnit{
+	"MILLENNIUM":  {months: 12000},
+	"CENTURY":     {months: 1200},
+	"DECADE":      {months: 120},
 	"YEAR":        {months: 12},
+	"QUARTER":     {months: 3},
 	"MONTH":       {months: 1},
 	"WEEK":        {days: 7},
 	"DAY":         {days: 1},
@@ -32,8 +36,35 @@ var intervalUnits = map[string]intervalUnit{
 	"MICROSECOND": {nanos: 1e3},
 }
 
-// ParseInterval reads '2 hours', '1 year 2 months', '-3 days' and the text
-// AppendInterval writes, whose time part is [-]HH:MM[:SS[.fffffffff]].
+// intervalUnitNames are the names interval text may give a unit, as DuckDB
+// reads them: singular, plural and abbreviated.
+var intervalUnitNames = func() map[string]string {
+	names := map[string]string{}
+	for unit, aliases := range map[string][]string{
+		"MILLENNIUM":  {"millennium", "millennia", "millenniums", "mil", "mils"},
+		"CENTURY":     {"century", "centuries", "c", "cent"},
+		"DECADE":      {"decade", "decades", "dec", "decs"},
+		"YEAR":        {"year", "years", "y", "yr", "yrs"},
+		"QUARTER":     {"quarter", "quarters"},
+		"MONTH":       {"month", "months", "mon", "mons"},
+		"WEEK":        {"week", "weeks", "w"},
+		"DAY":         {"day", "days", "d", "dayofmonth"},
+		"HOUR":        {"hour", "hours", "h", "hr", "hrs"},
+		"MINUTE":      {"minute", "minutes", "m", "min", "mins"},
+		"SECOND":      {"second", "seconds", "s", "sec", "secs"},
+		"MILLISECOND": {"millisecond", "milliseconds", "ms", "msec", "msecs"},
+		"MICROSECOND": {"microsecond", "microseconds", "us", "usec", "usecs"},
+	} {
+		for _, a := range aliases {
+			names[a] = unit
+		}
+	}
+	return names
+}()
+
+// ParseInterval reads '2 hours', '1 year 2 months', '-3 days', '1.5 days',
+// '2 ms' and the text AppendInterval writes, whose time part is
+// [-]HH:MM[:SS[.fffffffff]].
 func ParseInterval(text string) (arrow.MonthDayNanoInterval, error) {
 	fields := strings.Fields(text)
 	var total arrow.MonthDayNanoInterval
@@ -48,9 +79,9 @@ func ParseInterval(text string) (arrow.MonthDayNanoInterval, error) {
 			part, err = parseIntervalClock(fields[i])
 			i++
 		case i+1 < len(fields):
-			unit := strings.ToUpper(fields[i+1])
-			if _, ok := intervalUnits[unit]; !ok {
-				unit = strings.TrimSuffix(unit, "S")
+			unit, ok := intervalUnitNames[strings.ToLower(fields[i+1])]
+			if !ok {
+				return total, fmt.Errorf("unknown INTERVAL unit %q", fields[i+1])
 			}
 			part, err = IntervalOf(fields[i], unit)
 			i += 2
@@ -102,24 +133,72 @@ func parseIntervalClock(s string) (arrow.MonthDayNanoInterval, error) {
 	return arrow.MonthDayNanoInterval{Nanoseconds: nanos}, nil
 }
 
-// IntervalOf is the interval of n units (YEAR … MICROSECOND), n written as
-// an integer.
+// IntervalOf is the interval of n units (MILLENNIUM … MICROSECOND), n
+// written as a number with an optional fraction, which DuckDB's rules
+// carry to the smaller units: its first six digits count, a fraction of a
+// year or a month becomes whole months or days (30 to a month), of a week
+// or a day days and time, of a time unit microseconds, rounded half away
+// from zero (1.5 days is 1 day 12:00:00).
 func IntervalOf(n, unit string) (arrow.MonthDayNanoInterval, error) {
 	u, ok := intervalUnits[unit]
 	if !ok {
 		return arrow.MonthDayNanoInterval{}, fmt.Errorf("unknown INTERVAL unit %q", strings.ToLower(unit))
 	}
-	count, err := strconv.ParseInt(strings.TrimSpace(n), 10, 64)
-	if err != nil {
-		return arrow.MonthDayNanoInterval{}, fmt.Errorf("INTERVAL needs a whole number of %ss, got %q", strings.ToLower(unit), n)
+	count, frac, ok := splitIntervalCount(n)
+	if !ok {
+		return arrow.MonthDayNanoInterval{}, fmt.Errorf("INTERVAL needs a number of %ss, got %q", strings.ToLower(unit), n)
 	}
 	months, ok1 := mulFits32(count, u.months)
 	days, ok2 := mulFits32(count, u.days)
 	nanos, ok3 := mulFits64(count, u.nanos)
-	if !ok1 || !ok2 || !ok3 {
-		return arrow.MonthDayNanoInterval{}, fmt.Errorf("INTERVAL %d %s is out of range", count, strings.ToLower(unit))
+	iv, err := AddIntervals(arrow.MonthDayNanoInterval{Months: months, Days: days, Nanoseconds: nanos}, fractionOf(u, frac))
+	if !ok1 || !ok2 || !ok3 || err != nil {
+		return arrow.MonthDayNanoInterval{}, fmt.Errorf("INTERVAL %s %s is out of range", strings.TrimSpace(n), strings.ToLower(unit))
 	}
-	return arrow.MonthDayNanoInterval{Months: months, Days: days, Nanoseconds: nanos}, nil
+	return iv, nil
+}
+
+// splitIntervalCount splits a count [-+]digits[.digits] into its whole
+// part and its fraction in millionths, both with the count's sign.
+func splitIntervalCount(n string) (whole, frac int64, ok bool) {
+	s := strings.TrimSpace(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg || strings.HasPrefix(s, "+") {
+		s = s[1:]
+	}
+	intPart, fracPart, _ := strings.Cut(s, ".")
+	if intPart == "" || !allDigits(intPart) || !allDigits(fracPart) {
+		return 0, 0, false
+	}
+	whole, err := strconv.ParseInt(intPart, 10, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	frac, _ = strconv.ParseInt((fracPart + "000000")[:6], 10, 64)
+	if neg {
+		whole, frac = -whole, -frac
+	}
+	return whole, frac, true
+}
+
+// fractionOf is frac millionths of unit u, carried as IntervalOf says.
+func fractionOf(u intervalUnit, frac int64) arrow.MonthDayNanoInterval {
+	switch {
+	case u.months == 1:
+		return arrow.MonthDayNanoInterval{Days: int32(frac * 30 / 1e6)}
+	case u.months > 0:
+		return arrow.MonthDayNanoInterval{Months: int32(frac * int64(u.months) / 1e6)}
+	case u.days > 0:
+		microDays := frac * int64(u.days)
+		return arrow.MonthDayNanoInterval{Days: int32(microDays / 1e6), Nanoseconds: microDays % 1e6 * 86400 * 1e3}
+	}
+	// frac millionths of a unit of u.nanos/1e3 microseconds, rounded.
+	micros := frac * (u.nanos / 1e3)
+	half := int64(5e5)
+	if micros < 0 {
+		half = -half
+	}
+	return arrow.MonthDayNanoInterval{Nanoseconds: (micros + half) / 1e6 * 1e3}
 }
 
 func mulFits32(n int64, unit int32) (int32, bool) {

@@ -345,6 +345,8 @@ func castFromString(cc *caster, x *BytesVec) (arrow.Array, error) {
 			}
 			return castRows(cc, x, parsed(parse))
 		}
+	case *arrow.MonthDayNanoIntervalType:
+		return castRows(cc, x, parsed(value.ParseInterval))
 	case arrow.ExtensionType:
 		if to.ExtensionName() == "arrow.uuid" {
 			return castStringToUUID(cc, x, to)
