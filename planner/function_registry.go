@@ -289,12 +289,12 @@ func init() {
 		"date_part":         {"('field', date or timestamp)", 2, 2, bindExtract},
 		"date_trunc":        {"('unit', date or timestamp)", 2, 2, bindDateTrunc},
 		"datediff":          {"(end, start) or datediff('unit', start, end)", 2, 3, bindDateDiff},
-		"date_add":          {"(date, days)", 2, 2, bindDateAdd(false)},
+		"date_add":          {"(date, days) or date_add('unit', n, timestamp)", 2, 3, bindDateAddForms},
 		"date_sub":          {"(date, days)", 2, 2, bindDateAdd(true)},
 		"make_date":         {"(year, month, day)", 3, 3, typed(FnMakeDate, TypeDate, intArg, intArg, intArg)},
 		"last_day":          {"(date)", 1, 1, typed(FnLastDay, TypeDate, dateArg)},
 		"timezone":          {"('zone', timestamp)", 2, 2, bindTimezone},
-		"date_format":       {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatSpark)},
+		"date_format":       {"(timestamp, 'pattern')", 2, 2, bindDateFormat},
 		"strftime":          {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatStrftime)},
 		"to_char":           {"(timestamp, 'pattern')", 2, 2, bindTimeFormat(value.FormatPostgres)},
 		"strptime":          {"(string, 'format')", 2, 2, bindStrptime(false)},
@@ -353,6 +353,8 @@ func init() {
 	maps.Copy(scalarFunctions, bitwiseFunctions())
 	maps.Copy(scalarFunctions, jsonFunctions())
 	maps.Copy(scalarFunctions, listAggregateFunctions())
+	maps.Copy(scalarFunctions, trinoDateTimeFunctions())
+	maps.Copy(functionAliases, trinoDateTimeAliases)
 }
 
 // lookupFunction finds a scalar function by name or alias.
