@@ -230,8 +230,8 @@ func init() {
 		"split_part":     {"(string, delimiter, index)", 3, 3, typed(FnSplitPart, TypeVarchar, str, str, intArg)},
 		"starts_with":    {"(string, prefix)", 2, 2, typed(FnStartsWith, TypeBoolean, str, str)},
 		"ends_with":      {"(string, suffix)", 2, 2, typed(FnEndsWith, TypeBoolean, str, str)},
-		"contains":       {"(string, search)", 2, 2, typed(FnContains, TypeBoolean, str, str)},
-		"strpos":         {"(string, search)", 2, 2, typed(FnStrpos, TypeBigint, str, str)},
+		"contains":       {"(string, search) or contains(array, value)", 2, 2, bindContains},
+		"strpos":         {"(string, search[, instance])", 2, 3, bindStrposForms},
 		"position":       {"(search, string)", 2, 2, bindPosition},
 
 		"translate":               {"(string, from, to)", 3, 3, typed(FnTranslate, TypeVarchar, str, str, str)},
@@ -355,6 +355,8 @@ func init() {
 	maps.Copy(scalarFunctions, listAggregateFunctions())
 	maps.Copy(scalarFunctions, trinoDateTimeFunctions())
 	maps.Copy(functionAliases, trinoDateTimeAliases)
+	maps.Copy(scalarFunctions, trinoFunctions())
+	maps.Copy(functionAliases, trinoAliases)
 }
 
 // lookupFunction finds a scalar function by name or alias.

@@ -51,6 +51,12 @@ var scalarFns = map[string]scalarFn{
 	planner.FnStartsWith:    {2, 2, false, bytesPredicate(bytes.HasPrefix)},
 	planner.FnEndsWith:      {2, 2, false, bytesPredicate(bytes.HasSuffix)},
 	planner.FnContains:      {2, 2, false, bytesPredicate(bytes.Contains)},
+	planner.FnStrposNth:     {3, 3, false, strposNthKernel},
+	planner.FnFromUTF8:      {1, 1, false, fromUTF8Kernel},
+	planner.FnURLExtract:    {2, 3, false, urlExtractKernel},
+	planner.FnIsNaN:         {1, 1, false, doubleClassKernel(math.IsNaN)},
+	planner.FnIsInfinite:    {1, 1, false, doubleClassKernel(isInfinite)},
+	planner.FnIsFinite:      {1, 1, false, doubleClassKernel(isFinite)},
 
 	planner.FnTranslate:          {3, 3, false, translateKernel},
 	planner.FnLevenshtein:        {2, 2, false, levenshteinKernel},
