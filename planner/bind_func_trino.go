@@ -22,6 +22,9 @@ const (
 	// from_utf8(b BINARY) → STRING: b with each invalid UTF-8 sequence
 	// replaced by U+FFFD.
 	FnFromUTF8 = "from_utf8"
+	// codepoint(s STRING) → INT: the code point of the only character of
+	// s; a string of another length is an error.
+	FnCodepoint = "codepoint"
 	// url_extract(url STRING, part STRING literal[, name STRING]) → STRING:
 	// a part of url (protocol, host, port, path, query, fragment, or the
 	// value of query parameter name), NULL when url has none or is no URI.
@@ -38,6 +41,7 @@ func trinoFunctions() map[string]*funcSpec {
 		"is_finite":             {"(double)", 1, 1, typed(FnIsFinite, TypeBoolean, doubleArg)},
 		"nan":                   {"()", 0, 0, doubleConstant(math.NaN())},
 		"infinity":              {"()", 0, 0, doubleConstant(math.Inf(1))},
+		"codepoint":             {"(string)", 1, 1, typed(FnCodepoint, TypeInt, stringArg)},
 		"to_utf8":               {"(string)", 1, 1, bindToUTF8},
 		"from_utf8":             {"(binary)", 1, 1, typed(FnFromUTF8, TypeVarchar, accepting(isBinary, TypeBinary))},
 		"url_extract_protocol":  {"(url)", 1, 1, bindURLExtract("protocol")},
@@ -51,11 +55,13 @@ func trinoFunctions() map[string]*funcSpec {
 }
 
 // trinoAliases are DuckDB's names for Trino's functions, and Trino's
-// to_hex and from_hex, which are DuckDB's hex and unhex (DuckDB has both
-// names too).
+// names for functions lakesql has: to_hex and from_hex are DuckDB's hex
+// and unhex (DuckDB has both names too), levenshtein_distance and
+// hamming_distance count characters as levenshtein and hamming do.
 var trinoAliases = map[string]string{
 	"isnan": "is_nan", "isinf": "is_infinite", "isfinite": "is_finite",
 	"to_hex": "hex", "from_hex": "unhex",
+	"levenshtein_distance": "levenshtein", "hamming_distance": "hamming",
 }
 
 func doubleConstant(v float64) bindFn {

@@ -36,6 +36,7 @@ func trinoDateTimeFunctions() map[string]*funcSpec {
 // as Trino's is, not date_part's DOW.
 var trinoDateTimeAliases = map[string]string{
 	"dow": "day_of_week", "doy": "day_of_year", "week_of_year": "week", "yow": "year_of_week",
+	"day_of_month": "day",
 }
 
 // bindDateFormat binds date_format(x, 'pattern'): Trino's and MySQL's

@@ -53,6 +53,7 @@ var scalarFns = map[string]scalarFn{
 	planner.FnContains:      {2, 2, false, bytesPredicate(bytes.Contains)},
 	planner.FnStrposNth:     {3, 3, false, strposNthKernel},
 	planner.FnFromUTF8:      {1, 1, false, fromUTF8Kernel},
+	planner.FnCodepoint:     {1, 1, false, codepointKernel},
 	planner.FnURLExtract:    {2, 3, false, urlExtractKernel},
 	planner.FnIsNaN:         {1, 1, false, doubleClassKernel(math.IsNaN)},
 	planner.FnIsInfinite:    {1, 1, false, doubleClassKernel(isInfinite)},

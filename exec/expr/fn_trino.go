@@ -3,6 +3,7 @@ package expr
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"unicode/utf8"
 
@@ -21,6 +22,22 @@ func doubleClassKernel(class func(float64) bool) func(*evaluator, *planner.Call,
 
 func isInfinite(x float64) bool { return math.IsInf(x, 0) }
 func isFinite(x float64) bool   { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// codepointKernel is Trino's codepoint(s): the code point of the only
+// character of s.
+func codepointKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	s := newBytesVec(ops[0])
+	return fixedRows(ev, c.T, ops, func(i int) (int32, outcome) {
+		v := s.At(i)
+		r, size := utf8.DecodeRune(v)
+		if len(v) == 0 || size != len(v) {
+			return 0, overflow
+		}
+		return r, ValueOK
+	}, rowError(c, func(i int) string {
+		return fmt.Sprintf("the string must be a single character, got %d characters", utf8.RuneCount(s.At(i)))
+	}))
+}
 
 // strposNthKernel is Trino's strpos(s, sub, n): the character position of
 // the n-th occurrence of sub in s, counted from the end when n < 0, 0 when
