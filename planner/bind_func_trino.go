@@ -57,11 +57,14 @@ func trinoFunctions() map[string]*funcSpec {
 // trinoAliases are DuckDB's names for Trino's functions, and Trino's
 // names for functions lakesql has: to_hex and from_hex are DuckDB's hex
 // and unhex (DuckDB has both names too), levenshtein_distance and
-// hamming_distance count characters as levenshtein and hamming do.
+// hamming_distance count characters as levenshtein and hamming do, and
+// truncate is DuckDB's trunc (a DECIMAL's scale becomes the digits kept,
+// where Trino's keeps it: the same number).
 var trinoAliases = map[string]string{
 	"isnan": "is_nan", "isinf": "is_infinite", "isfinite": "is_finite",
 	"to_hex": "hex", "from_hex": "unhex",
 	"levenshtein_distance": "levenshtein", "hamming_distance": "hamming",
+	"truncate": "trunc",
 }
 
 func doubleConstant(v float64) bindFn {

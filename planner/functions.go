@@ -118,6 +118,7 @@ const (
 	// FLOAT or DOUBLE (result of the same type) or DECIMAL with a constant
 	// digits (result DECIMAL of scale max(digits, 0)).
 	FnRound = "round"
+	FnTrunc = "trunc"
 	// DOUBLE → DOUBLE; NULL outside the function's domain (sqrt(-1), ln(0)).
 	FnSqrt  = "sqrt"
 	FnLn    = "ln"

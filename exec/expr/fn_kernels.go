@@ -84,6 +84,7 @@ var scalarFns = map[string]scalarFn{
 	planner.FnFloor:    {1, 1, false, floorCeilKernel(true)},
 	planner.FnCeil:     {1, 1, false, floorCeilKernel(false)},
 	planner.FnRound:    {2, 2, false, roundKernel},
+	planner.FnTrunc:    {2, 2, false, truncKernel},
 	planner.FnSqrt:     {1, 1, false, doubleKernel(math.Sqrt, nonNegative)},
 	planner.FnLn:       {1, 1, false, doubleKernel(math.Log, positive)},
 	planner.FnLog10:    {1, 1, false, doubleKernel(math.Log10, positive)},
