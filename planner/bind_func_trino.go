@@ -19,6 +19,8 @@ const (
 	// n-th occurrence of sub in s, counted from the end when n < 0; 0 when
 	// there is none. Occurrences may overlap.
 	FnStrposNth = "strpos_nth"
+	// regexp_count(s, pattern STRING) → BIGINT: the number of matches.
+	FnRegexpCount = "regexp_count"
 	// from_utf8(b BINARY) → STRING: b with each invalid UTF-8 sequence
 	// replaced by U+FFFD.
 	FnFromUTF8 = "from_utf8"
@@ -42,6 +44,7 @@ func trinoFunctions() map[string]*funcSpec {
 		"nan":                   {"()", 0, 0, doubleConstant(math.NaN())},
 		"infinity":              {"()", 0, 0, doubleConstant(math.Inf(1))},
 		"codepoint":             {"(string)", 1, 1, typed(FnCodepoint, TypeInt, stringArg)},
+		"regexp_count":          {"(string, pattern)", 2, 2, bindRegexpCount},
 		"to_utf8":               {"(string)", 1, 1, bindToUTF8},
 		"from_utf8":             {"(binary)", 1, 1, typed(FnFromUTF8, TypeVarchar, accepting(isBinary, TypeBinary))},
 		"url_extract_protocol":  {"(url)", 1, 1, bindURLExtract("protocol")},
@@ -132,4 +135,14 @@ func bindURLExtract(part string) bindFn {
 		}
 		return x, nil
 	}
+}
+
+// bindRegexpCount binds regexp_count(s, pattern), checking a constant
+// pattern here.
+func bindRegexpCount(_ *binder, c *funcCall) (Expr, error) {
+	args, _, err := regexpGroupArgs(c)
+	if err != nil {
+		return nil, err
+	}
+	return &Call{Fn: FnRegexpCount, Args: args, T: TypeBigint}, nil
 }

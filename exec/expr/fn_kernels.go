@@ -46,6 +46,7 @@ var scalarFns = map[string]scalarFn{
 	planner.FnRegexpLike:       {2, 2, false, regexpLikeKernel},
 	planner.FnRegexpExtract:    {3, 3, false, regexpExtractKernel},
 	planner.FnRegexpExtractAll: {3, 3, false, regexpExtractAllKernel},
+	planner.FnRegexpCount:      {2, 2, false, regexpCountKernel},
 	planner.FnConcatWS:         {1, -1, true, concatWSKernel},
 	planner.FnSplitPart:        {3, 3, false, splitPartKernel},
 	planner.FnStrpos:           {2, 2, false, strposKernel},

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -49,4 +50,24 @@ func regexpExtractAllKernel(ev *evaluator, c *planner.Call, ops []operand) (arro
 		}
 	}
 	return b.NewArray(), nil
+}
+
+// regexpCountKernel is Trino's regexp_count(s, pattern): the number of
+// matches.
+func regexpCountKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	s, pattern := newBytesVec(ops[0]), newBytesVec(ops[1])
+	var cache regexpCache
+	var err error
+	out, ferr := fixedRows(ev, c.T, ops, func(i int) (int64, outcome) {
+		re, e := cache.get(pattern.At(i))
+		if e != nil {
+			err = cmp.Or(err, e) // the first row's
+			return 0, ValueOK
+		}
+		return int64(len(re.FindAllIndex(s.At(i), -1))), ValueOK
+	}, nil)
+	if ferr != nil {
+		return nil, ferr
+	}
+	return releaseOnError(out, wrapError(c, err))
 }
