@@ -29,6 +29,7 @@ func trinoDateTimeFunctions() map[string]*funcSpec {
 		"year_of_week":           {"(date or timestamp)", 1, 1, bindDatePart("ISOYEAR")},
 		"last_day_of_month":      {"(date or timestamp)", 1, 1, typed(FnLastDay, TypeDate, dateArg)},
 		"current_timezone":       {"()", 0, 0, bindCurrentTimezone},
+		"with_timezone":          {"(timestamp, 'zone')", 2, 2, bindWithTimezone},
 	}
 }
 
@@ -165,4 +166,18 @@ func bindDateAddForms(b *binder, c *funcCall) (Expr, error) {
 		return castTo(sum, TypeDate)
 	}
 	return sum, nil
+}
+
+// bindWithTimezone binds Trino's with_timezone(timestamp, zone): the
+// instant at which the wall clock in zone shows timestamp, a TIMESTAMPTZ,
+// as DuckDB's timezone(zone, timestamp). Trino takes no TIMESTAMPTZ here,
+// whose timezone(zone, x) is a wall clock instead.
+func bindWithTimezone(b *binder, c *funcCall) (Expr, error) {
+	if t := c.args[0].Type(); !isTimestampNTZ(t) && t.ID() != arrow.DATE32 && t.ID() != arrow.NULL {
+		return nil, c.mismatch()
+	}
+	if _, ok := c.args[1].(*Literal); !ok {
+		return nil, errorf(c.pos, "%s: the zone must be a constant string, such as 'America/New_York'", c.name)
+	}
+	return bindTimezone(b, &funcCall{name: c.name, pos: c.pos, args: []Expr{c.args[1], c.args[0]}, spec: c.spec})
 }
