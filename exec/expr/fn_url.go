@@ -109,9 +109,18 @@ func parseURI(s []byte) (uriParts, bool) {
 }
 
 // splitAuthority gives the host and port of [userinfo@]host[:port]; none
-// when the port is not a number that fits an int, where Java's URI takes
-// the authority as registry-based and names no host.
+// when the port is not a number that fits an int or the host is no
+// hostname, IPv4 or [IPv6] address (a_b.com, 例え.jp), where Java's URI
+// takes the authority as registry-based and names no host.
 func splitAuthority(a []byte) (host, port []byte) {
+	host, port = hostAndPort(a)
+	if host != nil && !validHost(host) {
+		return nil, nil
+	}
+	return host, port
+}
+
+func hostAndPort(a []byte) (host, port []byte) {
 	if j := bytes.LastIndexByte(a, '@'); j >= 0 {
 		a = a[j+1:]
 	}
@@ -130,6 +139,46 @@ func splitAuthority(a []byte) (host, port []byte) {
 		return nil, nil
 	}
 	return nonEmpty(a[:hostEnd]), p
+}
+
+// validHost reports whether h is a host Java's URI accepts: an [IPv6]
+// address, or labels of ASCII letters, digits and inner hyphens joined by
+// dots (a last dot allowed), the last label of several starting with a
+// letter, or an IPv4 address.
+func validHost(h []byte) bool {
+	if h[0] == '[' {
+		return h[len(h)-1] == ']'
+	}
+	labels := bytes.Split(bytes.TrimSuffix(h, []byte(".")), []byte("."))
+	numeric := true
+	for _, l := range labels {
+		if len(l) == 0 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for _, c := range l {
+			digit := c >= '0' && c <= '9'
+			numeric = numeric && digit
+			if !digit && c != '-' && !(c|0x20 >= 'a' && c|0x20 <= 'z') {
+				return false
+			}
+		}
+	}
+	if numeric {
+		return len(labels) == 1 || ipv4(labels)
+	}
+	last := labels[len(labels)-1][0]
+	return len(labels) == 1 || last|0x20 >= 'a' && last|0x20 <= 'z'
+}
+
+// ipv4 reports whether labels of digits are the 4 numbers of an IPv4
+// address.
+func ipv4(labels [][]byte) bool {
+	for _, l := range labels {
+		if n, err := strconv.Atoi(string(l)); err != nil || n > 255 {
+			return false
+		}
+	}
+	return len(labels) == 4
 }
 
 func nonEmpty(b []byte) []byte {
