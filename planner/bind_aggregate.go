@@ -11,7 +11,7 @@ import (
 
 // aggregateFns maps the SQL names of aggregate functions to AggCall.Fn.
 var aggregateFns = map[string]string{
-	"count": AggCount, "count_if": AggCountIf, "approx_count_distinct": AggCount,
+	"count": AggCount, "count_if": AggCountIf, "approx_count_distinct": AggCount, "approx_distinct": AggCount,
 	"sum": AggSum, "avg": AggAvg, "mean": AggAvg,
 	"min": AggMin, "max": AggMax, "any_value": AggAnyValue,
 	"first": AggFirst, "arbitrary": AggFirst, "last": AggLast,
@@ -213,12 +213,16 @@ func (b *binder) bindAggCall(e *sql.FuncCall, s *scope) (*AggCall, error) {
 	if err != nil {
 		return nil, err
 	}
-	call := &AggCall{Fn: fn, Distinct: e.Distinct || e.Name == "approx_count_distinct"}
+	call := &AggCall{Fn: fn, Distinct: e.Distinct || exactDistinctCounts[e.Name]}
 	if call.Arg, call.T, err = aggregateArg(fn, arg); err != nil {
 		return nil, errorf(e.Pos, "%s: %v", e.Name, err)
 	}
 	return call, nil
 }
+
+// exactDistinctCounts are DuckDB's approx_count_distinct and Trino's
+// approx_distinct, counted exactly: within any approximation's error.
+var exactDistinctCounts = map[string]bool{"approx_count_distinct": true, "approx_distinct": true}
 
 // aggregateArg types an aggregate: it returns the argument cast to the type
 // the executor accumulates (BIGINT, DOUBLE or the decimal for sums; DOUBLE for

@@ -127,37 +127,44 @@ func bindFloorCeil(fn string) bindFn {
 	}
 }
 
-// bindRound binds round(x[, digits]). The result keeps x's type, except that
-// a DECIMAL(p,s) rounded to d < s digits becomes DECIMAL(p-s+d+1, d) (one
-// more integer digit for the carry: 9.96 → 10.0), so digits must be constant.
-func bindRound(_ *binder, c *funcCall) (Expr, error) {
-	args, err := c.convert(numberArg, intArg)
-	if err != nil {
-		return nil, err
+// bindRound binds round(x[, digits]) and DuckDB's trunc(x[, digits]) (fn
+// FnRound or FnTrunc). The result keeps x's type, except that a
+// DECIMAL(p,s) cut to d < s digits gets scale max(d, 0), so digits must be
+// constant: round's precision p-s+d+1 has one more integer digit for the
+// carry (9.96 → 10.0), trunc's stays p, as DuckDB's does.
+func bindRound(fn string) bindFn {
+	return func(_ *binder, c *funcCall) (Expr, error) {
+		args, err := c.convert(numberArg, intArg)
+		if err != nil {
+			return nil, err
+		}
+		if len(args) == 1 {
+			args = append(args, &Literal{Value: int64(0), T: TypeBigint})
+		}
+		x, digits := args[0], args[1]
+		dt, isDecimal := x.Type().(*arrow.Decimal128Type)
+		if !isDecimal {
+			return &Call{Fn: fn, Args: args, T: x.Type()}, nil
+		}
+		lit, ok := digits.(*Literal)
+		if !ok {
+			return nil, errorf(c.pos, "%s of a DECIMAL needs constant digits", c.name)
+		}
+		if lit.Value == nil {
+			return &Literal{T: x.Type()}, nil
+		}
+		d := lit.Value.(int64)
+		if d >= int64(dt.Scale) {
+			return x, nil
+		}
+		scale := max(d, 0)
+		prec := int64(dt.Precision)
+		if fn == FnRound {
+			prec = min(int64(dt.Precision-dt.Scale)+scale+1, 38)
+		}
+		t := &arrow.Decimal128Type{Precision: int32(prec), Scale: int32(scale)}
+		return &Call{Fn: fn, Args: args, T: t}, nil
 	}
-	if len(args) == 1 {
-		args = append(args, &Literal{Value: int64(0), T: TypeBigint})
-	}
-	x, digits := args[0], args[1]
-	dt, isDecimal := x.Type().(*arrow.Decimal128Type)
-	if !isDecimal {
-		return &Call{Fn: FnRound, Args: args, T: x.Type()}, nil
-	}
-	lit, ok := digits.(*Literal)
-	if !ok {
-		return nil, errorf(c.pos, "round of a DECIMAL needs constant digits")
-	}
-	if lit.Value == nil {
-		return &Literal{T: x.Type()}, nil
-	}
-	d := lit.Value.(int64)
-	if d >= int64(dt.Scale) {
-		return x, nil
-	}
-	scale := max(d, 0)
-	prec := min(int64(dt.Precision-dt.Scale)+scale+1, 38)
-	t := &arrow.Decimal128Type{Precision: int32(prec), Scale: int32(scale)}
-	return &Call{Fn: FnRound, Args: args, T: t}, nil
 }
 
 // bindLog binds log(base, x) (Spark, PostgreSQL, DuckDB, Trino) as

@@ -103,6 +103,8 @@ const (
 	// regexp_extract(s, pattern STRING, group BIGINT) → STRING: the group of
 	// the first match ('' when none; 0 is the whole match).
 	FnRegexpExtract = "regexp_extract"
+	// regexp_extract_all(s, pattern STRING, group BIGINT) → LIST<STRING>.
+	FnRegexpExtractAll = "regexp_extract_all"
 	// format_time(x DATE|TIMESTAMP, dialect STRING, pattern STRING) →
 	// STRING: x formatted by a constant pattern of a dialect of
 	// value.CompileTimeFormat (date_format, strftime, to_char).
@@ -118,6 +120,7 @@ const (
 	// FLOAT or DOUBLE (result of the same type) or DECIMAL with a constant
 	// digits (result DECIMAL of scale max(digits, 0)).
 	FnRound = "round"
+	FnTrunc = "trunc"
 	// DOUBLE → DOUBLE; NULL outside the function's domain (sqrt(-1), ln(0)).
 	FnSqrt  = "sqrt"
 	FnLn    = "ln"

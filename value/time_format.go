@@ -29,6 +29,9 @@ const (
 	FormatStrftime = "strftime"
 	FormatSpark    = "spark"
 	FormatPostgres = "postgres"
+	// FormatMySQL is MySQL's DATE_FORMAT pattern ('%Y-%m-%d %H:%i'), which
+	// Trino's date_format and date_parse take too (MySQLPattern).
+	FormatMySQL = "mysql"
 )
 
 // CompileTimeFormat compiles pattern in dialect.
@@ -44,6 +47,12 @@ func CompileTimeFormat(dialect, pattern string) (*TimeFormat, error) {
 		err = b.spark(pattern)
 	case FormatPostgres:
 		b.postgres(pattern)
+	case FormatMySQL:
+		var p string
+		if p, _, err = MySQLPattern(pattern); err == nil {
+			b.pattern.WriteString(p)
+			b.custom("micros", fractionDigits(6), 'f')
+		}
 	default:
 		return nil, fmt.Errorf("unknown time format dialect %s", dialect)
 	}

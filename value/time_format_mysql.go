@@ -76,6 +76,18 @@ func MySQLPattern(pattern string) (strftimePattern string, needsDate bool, err e
 	return b.String(), needsDate, nil
 }
 
+// mysqlParsePattern translates a MySQL pattern into the strftime one
+// CompileTimeParser reads, whose conversions are one field each: %T is
+// %H:%M:%S and %r %I:%M:%S %p.
+func mysqlParsePattern(pattern string) (string, error) {
+	p, _, err := MySQLPattern(pattern)
+	if err != nil {
+		return "", err
+	}
+	// "%%" first, so that a literal % before T or r stays one.
+	return strings.NewReplacer("%%", "%%", "%T", "%H:%M:%S", "%r", "%I:%M:%S %p").Replace(p), nil
+}
+
 // DurationFormat formats signed times (MySQL's TIME, the INTERVAL of
 // TIMEDIFF) with a MySQL TIME_FORMAT pattern.
 type DurationFormat struct {

@@ -63,6 +63,13 @@ func CompileTimeParser(dialect, pattern string) (*TimeParser, error) {
 	conversions := map[byte]parseStep{}
 	switch dialect {
 	case FormatStrftime:
+	case FormatMySQL:
+		var err error
+		if c, err = mysqlParsePattern(pattern); err != nil {
+			return nil, err
+		}
+		// %f reads 1 to 9 digits (Trino's date_parse).
+		conversions['f'] = parseStep{field: fieldFraction, width: 9}
 	case FormatSpark:
 		b := &formatBuilder{customs: map[string]byte{}}
 		if err := b.spark(pattern); err != nil {

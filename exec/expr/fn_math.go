@@ -128,6 +128,55 @@ func roundKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, er
 	return nil, unsupportedType(c, ops[0].t)
 }
 
+// truncKernel is DuckDB's trunc(x, digits): x with the digits after the
+// digits-th decimal dropped, toward zero (negative digits drop those left
+// of the decimal point). Nothing can overflow.
+func truncKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	switch KindOf(c.T) {
+	case KindInt32:
+		return roundRows(ev, c, ops, truncInt[int32])
+	case KindInt64:
+		return roundRows(ev, c, ops, truncInt[int64])
+	case KindFloat32:
+		return roundRows(ev, c, ops, func(x float32, d int64) (float32, outcome) { return float32(truncFloat(float64(x), d)), ValueOK })
+	case KindFloat64:
+		return roundRows(ev, c, ops, func(x float64, d int64) (float64, outcome) { return truncFloat(x, d), ValueOK })
+	case KindDecimal:
+		scale := int64(decimalScale(ops[0].t))
+		return roundRows(ev, c, ops, func(x decimal128.Num, d int64) (decimal128.Num, outcome) {
+			return truncDecimal(x, scale, d), ValueOK
+		})
+	}
+	return nil, unsupportedType(c, ops[0].t)
+}
+
+// truncInt drops an integer's digits below 10^-digits; digits ≥ 0 leave it.
+func truncInt[T Signed](x T, digits int64) (T, outcome) {
+	switch {
+	case digits >= 0:
+		return x, ValueOK
+	case digits < -18:
+		return 0, ValueOK // 10^19 exceeds BIGINT
+	}
+	unit := int64(math.Pow10(int(-digits)))
+	return T(int64(x) / unit * unit), ValueOK
+}
+
+// truncDecimal drops the digits of x, an unscaled value of the given scale,
+// after the digits-th decimal (digits < scale); the result has scale
+// max(digits, 0).
+func truncDecimal(x decimal128.Num, scale, digits int64) decimal128.Num {
+	drop := scale - digits
+	if drop > 38 {
+		return decimal128.Num{} // |x| < 10^38
+	}
+	q, _ := x.Div(decimal128.GetScaleMultiplier(int(drop)))
+	if digits < 0 {
+		q = q.Mul(decimal128.GetScaleMultiplier(int(-digits)))
+	}
+	return q
+}
+
 func roundRows[T FixedWidth](ev *evaluator, c *planner.Call, ops []operand, f func(x T, digits int64) (T, outcome)) (arrow.Array, error) {
 	x, d := fixedVec[T](ops[0]), fixedVec[int64](ops[1])
 	return fixedRows(ev, c.T, ops, func(i int) (T, outcome) { return f(x.At(i), d.At(i)) }, overflowError(c))
@@ -164,7 +213,21 @@ func signOfInt(x int64) int {
 
 // roundFloat rounds half away from zero; digits beyond what a double holds
 // leave x unchanged.
-func roundFloat(x float64, digits int64) float64 {
+func roundFloat(x float64, digits int64) float64 { return atDigits(x, digits, math.Round) }
+
+// truncFloat drops the digits after the digits-th decimal, toward zero.
+// Where 10^-digits is no double, x stays, as in DuckDB (whose round gives
+// 0 there, as roundFloat does).
+func truncFloat(x float64, digits int64) float64 {
+	if digits < -308 {
+		return x
+	}
+	return atDigits(x, digits, math.Trunc)
+}
+
+// atDigits applies whole, a rounding to a whole number, at the digits-th
+// decimal of x (left of the point when digits < 0).
+func atDigits(x float64, digits int64, whole func(float64) float64) float64 {
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 0) || digits > 308:
 		return x
@@ -173,12 +236,12 @@ func roundFloat(x float64, digits int64) float64 {
 	case digits >= 0:
 		p := math.Pow10(int(digits))
 		if y := x * p; !math.IsInf(y, 0) {
-			return math.Round(y) / p
+			return whole(y) / p
 		}
 		return x
 	}
 	p := math.Pow10(int(-digits))
-	return math.Round(x/p) * p
+	return whole(x/p) * p
 }
 
 // roundDecimal rounds x, an unscaled value of the given scale, to digits <

@@ -33,5 +33,11 @@ func parseTimeKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array
 		}
 		rowErr = err
 		return 0, overflow
-	}, func(int) error { return fmt.Errorf("strptime: %w", rowErr) }) // only strptime does not try
+	}, func(int) error { return fmt.Errorf("%s: %w", strictParsers[ops[1].lit.Value.(string)], rowErr) })
+}
+
+// strictParsers name, for errors, the function that reads each dialect
+// without try: DuckDB's strptime, Trino's date_parse and parse_datetime.
+var strictParsers = map[string]string{
+	value.FormatStrftime: "strptime", value.FormatMySQL: "date_parse", value.FormatSpark: "parse_datetime",
 }
