@@ -67,6 +67,14 @@ func bindBitwise(fn string, l, r Expr, pos sql.Pos) (Expr, error) {
 		return nil, kindErrorf(ErrType, pos, "%s needs integers, got %s and %s", bitwiseName(fn), TypeString(l.Type()), TypeString(r.Type()))
 	}
 	t := commonNumeric(lt, rt)
+	// An integer constant takes the other operand's type when it fits, as
+	// DuckDB types integer literals: 1::TINYINT << 7 shifts in 8 bits.
+	switch {
+	case fitsLiteral(r, lt):
+		t = lt
+	case fitsLiteral(l, rt):
+		t = rt
+	}
 	args := []Expr{l, r}
 	for i, a := range args {
 		c, err := castTo(a, t)
@@ -76,6 +84,17 @@ func bindBitwise(fn string, l, r Expr, pos sql.Pos) (Expr, error) {
 		args[i] = c
 	}
 	return &Call{Fn: fn, Args: args, T: t}, nil
+}
+
+// fitsLiteral reports whether e is an integer constant as written (an INT)
+// that integer type t holds.
+func fitsLiteral(e Expr, t arrow.DataType) bool {
+	lit, ok := e.(*Literal)
+	if !ok || lit.T.ID() != arrow.INT32 || !IsInteger(t) {
+		return false
+	}
+	i, ok := literalInt(lit.Value)
+	return ok && intFits(i, t)
 }
 
 // bindBitwiseNot binds ~x.

@@ -376,6 +376,8 @@ func (b *binder) bindBinary(e *sql.BinaryExpr, s *scope) (Expr, error) {
 		return b.bindConcat(l, r, e.Pos)
 	case "->>":
 		return b.bindJSONArrow(l, r, e.Pos)
+	case "DIV":
+		return b.bindIntegralDivision(l, r, e.Pos)
 	}
 	if x, handled, err := bindTemporalArithmetic(e.Op, l, r, e.Pos); handled {
 		if err != nil {
@@ -390,6 +392,21 @@ func (b *binder) bindBinary(e *sql.BinaryExpr, s *scope) (Expr, error) {
 		return bindBitwise(fn, l, r, e.Pos)
 	}
 	return nil, errorf(e.Pos, "unknown operator %s", e.Op)
+}
+
+// bindIntegralDivision binds Spark's and MySQL's a DIV b: the integral
+// part of a / b, a BIGINT (7.5 DIV 2 is 3); NULL when b is 0, as // is.
+func (b *binder) bindIntegralDivision(l, r Expr, pos sql.Pos) (Expr, error) {
+	q, err := bindArithmetic(FnIntDiv, l, r, pos)
+	if err != nil {
+		return nil, err
+	}
+	if !IsInteger(q.Type()) {
+		if q, err = bindRound(FnTrunc)(b, &funcCall{name: "DIV", pos: pos, args: []Expr{q}}); err != nil {
+			return nil, err
+		}
+	}
+	return castTo(q, TypeBigint)
 }
 
 func (b *binder) bindConcat(l, r Expr, pos sql.Pos) (Expr, error) {

@@ -18,6 +18,8 @@ func bindTimezone(_ *binder, c *funcCall) (Expr, error) {
 	}
 	t := x.Type()
 	switch {
+	case lit.Value == nil && isTimestampTZ(t):
+		return &Literal{T: TypeTimestamp}, nil
 	case lit.Value == nil:
 		return &Literal{T: TypeTimestampTZ}, nil
 	case isString(t):

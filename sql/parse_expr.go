@@ -7,8 +7,9 @@ import (
 
 // Expressions are parsed by precedence climbing, one function per level,
 // lowest first: OR, AND, NOT, comparison and predicates, the other binary
-// operators (|| ->> & | << >>, left to right, as in PostgreSQL and DuckDB),
-// + -, * / %, unary - + ~, AT TIME ZONE, the :: cast postfix, primary.
+// operators (|| ->> & | << >>, left to right, as in PostgreSQL and DuckDB,
+// and prefix ~, whose operand is a sum), + -, * / %, unary - +, AT TIME
+// ZONE, the :: cast postfix, primary.
 //
 // Operator nodes carry the position of their operator, which is where a type
 // error about them belongs; other nodes carry the position of their first token.
@@ -218,8 +219,8 @@ func (p *parser) multiplicative() Expr {
 		switch {
 		case t.isOp("*") || t.isOp("/") || t.isOp("//") || t.isOp("%"):
 		case t.isWord("div") && startsOperand(p.peek(1)):
-			// Spark's and MySQL's integer division, DuckDB's //.
-			t.text = "//"
+			// Spark's and MySQL's integral division.
+			t.text = "DIV"
 		default:
 			return x
 		}
@@ -237,9 +238,15 @@ func startsOperand(t token) bool {
 
 func (p *parser) unary() Expr {
 	defer p.nest()()
-	if t := p.tok(); t.isOp("-") || t.isOp("+") || t.isOp("~") {
+	if t := p.tok(); t.isOp("-") || t.isOp("+") {
 		p.advance()
 		return &UnaryExpr{Op: t.text, X: p.unary(), Pos: t.pos}
+	}
+	if t := p.tok(); t.isOp("~") {
+		// ~ is an operator of the || level: it takes the sum or product
+		// after it, ~2 * 3 is ~(2 * 3), as in DuckDB and PostgreSQL.
+		p.advance()
+		return &UnaryExpr{Op: t.text, X: p.additive(), Pos: t.pos}
 	}
 	return p.atTimeZone(p.postfix())
 }
@@ -348,7 +355,11 @@ var castLiteralTypes = map[string]bool{
 func (p *parser) castLiteral() Expr {
 	t, text := p.tok(), p.peek(1)
 	if t.isWord("decimal") || t.isWord("numeric") {
-		digits, negative := strings.CutPrefix(strings.TrimSpace(text.text), "-")
+		number := strings.TrimSpace(text.text)
+		digits, negative := strings.CutPrefix(number, "-")
+		if !negative {
+			digits, _ = strings.CutPrefix(number, "+")
+		}
 		if isDecimalText(digits) {
 			p.skip(2)
 			var x Expr = &Literal{Kind: LitDecimal, Value: digits, Pos: text.pos}

@@ -19,13 +19,15 @@ func TestExprFormat(t *testing.T) {
 		{"j ->> 1 + 1", "(j ->> (1 + 1))"},
 		// bitwise operators share that level too, left to right (DuckDB's)
 		{"1 | 2 & 4 << a >> b", "((((1 | 2) & 4) << a) >> b)"},
-		{"1 + 2 << 1 = ~x * 2", "(((1 + 2) << 1) = ((~x) * 2))"},
+		{"1 + 2 << 1 = ~x * 2", "(((1 + 2) << 1) = (~(x * 2)))"},
+		{"~1 + 2 & ~3 || 'x'", "(((~(1 + 2)) & (~3)) || 'x')"},
+		{"1 + ~2 - 3", "(1 + (~(2 - 3)))"},
 		{"a <=> b AND c <=> NULL", "((a IS NOT DISTINCT FROM b) AND (c IS NOT DISTINCT FROM NULL))"},
 		{"s RLIKE 'a' OR s NOT REGEXP p || 'x'", "(regexp_like(s, 'a') OR (NOT regexp_like(s, (p || 'x'))))"},
 		// AT TIME ZONE binds tighter than + and -, looser than ::
 		{"ts AT TIME ZONE 'UTC' + i", "(timezone('UTC', ts) + i)"},
 		{"ts::timestamp AT TIME ZONE 'UTC' AT TIME ZONE z", "timezone(z, timezone('UTC', CAST(ts AS TIMESTAMP)))"},
-		{"a DIV b * c", "((a // b) * c)"},
+		{"a DIV b * c", "((a DIV b) * c)"},
 		{"DOUBLE '1.5' + DECIMAL '-1.25' + INTEGER '3'", "((CAST('1.5' AS DOUBLE) + (-1.25)) + CAST('3' AS INT))"},
 		{"a - b - c", "((a - b) - c)"},
 		{"- 1", "(-1)"},

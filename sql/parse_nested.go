@@ -164,9 +164,6 @@ func (p *parser) listLiteral(pos Pos) Expr {
 	return call
 }
 
-// structLiteral parses {'name': value, …} (DuckDB's struct; a name may
-// also be written as an identifier) as named_struct('name', value, …) at
-// pos.
 // mapLiteral parses DuckDB's MAP {key: value, …} into map(key, value, …).
 func (p *parser) mapLiteral() Expr {
 	call := &FuncCall{Name: "map", Pos: p.advance().pos}
@@ -183,6 +180,9 @@ func (p *parser) mapLiteral() Expr {
 	return call
 }
 
+// structLiteral parses {'name': value, …} (DuckDB's struct; a name may
+// also be written as an identifier) as named_struct('name', value, …) at
+// pos.
 func (p *parser) structLiteral(pos Pos) Expr {
 	p.expectOp("{")
 	call := &FuncCall{Name: "named_struct", Pos: pos}

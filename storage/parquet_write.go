@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"unsafe"
 
@@ -18,6 +19,8 @@ import (
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/encoding"
+
+	"github.com/lakesql/lakesql/value"
 )
 
 // ParquetWriterOptions configures NewParquetWriter; zero values mean the
@@ -195,6 +198,11 @@ func (w *ParquetWriter) Write(batch arrow.RecordBatch) error {
 		}
 		if c.Required && batch.Column(i).NullN() > 0 {
 			return fmt.Errorf("write column %s: required column has %d nulls", c.Name, batch.Column(i).NullN())
+		}
+		if ivs, ok := batch.Column(i).(*array.MonthDayNanoInterval); ok {
+			if err := checkParquetIntervals(ivs); err != nil {
+				return fmt.Errorf("write column %s: %w", c.Name, err)
+			}
 		}
 	}
 	if w.w == nil {
@@ -395,6 +403,19 @@ type intervalType struct{ parquet.Type }
 var intervalConverted = deprecated.Interval
 
 func (intervalType) ConvertedType() *deprecated.ConvertedType { return &intervalConverted }
+
+// checkParquetIntervals fails on an interval Parquet's INTERVAL, three
+// unsigned 32-bit fields, cannot hold: a negative one (as DuckDB refuses
+// it) or one of 2³² milliseconds or more.
+func checkParquetIntervals(a *array.MonthDayNanoInterval) error {
+	for i := range a.Len() {
+		v := a.Value(i)
+		if a.IsValid(i) && (v.Months < 0 || v.Days < 0 || v.Nanoseconds < 0 || v.Nanoseconds/1_000_000 > math.MaxUint32) {
+			return fmt.Errorf("Parquet cannot store the INTERVAL %s: its months, days and milliseconds must each be from 0 to 4294967295", value.AppendInterval(nil, v))
+		}
+	}
+	return nil
+}
 
 // intervalBytes is an INTERVAL as Parquet stores it: months, days and
 // milliseconds as little-endian 32-bit integers; the time below a

@@ -40,7 +40,7 @@ func CastToDate(s string) (int32, error) {
 	p := &textParser{s: strings.TrimSpace(s)}
 	days, ok := p.date()
 	if ok && !p.done() {
-		_, _, err := parseTimestampZone(s, "date") // the rest must be a time
+		_, _, err := parseTimestampZone(s, "date", true) // the rest must be a time
 		ok = err == nil
 	}
 	if !ok {
@@ -56,7 +56,7 @@ func CastToDate(s string) (int32, error) {
 // TIMESTAMP '2026-01-15 10:00:00+02:00' is 10:00, as in DuckDB, PostgreSQL
 // and Spark's TIMESTAMP_NTZ, both in literals and in CAST.
 func ParseTimestamp(s string) (int64, error) {
-	v, _, err := parseTimestampZone(s, "timestamp")
+	v, _, err := parseTimestampZone(s, "timestamp", true)
 	return v, err
 }
 
@@ -64,14 +64,15 @@ func ParseTimestamp(s string) (int64, error) {
 // followed by Z, UTC or a ±HH[:MM] offset (UTC when absent), into UTC
 // microseconds since the epoch.
 func ParseTimestampTZ(s string) (int64, error) {
-	v, _, err := parseTimestampZone(s, "timestamptz")
+	v, _, err := parseTimestampZone(s, "timestamptz", false)
 	return v, err
 }
 
 // parseTimestampZone parses a timestamp with an optional zone and reports
-// whether the text carried one (Z, UTC or an offset); what names the type
-// in errors, and a "timestamp" keeps the wall clock as written.
-func parseTimestampZone(s, what string) (int64, bool, error) {
+// whether the text carried one (Z, UTC or an offset): the wall clock as
+// written when wall is set, else the instant the offset makes of it. what
+// names the type in errors.
+func parseTimestampZone(s, what string, wall bool) (int64, bool, error) {
 	p := &textParser{s: strings.TrimSpace(s)}
 	days, ok := p.date()
 	if !ok {
@@ -89,7 +90,7 @@ func parseTimestampZone(s, what string) (int64, bool, error) {
 	if !ok {
 		return 0, false, fmt.Errorf("invalid %s %q: bad time zone offset", what, s)
 	}
-	if what != "timestamp" {
+	if !wall {
 		tod -= off
 	}
 	zoned := p.pos > zoneStart

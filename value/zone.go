@@ -113,7 +113,7 @@ func firstOccurrence(t time.Time, wall int64) int64 {
 // ParseTimestampTZIn parses a TIMESTAMPTZ; text without a zone is a
 // wall-clock time in loc.
 func ParseTimestampTZIn(s string, loc *time.Location) (int64, error) {
-	v, zoned, err := parseTimestampZone(s, "timestamptz")
+	v, zoned, err := parseTimestampZone(s, "timestamptz", false)
 	if err != nil || zoned || IsUTC(loc) {
 		return v, err
 	}

@@ -79,7 +79,7 @@ var scalarFns = map[string]scalarFn{
 	planner.FnBitwiseXor: {2, 2, false, bitwiseKernel},
 	planner.FnShiftLeft:  {2, 2, false, bitwiseKernel},
 	planner.FnShiftRight: {2, 2, false, bitwiseKernel},
-	planner.FnBitwiseNot: {1, 1, false, bitwiseNotKernel},
+	planner.FnBitwiseNot: {1, 1, false, bitwiseKernel},
 
 	planner.FnAbs:      {1, 1, false, absKernel},
 	planner.FnSign:     {1, 1, false, signKernel},
