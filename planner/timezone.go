@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -75,13 +76,41 @@ func zoneDependent(from, to arrow.DataType) bool {
 	return false
 }
 
+// nestedZoneDependent reports whether casting nested type from to nested
+// type to converts a TIMESTAMPTZ at some depth into a DATE, TIMESTAMP or
+// TIME, whose values depend on the session zone; the cast kernels convert
+// nested values in UTC. (Into text the instant keeps its offset, +00.)
+// inside is set below the top level.
+func nestedZoneDependent(from, to arrow.DataType, inside bool) bool {
+	switch f := from.(type) {
+	case *arrow.ListType:
+		t, ok := to.(*arrow.ListType)
+		return ok && nestedZoneDependent(f.Elem(), t.Elem(), true)
+	case *arrow.MapType:
+		t, ok := to.(*arrow.MapType)
+		return ok && (nestedZoneDependent(f.KeyType(), t.KeyType(), true) || nestedZoneDependent(f.ItemType(), t.ItemType(), true))
+	case *arrow.StructType:
+		t, ok := to.(*arrow.StructType)
+		if !ok || t.NumFields() != f.NumFields() {
+			return false
+		}
+		for i := range f.NumFields() {
+			if nestedZoneDependent(f.Field(i).Type, t.Field(i).Type, true) {
+				return true
+			}
+		}
+		return false
+	}
+	return inside && zoneDependent(from, to) && !isString(to)
+}
+
 // needsLocalize reports whether e holds an operation localize rewrites.
 func needsLocalize(e Expr) bool {
 	found := false
 	Walk(e, func(x Expr) {
 		switch x := x.(type) {
 		case *Cast:
-			found = found || zoneDependent(x.X.Type(), x.T)
+			found = found || zoneDependent(x.X.Type(), x.T) || nestedZoneDependent(x.X.Type(), x.T, false)
 		case *Call:
 			switch x.Fn {
 			case FnDatePart, FnDateTrunc, FnDateDiff:
@@ -108,6 +137,9 @@ func (b *binder) localize(e Expr) (Expr, error) {
 	out := Rewrite(e, func(x Expr) Expr {
 		switch x := x.(type) {
 		case *Cast:
+			if loc != nil && nestedZoneDependent(x.X.Type(), x.T, false) && err == nil {
+				err = fmt.Errorf("%s: converting TIMESTAMPTZ values inside a list, struct or map to dates or wall-clock times is only done in time zone UTC; convert each element instead, as in list_transform(l, x -> x::DATE)", x)
+			}
 			if !zoneDependent(x.X.Type(), x.T) {
 				return x
 			}
