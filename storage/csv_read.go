@@ -12,6 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakesql/lakesql/value"
 )
 
 // csvSampleRows is how many records type inference looks at.
@@ -34,16 +36,18 @@ const (
 	csvDouble
 	csvDate
 	csvTimestamp
+	csvTimestampTZ
 	csvString
 )
 
 var csvArrowTypes = [...]arrow.DataType{
-	csvBoolean:   arrow.FixedWidthTypes.Boolean,
-	csvBigint:    arrow.PrimitiveTypes.Int64,
-	csvDouble:    arrow.PrimitiveTypes.Float64,
-	csvDate:      arrow.FixedWidthTypes.Date32,
-	csvTimestamp: timestampMicros,
-	csvString:    arrow.BinaryTypes.String,
+	csvBoolean:     arrow.FixedWidthTypes.Boolean,
+	csvBigint:      arrow.PrimitiveTypes.Int64,
+	csvDouble:      arrow.PrimitiveTypes.Float64,
+	csvDate:        arrow.FixedWidthTypes.Date32,
+	csvTimestamp:   timestampMicros,
+	csvTimestampTZ: timestampMicrosTZ,
+	csvString:      arrow.BinaryTypes.String,
 }
 
 // timestampLayouts are the accepted timestamp spellings; a fractional second
@@ -90,6 +94,10 @@ func csvParses(t csvType, s string) bool {
 		_, ok = parseCSVDate(s)
 	case csvTimestamp:
 		_, ok = parseCSVTimestamp(s)
+	case csvTimestampTZ:
+		// Timestamps with an offset or Z, which TIMESTAMP does not take:
+		// instants, as DuckDB infers them.
+		_, err = value.ParseTimestampTZ(s)
 	}
 	return ok && err == nil
 }
@@ -284,6 +292,14 @@ func appendCSVValue(b array.Builder, s string) error {
 		}
 		b.Append(arrow.Date32FromTime(t))
 	case *array.TimestampBuilder:
+		if b.Type().(*arrow.TimestampType).TimeZone != "" {
+			v, err := value.ParseTimestampTZ(s)
+			if err != nil {
+				return bad("TIMESTAMPTZ")
+			}
+			b.Append(arrow.Timestamp(v))
+			break
+		}
 		t, ok := parseCSVTimestamp(s)
 		if !ok {
 			return bad("TIMESTAMP")
