@@ -9,7 +9,8 @@ import (
 // bindTimezone binds DuckDB's timezone(zone, x), which x AT TIME ZONE zone
 // parses to: the wall clock in zone of a TIMESTAMPTZ, or the instant of a
 // TIMESTAMP (a DATE: its midnight) read as a wall clock in zone. zone is a
-// constant: an IANA name, UTC or an offset ±HH[:MM].
+// constant: an IANA name, UTC or an offset ±HH[:MM]. Text is refused, as
+// in DuckDB: '…+02' AT TIME ZONE z could mean the instant or the wall clock.
 func bindTimezone(_ *binder, c *funcCall) (Expr, error) {
 	zone, x := c.args[0], c.args[1]
 	lit, ok := zone.(*Literal)
@@ -22,11 +23,6 @@ func bindTimezone(_ *binder, c *funcCall) (Expr, error) {
 		return &Literal{T: TypeTimestamp}, nil
 	case lit.Value == nil:
 		return &Literal{T: TypeTimestampTZ}, nil
-	case isString(t):
-		if _, isLit := x.(*Literal); !isLit {
-			return nil, c.mismatch()
-		}
-		fallthrough
 	case t.ID() == arrow.DATE32 || t.ID() == arrow.NULL:
 		cast, err := castTo(x, TypeTimestamp)
 		if err != nil {
