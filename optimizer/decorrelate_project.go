@@ -54,12 +54,7 @@ func existsJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Ex
 	if sq == nil {
 		return nil, nil, false
 	}
-	u := &pullUp{}
-	sub, preds, ok := u.pull(belowProjections(sq.Plan))
-	if !ok || u.grouped || len(preds) == 0 || hasAnyOuterRef(sub) {
-		return nil, nil, false
-	}
-	inner, outer, ok := splitEqualities(preds)
+	sub, inner, outer, ok := pulledEqualities(belowProjections(sq.Plan))
 	if !ok {
 		return nil, nil, false
 	}
@@ -85,12 +80,7 @@ func lookupJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Ex
 	if sq == nil {
 		return nil, nil, false
 	}
-	u := &pullUp{}
-	sub, preds, ok := u.pull(sq.Plan)
-	if !ok || u.grouped || len(preds) == 0 || hasAnyOuterRef(sub) {
-		return nil, nil, false
-	}
-	inner, outer, ok := splitEqualities(preds)
+	sub, inner, outer, ok := pulledEqualities(sq.Plan)
 	if !ok {
 		return nil, nil, false
 	}
@@ -151,6 +141,21 @@ func replaced(e planner.Expr, sq *planner.Subquery, value planner.Expr) planner.
 		}
 		return x
 	})
+}
+
+// pulledEqualities pulls a correlated subquery's conditions on the outer
+// row up out of plan (pullUp) and splits them into the subquery's and the
+// outer side of equalities; false unless they are all equalities, at least
+// one, over a subquery that neither groups nor refers to the outer row
+// elsewhere.
+func pulledEqualities(plan planner.Plan) (sub planner.Plan, inner, outer []planner.Expr, ok bool) {
+	u := &pullUp{}
+	sub, preds, ok := u.pull(plan)
+	if !ok || u.grouped || len(preds) == 0 || hasAnyOuterRef(sub) {
+		return nil, nil, nil, false
+	}
+	inner, outer, ok = splitEqualities(preds)
+	return sub, inner, outer, ok
 }
 
 // splitEqualities splits pulled-up correlated conjuncts, each inner = outer,

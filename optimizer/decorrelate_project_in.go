@@ -26,12 +26,7 @@ func inJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Expr, 
 	if sq == nil || len(sq.Plan.Schema()) != 1 {
 		return nil, nil, false
 	}
-	u := &pullUp{}
-	sub, preds, ok := u.pull(sq.Plan)
-	if !ok || u.grouped || len(preds) == 0 || hasAnyOuterRef(sub) {
-		return nil, nil, false
-	}
-	inner, outer, ok := splitEqualities(preds)
+	sub, inner, outer, ok := pulledEqualities(sq.Plan)
 	if !ok {
 		return nil, nil, false
 	}
