@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -60,8 +61,12 @@ func bindNullIf(_ *binder, c *funcCall) (Expr, error) {
 	return &Call{Fn: FnNullIf, Args: unified, T: unified[0].Type()}, nil
 }
 
-// bindConcatFunc binds concat(…), which, unlike ||, skips NULLs.
+// bindConcatFunc binds concat(…), which, unlike ||, skips NULLs. Arrays
+// concatenate as list_concat does (Spark, Trino, DuckDB).
 func bindConcatFunc(_ *binder, c *funcCall) (Expr, error) {
+	if slices.ContainsFunc(c.args, func(a Expr) bool { return isList(a.Type()) }) {
+		return listConcat(FnListConcat, c.pos, c.mismatch, c.args...)
+	}
 	var out Expr = stringLit("")
 	for _, a := range c.args {
 		str, err := castTo(a, TypeVarchar)

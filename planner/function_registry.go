@@ -183,7 +183,7 @@ func init() {
 		// Conditional and string functions that predate the registry.
 		"coalesce": {"(value, …)", 1, -1, bindCoalesce},
 		"nullif":   {"(value, value)", 2, 2, bindNullIf},
-		"concat":   {"(string, …)", 0, -1, bindConcatFunc},
+		"concat":   {"(string, …) or concat(array, …)", 0, -1, bindConcatFunc},
 		"if":       {"(condition, then, else)", 3, 3, bindIf},
 		"ifnull":   {"(value, value)", 2, 2, bindCoalesce},
 		// Untyped, as NULL is: CASE WHEN bad THEN raise_error('…') ELSE x END.
@@ -227,7 +227,7 @@ func init() {
 		"regexp_matches":     {"(string, pattern[, options])", 2, 3, bindRegexpMatches},
 		"regexp_extract":     {"(string, pattern[, group])", 2, 3, bindRegexpExtract},
 		"regexp_extract_all": {"(string, pattern[, group])", 2, 3, bindRegexpExtractAll},
-		"concat_ws":          {"(separator, value, …)", 1, -1, bindConcatWS},
+		"concat_ws":          {"(separator, string or array, …)", 1, -1, bindConcatWS},
 		"split_part":         {"(string, delimiter, index)", 3, 3, typed(FnSplitPart, TypeVarchar, str, str, intArg)},
 		"starts_with":        {"(string, prefix)", 2, 2, typed(FnStartsWith, TypeBoolean, str, str)},
 		"ends_with":          {"(string, suffix)", 2, 2, typed(FnEndsWith, TypeBoolean, str, str)},
