@@ -359,6 +359,7 @@ func init() {
 	maps.Copy(functionAliases, trinoDateTimeAliases)
 	maps.Copy(scalarFunctions, trinoFunctions())
 	maps.Copy(functionAliases, trinoAliases)
+	maps.Copy(scalarFunctions, sparkFunctions())
 }
 
 // lookupFunction finds a scalar function by name or alias.
