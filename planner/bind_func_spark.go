@@ -34,7 +34,7 @@ const (
 )
 
 // sparkFunctions are the registry entries of this file and of
-// bind_func_spark_string.go.
+// bind_func_spark_datetime.go and bind_func_spark_string.go.
 func sparkFunctions() map[string]*funcSpec {
 	num := doubleArg
 	fns := map[string]*funcSpec{
@@ -54,6 +54,7 @@ func sparkFunctions() map[string]*funcSpec {
 		"conv":          {"(number or string, from base, to base)", 3, 3, typed(FnConv, TypeVarchar, digitsTextArg, intArg, intArg)},
 		"format_number": {"(number, digits)", 2, 2, bindFormatNumber},
 	}
+	maps.Copy(fns, sparkDatetimeFunctions())
 	maps.Copy(fns, sparkStringFunctions())
 	return fns
 }

@@ -143,6 +143,9 @@ var scalarFns = map[string]scalarFn{
 	planner.FnEpochMicros:   {1, 1, false, epochUnitsKernel(1, false)},
 
 	planner.FnMillisToTimestamp: {1, 1, false, millisToTimestampKernel},
+	planner.FnMicrosToTimestamp: {1, 1, false, microsToTimestampKernel},
+	planner.FnMonthsBetween:     {3, 3, false, monthsBetweenKernel},
+	planner.FnNextDay:           {2, 2, false, nextDayKernel},
 
 	planner.FnArraySort:     {2, 3, false, arraySortKernel},
 	planner.FnArrayDistinct: {1, 1, false, arrayDistinctKernel},
