@@ -31,6 +31,9 @@ const (
 	// decode_utf8(b BINARY) → STRING: the bytes read as UTF-8, each run of
 	// invalid bytes replaced by U+FFFD (Spark's decode(b, 'UTF-8')).
 	FnDecodeUTF8 = "decode_utf8"
+	// signum(x DOUBLE) → DOUBLE: -1.0, 1.0, or x itself when it is zero or
+	// NaN (Java's Math.signum).
+	FnSignum = "signum"
 )
 
 // sparkFunctions are the registry entries of this file and of
@@ -53,6 +56,13 @@ func sparkFunctions() map[string]*funcSpec {
 		"e":             {"()", 0, 0, bindE},
 		"conv":          {"(number or string, from base, to base)", 3, 3, typed(FnConv, TypeVarchar, digitsTextArg, intArg, intArg)},
 		"format_number": {"(number, digits)", 2, 2, bindFormatNumber},
+		"signum":        {"(number)", 1, 1, typed(FnSignum, TypeDouble, num)},
+		"positive":      {"(number)", 1, 1, bindUnarySignFunc("+")},
+		"negative":      {"(number or interval)", 1, 1, bindUnarySignFunc("-")},
+		"nanvl":         {"(number, number)", 2, 2, bindNanvl},
+		"btrim":         {"(string[, characters])", 1, 2, withDefaults(typed(FnTrim, TypeVarchar, stringArg, stringArg), stringLit(" "))},
+		"octet_length":  {"(string or binary)", 1, 1, bindOctetLength(1)},
+		"bit_length":    {"(string or binary)", 1, 1, bindOctetLength(8)},
 	}
 	maps.Copy(fns, sparkDatetimeFunctions())
 	maps.Copy(fns, sparkStringFunctions())
@@ -226,4 +236,38 @@ func bindFormatNumber(_ *binder, c *funcCall) (Expr, error) {
 		return nil, c.mismatch()
 	}
 	return &Call{Fn: FnFormatNumber, Args: []Expr{x, d}, T: TypeVarchar}, nil
+}
+
+// bindUnarySignFunc binds Spark's positive(x) and negative(x), +x and -x.
+func bindUnarySignFunc(op string) bindFn {
+	return func(_ *binder, c *funcCall) (Expr, error) {
+		return bindUnarySign(op, c.args[0], c.pos)
+	}
+}
+
+// bindNanvl binds Spark's nanvl(a, b): b when a is NaN, else a (NULL for
+// a NULL a).
+func bindNanvl(_ *binder, c *funcCall) (Expr, error) {
+	args, err := c.convert(doubleArg, doubleArg)
+	if err != nil {
+		return nil, err
+	}
+	nan := &Call{Fn: FnIsNaN, Args: args[:1], T: TypeBoolean}
+	return &Case{Whens: []CaseWhen{{Cond: nan, Result: args[1]}}, Else: args[0], T: TypeDouble}, nil
+}
+
+// bindOctetLength binds octet_length(x) and bit_length(x): the bytes (or
+// bits) of a string or binary value, a BIGINT as in DuckDB.
+func bindOctetLength(bitsPerByte int64) bindFn {
+	return func(_ *binder, c *funcCall) (Expr, error) {
+		x := c.args[0]
+		if t := x.Type().ID(); !isString(x.Type()) && t != arrow.BINARY && t != arrow.NULL {
+			return nil, c.mismatch()
+		}
+		n := Expr(&Call{Fn: FnStrlen, Args: []Expr{x}, T: TypeBigint})
+		if bitsPerByte == 1 {
+			return n, nil
+		}
+		return bindArithmetic(FnMul, n, &Literal{Value: bitsPerByte, T: TypeBigint}, c.pos)
+	}
 }

@@ -30,7 +30,6 @@ func sparkDatetimeFunctions() map[string]*funcSpec {
 	return map[string]*funcSpec{
 		"add_months":          {"(date, months)", 2, 2, bindAddMonths},
 		"months_between":      {"(timestamp, timestamp[, round])", 2, 3, bindMonthsBetween},
-		"trunc":               {"(date, 'format')", 2, 2, bindTrunc},
 		"next_day":            {"(date, 'day of week')", 2, 2, typed(FnNextDay, TypeDate, dateArg, stringArg)},
 		"from_utc_timestamp":  {"(timestamp, 'zone')", 2, 2, bindShiftUTC(true)},
 		"to_utc_timestamp":    {"(timestamp, 'zone')", 2, 2, bindShiftUTC(false)},
@@ -118,6 +117,16 @@ func bindTrunc(_ *binder, c *funcCall) (Expr, error) {
 	}
 	start := &Call{Fn: FnDateTrunc, Args: []Expr{stringLit(truncUnit(unit)), d}, T: TypeTimestamp}
 	return castFolded(start, TypeDate), nil
+}
+
+// bindTruncForms binds DuckDB's trunc(number[, digits]) and Spark's
+// trunc(date, 'format'), told apart by a date or timestamp first argument
+// or a string second one.
+func bindTruncForms(b *binder, c *funcCall) (Expr, error) {
+	if len(c.args) == 2 && (isTemporal(c.args[0].Type()) || isString(c.args[1].Type())) {
+		return bindTrunc(b, c)
+	}
+	return bindRound(FnTrunc)(b, c)
 }
 
 // bindShiftUTC binds from_utc_timestamp(ts, zone), the wall clock in zone

@@ -247,7 +247,7 @@ func init() {
 		"floor":    {"(number)", 1, 1, bindFloorCeil(FnFloor)},
 		"ceil":     {"(number)", 1, 1, bindFloorCeil(FnCeil)},
 		"round":    {"(number[, digits])", 1, 2, bindRound(FnRound)},
-		"trunc":    {"(number[, digits])", 1, 2, bindRound(FnTrunc)},
+		"trunc":    {"(number[, digits]) or trunc(date, 'format')", 1, 2, bindTruncForms},
 		"sqrt":     {"(number)", 1, 1, typed(FnSqrt, TypeDouble, num)},
 		"ln":       {"(number)", 1, 1, typed(FnLn, TypeDouble, num)},
 		"log":      {"(base, number)", 1, 2, bindLog},

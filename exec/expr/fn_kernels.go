@@ -95,6 +95,7 @@ var scalarFns = map[string]scalarFn{
 	planner.FnExp:      {1, 1, false, doubleKernel(math.Exp, anyDouble)},
 	planner.FnPower:    {2, 2, false, powerKernel},
 	planner.FnCbrt:     {1, 1, false, doubleKernel(math.Cbrt, anyDouble)},
+	planner.FnSignum:   {1, 1, false, doubleKernel(signum, anyDouble)},
 	planner.FnGreatest: {1, -1, true, extremeKernel(planner.FnGt)},
 	planner.FnLeast:    {1, -1, true, extremeKernel(planner.FnLt)},
 

@@ -158,3 +158,11 @@ func formatDoubleFixed(x float64, d int) string {
 	}
 	return strconv.FormatFloat(x, 'f', d, 64)
 }
+
+// signum is Java's Math.signum: ±1, or x itself for ±0 and NaN.
+func signum(x float64) float64 {
+	if x == 0 || math.IsNaN(x) {
+		return x
+	}
+	return math.Copysign(1, x)
+}
