@@ -24,6 +24,10 @@ const (
 	FnNextDay = "next_day"
 	// micros_to_timestamp(us BIGINT) → TIMESTAMP.
 	FnMicrosToTimestamp = "micros_to_timestamp"
+	// make_timestamp(year, month, day, hour, minute BIGINT, seconds
+	// DOUBLE) → TIMESTAMP, as DuckDB's (and Spark's, which gives NULL
+	// where DuckDB raises an error).
+	FnMakeTimestamp = "make_timestamp"
 )
 
 func sparkDatetimeFunctions() map[string]*funcSpec {
@@ -39,6 +43,7 @@ func sparkDatetimeFunctions() map[string]*funcSpec {
 		"unix_date":           {"(date)", 1, 1, bindUnixDate},
 		"date_from_unix_date": {"(days)", 1, 1, bindDateFromUnixDate},
 		"to_unix_timestamp":   {"(timestamp or string[, 'pattern'])", 1, 2, bindUnixTimestamp},
+		"make_timestamp":      {"(year, month, day, hour, minute, seconds) or make_timestamp(microseconds)", 1, 6, bindMakeTimestamp},
 	}
 }
 
@@ -72,6 +77,27 @@ func bindAddMonths(_ *binder, c *funcCall) (Expr, error) {
 		return nil, errorf(c.pos, "%s: %v", c.name, err)
 	}
 	return castFolded(later, TypeDate), nil
+}
+
+// bindMakeTimestamp binds make_timestamp(microseconds), as
+// timestamp_micros, and make_timestamp(year, month, day, hour, minute,
+// seconds).
+func bindMakeTimestamp(_ *binder, c *funcCall) (Expr, error) {
+	switch len(c.args) {
+	case 1:
+		args, err := c.convert(intArg)
+		if err != nil {
+			return nil, err
+		}
+		return &Call{Fn: FnMicrosToTimestamp, Args: args, T: TypeTimestamp}, nil
+	case 6:
+		args, err := c.convert(intArg, intArg, intArg, intArg, intArg, doubleArg)
+		if err != nil {
+			return nil, err
+		}
+		return &Call{Fn: FnMakeTimestamp, Args: args, T: TypeTimestamp}, nil
+	}
+	return nil, c.mismatch()
 }
 
 // bindMonthsBetween binds months_between(a, b[, roundOff]); roundOff must

@@ -147,6 +147,7 @@ var scalarFns = map[string]scalarFn{
 	planner.FnMicrosToTimestamp: {1, 1, false, microsToTimestampKernel},
 	planner.FnMonthsBetween:     {3, 3, false, monthsBetweenKernel},
 	planner.FnNextDay:           {2, 2, false, nextDayKernel},
+	planner.FnMakeTimestamp:     {6, 6, false, makeTimestampKernel},
 
 	planner.FnArraySort:     {2, 3, false, arraySortKernel},
 	planner.FnArrayDistinct: {1, 1, false, arrayDistinctKernel},
