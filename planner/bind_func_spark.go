@@ -34,6 +34,13 @@ const (
 	// signum(x DOUBLE) → DOUBLE: -1.0, 1.0, or x itself when it is zero or
 	// NaN (Java's Math.signum).
 	FnSignum = "signum"
+	// degrees(x DOUBLE) and radians(x DOUBLE) → DOUBLE, as DuckDB computes
+	// them: x * (180 / π) and x * (π / 180).
+	FnDegrees = "degrees"
+	FnRadians = "radians"
+	// crc32(b BINARY or STRING) → BIGINT: the CRC-32 (IEEE) checksum of
+	// the bytes, as Java's java.util.zip.CRC32 computes it.
+	FnCRC32 = "crc32"
 )
 
 // sparkFunctions are the registry entries of this file and of
@@ -57,6 +64,9 @@ func sparkFunctions() map[string]*funcSpec {
 		"conv":          {"(number or string, from base, to base)", 3, 3, typed(FnConv, TypeVarchar, digitsTextArg, intArg, intArg)},
 		"format_number": {"(number, digits)", 2, 2, bindFormatNumber},
 		"signum":        {"(number)", 1, 1, typed(FnSignum, TypeDouble, num)},
+		"degrees":       {"(number)", 1, 1, typed(FnDegrees, TypeDouble, num)},
+		"radians":       {"(number)", 1, 1, typed(FnRadians, TypeDouble, num)},
+		"crc32":         {"(string or binary)", 1, 1, typed(FnCRC32, TypeBigint, bytesArg)},
 		"positive":      {"(number)", 1, 1, bindUnarySignFunc("+")},
 		"negative":      {"(number or interval)", 1, 1, bindUnarySignFunc("-")},
 		"nanvl":         {"(number, number)", 2, 2, bindNanvl},

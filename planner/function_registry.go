@@ -166,7 +166,7 @@ var functionAliases = map[string]string{
 	"list_cat": "list_concat", "array_concat": "list_concat", "array_cat": "list_concat",
 	// DuckDB's names from SQLite's spellfix and from its own mismatches.
 	"editdist3": "levenshtein", "mismatches": "hamming",
-	"base64": "to_base64", "to_binary": "bin",
+	"base64": "to_base64", "to_binary": "bin", "unbase64": "from_base64",
 	// DuckDB's and Spark's list (array) functions.
 	"list_aggr": "list_aggregate", "array_aggregate": "list_aggregate", "array_aggr": "list_aggregate",
 	"array_reverse": "list_reverse", "array_slice": "list_slice", "list_indexof": "list_position",

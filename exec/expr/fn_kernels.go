@@ -96,6 +96,9 @@ var scalarFns = map[string]scalarFn{
 	planner.FnPower:    {2, 2, false, powerKernel},
 	planner.FnCbrt:     {1, 1, false, doubleKernel(math.Cbrt, anyDouble)},
 	planner.FnSignum:   {1, 1, false, doubleKernel(signum, anyDouble)},
+	planner.FnDegrees:  {1, 1, false, doubleKernel(degrees, anyDouble)},
+	planner.FnRadians:  {1, 1, false, doubleKernel(radians, anyDouble)},
+	planner.FnCRC32:    {1, 1, false, crc32Kernel},
 	planner.FnGreatest: {1, -1, true, extremeKernel(planner.FnGt)},
 	planner.FnLeast:    {1, -1, true, extremeKernel(planner.FnLt)},
 

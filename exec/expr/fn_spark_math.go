@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"hash/crc32"
 	"math"
 	"strconv"
 	"strings"
@@ -165,4 +166,15 @@ func signum(x float64) float64 {
 		return x
 	}
 	return math.Copysign(1, x)
+}
+
+// degrees and radians multiply by the same constants as DuckDB, so that the
+// results agree to the last bit.
+func degrees(x float64) float64 { return x * (180 / math.Pi) }
+func radians(x float64) float64 { return x * (math.Pi / 180) }
+
+// crc32Kernel is crc32(b): the IEEE CRC-32 of the bytes.
+func crc32Kernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	b := newBytesVec(ops[0])
+	return fixedRows(ev, c.T, ops, func(i int) (int64, outcome) { return int64(crc32.ChecksumIEEE(b.At(i))), ValueOK }, nil)
 }
