@@ -28,8 +28,10 @@ const (
 	// find_in_set(s STRING, list STRING) → INT: the 1-based position of s
 	// among list's comma-separated items, 0 when absent or s has a comma.
 	FnFindInSet = "find_in_set"
-	// decode_utf8(b BINARY) → STRING: the bytes read as UTF-8, each run of
-	// invalid bytes replaced by U+FFFD (Spark's decode(b, 'UTF-8')).
+	// decode_utf8(b BINARY, strict BOOLEAN literal) → STRING: the bytes
+	// read as UTF-8; invalid bytes are an error when strict (DuckDB's
+	// decode(b)), else each run of them becomes U+FFFD (Spark's decode(b,
+	// 'UTF-8')).
 	FnDecodeUTF8 = "decode_utf8"
 	// signum(x DOUBLE) → DOUBLE: -1.0, 1.0, or x itself when it is zero or
 	// NaN (Java's Math.signum).
@@ -49,7 +51,7 @@ func sparkFunctions() map[string]*funcSpec {
 	num := doubleArg
 	fns := map[string]*funcSpec{
 		"nvl2":          {"(value, if not null, if null)", 3, 3, bindNvl2},
-		"decode":        {"(value, search, result, …[, default]) or decode(binary, 'UTF-8')", 2, -1, bindDecode},
+		"decode":        {"(value, search, result, …[, default]) or decode(binary[, 'UTF-8'])", 1, -1, bindDecode},
 		"isnull":        {"(value)", 1, 1, bindIsNullFunc(FnIsNull)},
 		"isnotnull":     {"(value)", 1, 1, bindIsNullFunc(FnIsNotNull)},
 		"pmod":          {"(number, number)", 2, 2, bindPmod},
@@ -96,9 +98,9 @@ func bindNvl2(_ *binder, c *funcCall) (Expr, error) {
 // bindDecode binds Spark's decode: decode(x, search, result, …[,
 // default]) is CASE with x compared to each search as IS NOT DISTINCT FROM
 // does (decode(NULL, NULL, 'a') is 'a', as Spark documents), and
-// decode(binary, 'UTF-8') reads bytes as text.
+// decode(binary[, 'UTF-8']) reads bytes as text.
 func bindDecode(_ *binder, c *funcCall) (Expr, error) {
-	if len(c.args) == 2 {
+	if len(c.args) <= 2 {
 		return bindDecodeCharset(c)
 	}
 	x, rest := c.args[0], c.args[1:]
@@ -126,21 +128,25 @@ func bindDecode(_ *binder, c *funcCall) (Expr, error) {
 	return &Case{Whens: whens, Else: unified[len(whens)], T: unified[0].Type()}, nil
 }
 
-// bindDecodeCharset binds decode(binary, charset); UTF-8 is the one
-// character set, since lakesql's strings are UTF-8.
+// bindDecodeCharset binds DuckDB's decode(binary), which rejects invalid
+// UTF-8, and Spark's decode(binary, charset), which replaces it; UTF-8 is
+// the one character set, since lakesql's strings are UTF-8.
 func bindDecodeCharset(c *funcCall) (Expr, error) {
 	bin := c.args[0]
 	if t := bin.Type().ID(); t != arrow.BINARY && t != arrow.NULL {
 		return nil, c.mismatch()
 	}
-	charset, err := requireStringConstant(c, 1, "character set")
-	if err != nil {
-		return nil, err
+	strict := len(c.args) == 1
+	if !strict {
+		charset, err := requireStringConstant(c, 1, "character set")
+		if err != nil {
+			return nil, err
+		}
+		if charset != "UTF-8" && charset != "UTF8" {
+			return nil, errorf(c.pos, "%s: unsupported character set %s (only UTF-8 is)", c.name, charset)
+		}
 	}
-	if charset != "UTF-8" && charset != "UTF8" {
-		return nil, errorf(c.pos, "%s: unsupported character set %s (only UTF-8 is)", c.name, charset)
-	}
-	return &Call{Fn: FnDecodeUTF8, Args: []Expr{bin}, T: TypeVarchar}, nil
+	return &Call{Fn: FnDecodeUTF8, Args: []Expr{bin, &Literal{Value: strict, T: TypeBoolean}}, T: TypeVarchar}, nil
 }
 
 // bindIsNullFunc binds Spark's isnull(x) and isnotnull(x), the function

@@ -110,7 +110,7 @@ var scalarFns = map[string]scalarFn{
 	planner.FnSubstringIndex: {3, 3, false, substringIndexKernel},
 	planner.FnInitcap:        {1, 1, false, initcapKernel},
 	planner.FnLocate:         {3, 3, false, locateKernel},
-	planner.FnDecodeUTF8:     {1, 1, false, decodeUTF8Kernel},
+	planner.FnDecodeUTF8:     {2, 2, false, decodeUTF8Kernel},
 
 	planner.FnDatePart:      {2, 2, false, datePartKernel},
 	planner.FnTZLocal:       {2, 2, false, tzLocalKernel},

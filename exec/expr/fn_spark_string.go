@@ -2,6 +2,7 @@ package expr
 
 import (
 	"bytes"
+	"fmt"
 	"unicode"
 	"unicode/utf8"
 
@@ -115,11 +116,20 @@ func locateKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, e
 	}, nil)
 }
 
-// decodeUTF8Kernel is Spark's decode(b, 'UTF-8'): the bytes as text, each
-// run of invalid bytes replaced by U+FFFD.
+// decodeUTF8Kernel is decode(b): the bytes as text. Invalid UTF-8 is an
+// error when the second operand is TRUE (DuckDB), else each run of invalid
+// bytes becomes U+FFFD (Spark).
 func decodeUTF8Kernel(ev *evaluator, _ *planner.Call, ops []operand) (arrow.Array, error) {
 	b := newBytesVec(ops[0])
-	return ev.stringRows(ops, func(dst []byte, i int) []byte {
+	if ops[1].lit.Value.(bool) {
+		for i := range ev.n {
+			if !isNullRow(ops[:1], i) && !utf8.Valid(b.At(i)) {
+				return nil, fmt.Errorf("decode: the bytes are not valid UTF-8: %q", b.At(i))
+			}
+		}
+		return ev.stringRows(ops[:1], func(dst []byte, i int) []byte { return append(dst, b.At(i)...) }), nil
+	}
+	return ev.stringRows(ops[:1], func(dst []byte, i int) []byte {
 		return append(dst, bytes.ToValidUTF8(b.At(i), []byte("\uFFFD"))...)
 	}), nil
 }
