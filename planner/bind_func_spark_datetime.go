@@ -10,8 +10,9 @@ import (
 )
 
 // Spark's date and time functions (Spark 3.5 SQL function reference).
-// Timestamps are wall clocks read in UTC, as in a Spark session whose time
-// zone is UTC.
+// They take and give TIMESTAMP wall clocks, except that, as in Spark,
+// from_unixtime(seconds, pattern) shows the instant in the session zone
+// and unix_timestamp reads text in it.
 const (
 	// months_between(a TIMESTAMP, b TIMESTAMP, round BOOLEAN literal) →
 	// DOUBLE: Spark's formula, whole months when both days are the same or
@@ -195,18 +196,19 @@ func bindDateFromUnixDate(_ *binder, c *funcCall) (Expr, error) {
 const sparkDefaultTimePattern = "yyyy-MM-dd HH:mm:ss"
 
 // bindFormattedUnixtime binds Spark's from_unixtime(seconds, 'pattern'):
-// the timestamp formatted as date_format does.
+// the instant formatted as date_format does, in the session zone.
 func bindFormattedUnixtime(b *binder, c *funcCall) (Expr, error) {
 	ts, err := bindFromUnixtime(b, &funcCall{name: c.name, pos: c.pos, args: c.args[:1], spec: c.spec})
 	if err != nil {
 		return nil, err
 	}
+	ts.(*Call).T = TypeTimestampTZ // the instant, shown in the session zone
 	return bindTimeFormat(value.FormatSpark)(b, &funcCall{name: c.name, pos: c.pos, args: []Expr{ts, c.args[1]}, spec: c.spec})
 }
 
 // bindParsedUnixTimestamp binds Spark's unix_timestamp(s, 'pattern') and
-// unix_timestamp of a string column (read by 'yyyy-MM-dd HH:mm:ss'): the
-// seconds of the timestamp s holds, NULL when s does not fit.
+// unix_timestamp(s) (read by 'yyyy-MM-dd HH:mm:ss'): the seconds of the
+// instant s holds in the session zone, NULL when s does not fit.
 func bindParsedUnixTimestamp(c *funcCall) (Expr, error) {
 	if len(c.args) == 1 {
 		c = &funcCall{name: c.name, pos: c.pos, args: []Expr{c.args[0], stringLit(sparkDefaultTimePattern)}, spec: c.spec}
@@ -218,7 +220,8 @@ func bindParsedUnixTimestamp(c *funcCall) (Expr, error) {
 	if lit, ok := ts.(*Literal); ok && lit.Value == nil {
 		return &Literal{T: TypeBigint}, nil
 	}
-	return &Call{Fn: FnUnixTimestamp, Args: []Expr{ts}, T: TypeBigint}, nil
+	// A wall clock without an offset is read in the session zone.
+	return &Call{Fn: FnUnixTimestamp, Args: []Expr{castFolded(ts, TypeTimestampTZ)}, T: TypeBigint}, nil
 }
 
 // upperConstant is the upper-cased text of a constant string argument, or
