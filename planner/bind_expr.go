@@ -285,23 +285,27 @@ func (b *binder) bindUnary(e *sql.UnaryExpr, s *scope) (Expr, error) {
 			return nil, err
 		}
 		return &Call{Fn: FnNot, Args: []Expr{x}, T: TypeBoolean}, nil
-	case "+":
-		if !IsNumeric(x.Type()) {
-			return nil, kindErrorf(ErrType, e.Pos, "unary + needs a number, got %s", TypeString(x.Type()))
-		}
-		return x, nil
-	case "-":
-		if isInterval(x.Type()) {
-			return negatedInterval(x), nil
-		}
-		if !IsNumeric(x.Type()) {
-			return nil, kindErrorf(ErrType, e.Pos, "unary - needs a number or an INTERVAL, got %s", TypeString(x.Type()))
-		}
-		return foldNegation(x), nil
+	case "+", "-":
+		return bindUnarySign(e.Op, x, e.Pos)
 	case "~":
 		return bindBitwiseNot(x, e.Pos)
 	}
 	return nil, errorf(e.Pos, "unknown operator %s", e.Op)
+}
+
+// bindUnarySign binds +x and -x (and Spark's positive(x) and negative(x)).
+func bindUnarySign(op string, x Expr, pos sql.Pos) (Expr, error) {
+	switch {
+	case op == "-" && isInterval(x.Type()):
+		return negatedInterval(x), nil
+	case !IsNumeric(x.Type()) && op == "-":
+		return nil, kindErrorf(ErrType, pos, "unary - needs a number or an INTERVAL, got %s", TypeString(x.Type()))
+	case !IsNumeric(x.Type()):
+		return nil, kindErrorf(ErrType, pos, "unary + needs a number, got %s", TypeString(x.Type()))
+	case op == "-":
+		return foldNegation(x), nil
+	}
+	return x, nil
 }
 
 // negatedInterval is -x for an INTERVAL, a constant when x is one (a

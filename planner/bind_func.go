@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -60,8 +61,12 @@ func bindNullIf(_ *binder, c *funcCall) (Expr, error) {
 	return &Call{Fn: FnNullIf, Args: unified, T: unified[0].Type()}, nil
 }
 
-// bindConcatFunc binds concat(…), which, unlike ||, skips NULLs.
+// bindConcatFunc binds concat(…), which, unlike ||, skips NULLs. Arrays
+// concatenate as list_concat does (Spark, Trino, DuckDB).
 func bindConcatFunc(_ *binder, c *funcCall) (Expr, error) {
+	if slices.ContainsFunc(c.args, func(a Expr) bool { return isList(a.Type()) }) {
+		return listConcat(FnListConcat, c.pos, c.mismatch, c.args...)
+	}
 	var out Expr = stringLit("")
 	for _, a := range c.args {
 		str, err := castTo(a, TypeVarchar)
@@ -127,8 +132,8 @@ func bindFloorCeil(fn string) bindFn {
 	}
 }
 
-// bindRound binds round(x[, digits]) and DuckDB's trunc(x[, digits]) (fn
-// FnRound or FnTrunc). The result keeps x's type, except that a
+// bindRound binds round(x[, digits]), Spark's bround(x[, digits]) and
+// DuckDB's trunc(x[, digits]) (fn FnRound, FnBRound or FnTrunc). The result keeps x's type, except that a
 // DECIMAL(p,s) cut to d < s digits gets scale max(d, 0), so digits must be
 // constant: round's precision p-s+d+1 has one more integer digit for the
 // carry (9.96 → 10.0), trunc's stays p, as DuckDB's does.
@@ -159,7 +164,7 @@ func bindRound(fn string) bindFn {
 		}
 		scale := max(d, 0)
 		prec := int64(dt.Precision)
-		if fn == FnRound {
+		if fn == FnRound || fn == FnBRound {
 			prec = min(int64(dt.Precision-dt.Scale)+scale+1, 38)
 		}
 		t := &arrow.Decimal128Type{Precision: int32(prec), Scale: int32(scale)}

@@ -77,6 +77,7 @@ func bindDateTrunc(_ *binder, c *funcCall) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	unit = truncUnit(unit)
 	if err := oneOf(c, "unit", unit, timeUnits); err != nil {
 		return nil, err
 	}
@@ -156,8 +157,12 @@ func bindToDate(_ *binder, c *funcCall) (Expr, error) {
 }
 
 // bindFromUnixtime binds from_unixtime(seconds): integer seconds convert
-// exactly; other numbers keep their microseconds.
-func bindFromUnixtime(_ *binder, c *funcCall) (Expr, error) {
+// exactly; other numbers keep their microseconds. Spark's
+// from_unixtime(seconds, 'pattern') formats the timestamp.
+func bindFromUnixtime(b *binder, c *funcCall) (Expr, error) {
+	if len(c.args) == 2 {
+		return bindFormattedUnixtime(b, c)
+	}
 	p := doubleArg
 	if IsInteger(c.args[0].Type()) {
 		p = intArg
@@ -169,17 +174,22 @@ func bindFromUnixtime(_ *binder, c *funcCall) (Expr, error) {
 	return &Call{Fn: FnFromUnixtime, Args: args, T: TypeTimestamp}, nil
 }
 
-// bindUnixTimestamp binds unix_timestamp([x]); without x it is the
-// statement's time.
+// bindUnixTimestamp binds unix_timestamp([x[, 'pattern']]); without x it
+// is the statement's time. A string is parsed by the pattern, Spark's
+// 'yyyy-MM-dd HH:mm:ss' when there is none (bindParsedUnixTimestamp); a
+// timestamp or date ignores the pattern, as in Spark.
 func bindUnixTimestamp(b *binder, c *funcCall) (Expr, error) {
 	if len(c.args) == 0 {
 		return &Literal{Value: b.statementTime().Unix(), T: TypeBigint}, nil
 	}
-	args, err := c.convert(temporalArg)
-	if err != nil {
-		return nil, err
+	if isString(c.args[0].Type()) {
+		return bindParsedUnixTimestamp(c)
 	}
-	return &Call{Fn: FnUnixTimestamp, Args: args, T: TypeBigint}, nil
+	x, ok := temporalArg(c.args[0])
+	if !ok {
+		return nil, c.mismatch()
+	}
+	return &Call{Fn: FnUnixTimestamp, Args: []Expr{x}, T: TypeBigint}, nil
 }
 
 // bindNow binds current_date, current_time and current_timestamp to

@@ -8,7 +8,8 @@ import (
 
 // bindConcatWS binds concat_ws(separator, value, …), which, as in Spark and
 // DuckDB, skips NULL values and is NULL only when the separator is. Values
-// of any type are cast to STRING; NULL constants are dropped here.
+// of any type are cast to STRING; NULL constants are dropped here. An
+// array of strings contributes its non-NULL elements, as in Spark.
 func bindConcatWS(_ *binder, c *funcCall) (Expr, error) {
 	sep, ok := stringArg(c.args[0])
 	if !ok {
@@ -20,6 +21,13 @@ func bindConcatWS(_ *binder, c *funcCall) (Expr, error) {
 	args := []Expr{sep}
 	for _, a := range c.args[1:] {
 		if lit, isLit := a.(*Literal); isLit && lit.Value == nil {
+			continue
+		}
+		if lt, ok := a.Type().(*arrow.ListType); ok {
+			if !isString(lt.Elem()) && lt.Elem().ID() != arrow.NULL {
+				return nil, errorf(c.pos, "%s: arrays must hold strings, got %s", c.name, TypeString(lt))
+			}
+			args = append(args, castFolded(a, arrow.ListOfField(elementField(TypeVarchar))))
 			continue
 		}
 		str, err := castTo(a, TypeVarchar)

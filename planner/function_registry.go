@@ -166,7 +166,7 @@ var functionAliases = map[string]string{
 	"list_cat": "list_concat", "array_concat": "list_concat", "array_cat": "list_concat",
 	// DuckDB's names from SQLite's spellfix and from its own mismatches.
 	"editdist3": "levenshtein", "mismatches": "hamming",
-	"base64": "to_base64", "to_binary": "bin",
+	"base64": "to_base64", "to_binary": "bin", "unbase64": "from_base64",
 	// DuckDB's and Spark's list (array) functions.
 	"list_aggr": "list_aggregate", "array_aggregate": "list_aggregate", "array_aggr": "list_aggregate",
 	"array_reverse": "list_reverse", "array_slice": "list_slice", "list_indexof": "list_position",
@@ -183,7 +183,7 @@ func init() {
 		// Conditional and string functions that predate the registry.
 		"coalesce": {"(value, …)", 1, -1, bindCoalesce},
 		"nullif":   {"(value, value)", 2, 2, bindNullIf},
-		"concat":   {"(string, …)", 0, -1, bindConcatFunc},
+		"concat":   {"(string, …) or concat(array, …)", 0, -1, bindConcatFunc},
 		"if":       {"(condition, then, else)", 3, 3, bindIf},
 		"ifnull":   {"(value, value)", 2, 2, bindCoalesce},
 		// Untyped, as NULL is: CASE WHEN bad THEN raise_error('…') ELSE x END.
@@ -227,7 +227,7 @@ func init() {
 		"regexp_matches":     {"(string, pattern[, options])", 2, 3, bindRegexpMatches},
 		"regexp_extract":     {"(string, pattern[, group])", 2, 3, bindRegexpExtract},
 		"regexp_extract_all": {"(string, pattern[, group])", 2, 3, bindRegexpExtractAll},
-		"concat_ws":          {"(separator, value, …)", 1, -1, bindConcatWS},
+		"concat_ws":          {"(separator, string or array, …)", 1, -1, bindConcatWS},
 		"split_part":         {"(string, delimiter, index)", 3, 3, typed(FnSplitPart, TypeVarchar, str, str, intArg)},
 		"starts_with":        {"(string, prefix)", 2, 2, typed(FnStartsWith, TypeBoolean, str, str)},
 		"ends_with":          {"(string, suffix)", 2, 2, typed(FnEndsWith, TypeBoolean, str, str)},
@@ -247,7 +247,7 @@ func init() {
 		"floor":    {"(number)", 1, 1, bindFloorCeil(FnFloor)},
 		"ceil":     {"(number)", 1, 1, bindFloorCeil(FnCeil)},
 		"round":    {"(number[, digits])", 1, 2, bindRound(FnRound)},
-		"trunc":    {"(number[, digits])", 1, 2, bindRound(FnTrunc)},
+		"trunc":    {"(number[, digits]) or trunc(date, 'format')", 1, 2, bindTruncForms},
 		"sqrt":     {"(number)", 1, 1, typed(FnSqrt, TypeDouble, num)},
 		"ln":       {"(number)", 1, 1, typed(FnLn, TypeDouble, num)},
 		"log":      {"(base, number)", 1, 2, bindLog},
@@ -303,8 +303,8 @@ func init() {
 		"try_strptime":      {"(string, 'format')", 2, 2, bindStrptime(true)},
 		"to_timestamp":      {"(string[, 'pattern']) or to_timestamp(seconds)", 1, 2, bindToTimestamp},
 		"to_date":           {"(string[, 'pattern'])", 1, 2, bindSparkToDate},
-		"from_unixtime":     {"(seconds)", 1, 1, bindFromUnixtime},
-		"unix_timestamp":    {"([timestamp])", 0, 1, bindUnixTimestamp},
+		"from_unixtime":     {"(seconds[, 'pattern'])", 1, 2, bindFromUnixtime},
+		"unix_timestamp":    {"([timestamp or string[, 'pattern']])", 0, 2, bindUnixTimestamp},
 		"current_date":      {"()", 0, 0, bindNow(TypeDate)},
 		"current_time":      {"()", 0, 0, bindNow(TypeTime)},
 		"current_timestamp": {"()", 0, 0, bindNow(TypeTimestampTZ)},
@@ -359,6 +359,7 @@ func init() {
 	maps.Copy(functionAliases, trinoDateTimeAliases)
 	maps.Copy(scalarFunctions, trinoFunctions())
 	maps.Copy(functionAliases, trinoAliases)
+	maps.Copy(scalarFunctions, sparkFunctions())
 }
 
 // lookupFunction finds a scalar function by name or alias.

@@ -12,15 +12,20 @@ import (
 
 // arraySortKernel sorts each array's elements ascending, or descending
 // when the call's second operand is FALSE, with NULLs last either way (Spark's
-// and Trino's array_sort, DuckDB's list_sort). Elements compare by their
+// and Trino's array_sort, DuckDB's list_sort) unless a third operand TRUE
+// puts them first (Spark's sort_array ascending). Elements compare by their
 // nested keys (nested_keys.go), so arrays of structs or arrays sort as
 // they do in ORDER BY.
 func arraySortKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	desc := len(ops) > 1 && ops[1].lit != nil && !ops[1].lit.Value.(bool)
+	nullsFirst := len(ops) > 2 && ops[2].lit != nil && ops[2].lit.Value.(bool)
 	return ev.pickElements(c, ops[0], func(keys [][]byte, row []int32) []int32 {
 		slices.SortStableFunc(row, func(x, y int32) int {
 			kx, ky := keys[x], keys[y]
 			if nx, ny := kx[0] == 0, ky[0] == 0; nx || ny { // NULL keys are {0x00}
+				if nullsFirst {
+					return boolCompare(ny, nx)
+				}
 				return boolCompare(nx, ny)
 			}
 			if desc {

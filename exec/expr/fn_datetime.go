@@ -247,16 +247,21 @@ func dateAddKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, 
 // ±5.8 million years) so that the day arithmetic cannot overflow.
 const maxCivilYear = 10_000_000
 
+// civilDays is the day number of a calendar date, ok false when there is
+// no such date.
+func civilDays(year, month, day int64) (days int64, ok bool) {
+	if year < -maxCivilYear || year > maxCivilYear || month < 1 || month > 12 ||
+		day < 1 || day > int64(value.DaysInMonth(year, time.Month(month))) {
+		return 0, false
+	}
+	return value.DaysFromCivil(year, month, day), true
+}
+
 func makeDateKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	y, m, d := fixedVec[int64](ops[0]), fixedVec[int64](ops[1]), fixedVec[int64](ops[2])
 	return fixedRows(ev, c.T, ops, func(i int) (int32, outcome) {
-		year, month, day := y.At(i), m.At(i), d.At(i)
-		if year < -maxCivilYear || year > maxCivilYear || month < 1 || month > 12 ||
-			day < 1 || day > int64(value.DaysInMonth(year, time.Month(month))) {
-			return 0, overflow
-		}
-		days := value.DaysFromCivil(year, month, day)
-		if days != int64(int32(days)) {
+		days, ok := civilDays(y.At(i), m.At(i), d.At(i))
+		if !ok || days != int64(int32(days)) {
 			return 0, overflow
 		}
 		return int32(days), ValueOK

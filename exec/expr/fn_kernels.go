@@ -85,7 +85,8 @@ var scalarFns = map[string]scalarFn{
 	planner.FnSign:     {1, 1, false, signKernel},
 	planner.FnFloor:    {1, 1, false, floorCeilKernel(true)},
 	planner.FnCeil:     {1, 1, false, floorCeilKernel(false)},
-	planner.FnRound:    {2, 2, false, roundKernel},
+	planner.FnRound:    {2, 2, false, roundKernel(false)},
+	planner.FnBRound:   {2, 2, false, roundKernel(true)},
 	planner.FnTrunc:    {2, 2, false, truncKernel},
 	planner.FnSqrt:     {1, 1, false, doubleKernel(math.Sqrt, nonNegative)},
 	planner.FnLn:       {1, 1, false, doubleKernel(math.Log, positive)},
@@ -93,8 +94,23 @@ var scalarFns = map[string]scalarFn{
 	planner.FnLog2:     {1, 1, false, doubleKernel(math.Log2, positive)},
 	planner.FnExp:      {1, 1, false, doubleKernel(math.Exp, anyDouble)},
 	planner.FnPower:    {2, 2, false, powerKernel},
+	planner.FnCbrt:     {1, 1, false, doubleKernel(math.Cbrt, anyDouble)},
+	planner.FnSignum:   {1, 1, false, doubleKernel(signum, anyDouble)},
+	planner.FnDegrees:  {1, 1, false, doubleKernel(degrees, anyDouble)},
+	planner.FnRadians:  {1, 1, false, doubleKernel(radians, anyDouble)},
+	planner.FnCRC32:    {1, 1, false, crc32Kernel},
 	planner.FnGreatest: {1, -1, true, extremeKernel(planner.FnGt)},
 	planner.FnLeast:    {1, -1, true, extremeKernel(planner.FnLt)},
+
+	planner.FnFactorial:    {1, 1, false, factorialKernel},
+	planner.FnConv:         {3, 3, false, convKernel},
+	planner.FnFormatNumber: {2, 2, false, formatNumberKernel},
+	planner.FnFindInSet:    {2, 2, false, findInSetKernel},
+
+	planner.FnSubstringIndex: {3, 3, false, substringIndexKernel},
+	planner.FnInitcap:        {1, 1, false, initcapKernel},
+	planner.FnLocate:         {3, 3, false, locateKernel},
+	planner.FnDecodeUTF8:     {2, 2, false, decodeUTF8Kernel},
 
 	planner.FnDatePart:      {2, 2, false, datePartKernel},
 	planner.FnTZLocal:       {2, 2, false, tzLocalKernel},
@@ -131,8 +147,12 @@ var scalarFns = map[string]scalarFn{
 	planner.FnEpochMicros:   {1, 1, false, epochUnitsKernel(1, false)},
 
 	planner.FnMillisToTimestamp: {1, 1, false, millisToTimestampKernel},
+	planner.FnMicrosToTimestamp: {1, 1, false, microsToTimestampKernel},
+	planner.FnMonthsBetween:     {3, 3, false, monthsBetweenKernel},
+	planner.FnNextDay:           {2, 2, false, nextDayKernel},
+	planner.FnMakeTimestamp:     {6, 6, false, makeTimestampKernel},
 
-	planner.FnArraySort:     {2, 2, false, arraySortKernel},
+	planner.FnArraySort:     {2, 3, false, arraySortKernel},
 	planner.FnArrayDistinct: {1, 1, false, arrayDistinctKernel},
 	planner.FnArrayJoin:     {2, 3, false, arrayJoinKernel},
 
@@ -162,6 +182,12 @@ func (ev *evaluator) scalar(fn scalarFn, c *planner.Call, ops []operand) (arrow.
 // stringRows builds a STRING array: row appends the result of row i to dst
 // for each row where every operand is valid.
 func (ev *evaluator) stringRows(ops []operand, row func(dst []byte, i int) []byte) arrow.Array {
+	return ev.nullableStringRows(ops, func(dst []byte, i int) ([]byte, bool) { return row(dst, i), true })
+}
+
+// nullableStringRows is stringRows for rows that may have no result: row
+// reports false for a NULL.
+func (ev *evaluator) nullableStringRows(ops []operand, row func(dst []byte, i int) ([]byte, bool)) arrow.Array {
 	validity := ev.validity(ops...)
 	if validity != nil {
 		defer validity.Release()
@@ -175,7 +201,11 @@ func (ev *evaluator) stringRows(ops []operand, row func(dst []byte, i int) []byt
 			b.AppendNull()
 			continue
 		}
-		buf = row(buf[:0], i)
+		var ok bool
+		if buf, ok = row(buf[:0], i); !ok {
+			b.AppendNull()
+			continue
+		}
 		b.BinaryBuilder.Append(buf)
 	}
 	return b.NewArray()

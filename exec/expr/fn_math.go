@@ -4,11 +4,13 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/value"
 )
 
 // Math kernels. The binder gives abs, sign, floor, ceil and round an INT,
@@ -106,26 +108,31 @@ func floorCeilKernel(floor bool) func(*evaluator, *planner.Call, []operand) (arr
 	}
 }
 
-// roundKernel rounds half away from zero to the digits of the second
-// operand (negative digits round left of the decimal point).
-func roundKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
-	switch KindOf(c.T) {
-	case KindInt32:
-		return roundRows(ev, c, ops, roundInt[int32])
-	case KindInt64:
-		return roundRows(ev, c, ops, roundInt[int64])
-	case KindFloat32:
-		return roundRows(ev, c, ops, func(x float32, d int64) (float32, outcome) { return float32(roundFloat(float64(x), d)), ValueOK })
-	case KindFloat64:
-		return roundRows(ev, c, ops, func(x float64, d int64) (float64, outcome) { return roundFloat(x, d), ValueOK })
-	case KindDecimal:
-		prec, _ := decimalParams(c.T)
-		scale := int64(decimalScale(ops[0].t))
-		return roundRows(ev, c, ops, func(x decimal128.Num, d int64) (decimal128.Num, outcome) {
-			return roundDecimal(x, scale, d, prec)
-		})
+// roundKernel rounds half away from zero (round), or half to even
+// (bround), to the digits of the second operand (negative digits round left
+// of the decimal point).
+func roundKernel(halfEven bool) func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+	return func(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
+		switch KindOf(c.T) {
+		case KindInt32:
+			return roundRows(ev, c, ops, func(x int32, d int64) (int32, outcome) { return roundInt(x, d, halfEven) })
+		case KindInt64:
+			return roundRows(ev, c, ops, func(x int64, d int64) (int64, outcome) { return roundInt(x, d, halfEven) })
+		case KindFloat32:
+			return roundRows(ev, c, ops, func(x float32, d int64) (float32, outcome) {
+				return float32(roundFloat(float64(x), d, halfEven)), ValueOK
+			})
+		case KindFloat64:
+			return roundRows(ev, c, ops, func(x float64, d int64) (float64, outcome) { return roundFloat(x, d, halfEven), ValueOK })
+		case KindDecimal:
+			prec, _ := decimalParams(c.T)
+			scale := int64(decimalScale(ops[0].t))
+			return roundRows(ev, c, ops, func(x decimal128.Num, d int64) (decimal128.Num, outcome) {
+				return roundDecimal(x, scale, d, prec, halfEven)
+			})
+		}
+		return nil, unsupportedType(c, ops[0].t)
 	}
-	return nil, unsupportedType(c, ops[0].t)
 }
 
 // truncKernel is DuckDB's trunc(x, digits): x with the digits after the
@@ -182,8 +189,9 @@ func roundRows[T FixedWidth](ev *evaluator, c *planner.Call, ops []operand, f fu
 	return fixedRows(ev, c.T, ops, func(i int) (T, outcome) { return f(x.At(i), d.At(i)) }, overflowError(c))
 }
 
-// roundInt rounds an integer to a multiple of 10^-digits; digits ≥ 0 leave it whole.
-func roundInt[T Signed](x T, digits int64) (T, outcome) {
+// roundInt rounds an integer to a multiple of 10^-digits, a tie away from
+// zero or to even; digits ≥ 0 leave it whole.
+func roundInt[T Signed](x T, digits int64, halfEven bool) (T, outcome) {
 	if digits >= 0 {
 		return x, ValueOK
 	}
@@ -196,7 +204,7 @@ func roundInt[T Signed](x T, digits int64) (T, outcome) {
 	}
 	unit := int64(math.Pow10(int(-digits)))
 	q, r := int64(x)/unit, int64(x)%unit
-	if 2*max(r, -r) >= unit {
+	if twice := 2 * max(r, -r); twice > unit || twice == unit && (!halfEven || q%2 != 0) {
 		q += int64(signOfInt(r))
 	}
 	v, o := intMul(q, unit)
@@ -212,8 +220,19 @@ func signOfInt(x int64) int {
 }
 
 // roundFloat rounds half away from zero; digits beyond what a double holds
-// leave x unchanged.
-func roundFloat(x float64, digits int64) float64 { return atDigits(x, digits, math.Round) }
+// leave x unchanged. halfEven rounds as Spark's bround does, half to even
+// from x's shortest decimal form (value.RoundDecimalText).
+func roundFloat(x float64, digits int64, halfEven bool) float64 {
+	if !halfEven || math.IsNaN(x) || math.IsInf(x, 0) || digits > 308 || digits < -308 {
+		return atDigits(x, digits, math.Round)
+	}
+	text := strconv.FormatFloat(math.Abs(x), 'f', -1, 64)
+	r, _ := strconv.ParseFloat(value.RoundDecimalText(text, int(digits), true), 64)
+	if r == 0 {
+		return 0 // no negative zero, as Spark's BigDecimal has none
+	}
+	return math.Copysign(r, x)
+}
 
 // truncFloat drops the digits after the digits-th decimal, toward zero.
 // Where 10^-digits is no double, x stays, as in DuckDB (whose round gives
@@ -246,15 +265,16 @@ func atDigits(x float64, digits int64, whole func(float64) float64) float64 {
 
 // roundDecimal rounds x, an unscaled value of the given scale, to digits <
 // scale decimal digits; the result has scale max(digits, 0) and must fit prec.
-func roundDecimal(x decimal128.Num, scale, digits int64, prec int32) (decimal128.Num, outcome) {
+func roundDecimal(x decimal128.Num, scale, digits int64, prec int32, halfEven bool) (decimal128.Num, outcome) {
 	drop := scale - digits
 	if drop > 38 {
 		return decimal128.Num{}, ValueOK // |x| < 10^38 rounds to 0
 	}
 	unit := decimal128.GetScaleMultiplier(int(drop))
 	q, r := x.Div(unit)
-	// |r| ≥ unit/2, written so that nothing overflows
-	if r.Abs().Cmp(unit.Sub(r.Abs())) >= 0 {
+	// |r| ≥ unit/2 (> with halfEven when q is even), written so that
+	// nothing overflows
+	if tie := r.Abs().Cmp(unit.Sub(r.Abs())); tie > 0 || tie == 0 && (!halfEven || !evenNum(q)) {
 		q = q.Add(decimal128.FromI64(int64(x.Sign())))
 	}
 	if digits < 0 {
@@ -265,6 +285,9 @@ func roundDecimal(x decimal128.Num, scale, digits int64, prec int32) (decimal128
 	}
 	return q, ValueOK
 }
+
+// evenNum reports whether the unscaled value q is even.
+func evenNum(q decimal128.Num) bool { return q.LowBits()%2 == 0 }
 
 func decimalScale(t arrow.DataType) int32 {
 	_, s := decimalParams(t)

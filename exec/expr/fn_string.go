@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/lakesql/lakesql/planner"
 )
@@ -363,29 +364,52 @@ func bytesPredicate(f func(s, x []byte) bool) func(*evaluator, *planner.Call, []
 
 // concatWSKernel joins the non-NULL values with the separator, the first
 // operand; only a NULL separator makes the row NULL (the binder dropped
-// NULL constants).
+// NULL constants). An array operand contributes its non-NULL elements.
 func concatWSKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	if ops[0].isNullLiteral() {
 		return ev.allNull(c.T), nil
 	}
 	sep := newBytesVec(ops[0])
 	vals := make([]*BytesVec, len(ops)-1)
+	lists := make([]*array.List, len(ops)-1)
 	for k, o := range ops[1:] {
-		if !o.isNullLiteral() {
+		switch {
+		case o.isNullLiteral():
+		case o.t.ID() == arrow.LIST:
+			a, err := ev.materialize(o)
+			if err != nil {
+				return nil, err
+			}
+			defer a.Release()
+			lists[k] = a.(*array.List)
+			vals[k] = ArrayBytes(lists[k].ListValues())
+		default:
 			vals[k] = newBytesVec(o)
 		}
 	}
 	return ev.stringRows(ops[:1], func(dst []byte, i int) []byte {
 		first := true
-		for k, v := range vals {
-			if a := ops[k+1].arr; v == nil || a != nil && a.IsNull(i) {
-				continue
-			}
+		add := func(v []byte) {
 			if !first {
 				dst = append(dst, sep.At(i)...)
 			}
 			first = false
-			dst = append(dst, v.At(i)...)
+			dst = append(dst, v...)
+		}
+		for k, v := range vals {
+			switch a := ops[k+1].arr; {
+			case v == nil || a != nil && a.IsNull(i):
+			case lists[k] != nil:
+				elems := lists[k].ListValues()
+				lo, hi := lists[k].ValueOffsets(i)
+				for j := int(lo); j < int(hi); j++ {
+					if elems.IsValid(j) {
+						add(v.At(j))
+					}
+				}
+			default:
+				add(v.At(i))
+			}
 		}
 		return dst
 	}), nil
