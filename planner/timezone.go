@@ -104,6 +104,27 @@ func nestedZoneDependent(from, to arrow.DataType, inside bool) bool {
 	return inside && zoneDependent(from, to) && !isString(to)
 }
 
+// listCastIn is a cast of a list whose elements' cast depends on the zone
+// as list_transform(l, x -> CAST(x AS element type)) with that cast
+// localized in loc; false for other nested types.
+func listCastIn(c *Cast, loc *time.Location) (Expr, bool) {
+	from, ok1 := c.X.Type().(*arrow.ListType)
+	to, ok2 := c.T.(*arrow.ListType)
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	var body Expr = &Cast{X: &ColumnRef{Index: 0, Name: "x", T: from.Elem()}, T: to.Elem(), Try: c.Try}
+	switch {
+	case zoneDependent(from.Elem(), to.Elem()):
+		body = localCast(body.(*Cast), loc)
+	case nestedZoneDependent(from.Elem(), to.Elem(), false):
+		if body, ok1 = listCastIn(body.(*Cast), loc); !ok1 {
+			return nil, false
+		}
+	}
+	return &Call{Fn: FnListTransform, Args: []Expr{c.X, &Lambda{Params: []string{"x"}, Body: body, IndexBase: 1}}, T: c.T}, true
+}
+
 // needsLocalize reports whether e holds an operation localize rewrites.
 func needsLocalize(e Expr) bool {
 	found := false
@@ -137,8 +158,13 @@ func (b *binder) localize(e Expr) (Expr, error) {
 	out := Rewrite(e, func(x Expr) Expr {
 		switch x := x.(type) {
 		case *Cast:
-			if loc != nil && nestedZoneDependent(x.X.Type(), x.T, false) && err == nil {
-				err = fmt.Errorf("%s: converting TIMESTAMPTZ values inside a list, struct or map to dates or wall-clock times is only done in time zone UTC; convert each element instead, as in list_transform(l, x -> x::DATE)", x)
+			if loc != nil && nestedZoneDependent(x.X.Type(), x.T, false) {
+				if each, ok := listCastIn(x, loc); ok {
+					return each
+				}
+				if err == nil {
+					err = fmt.Errorf("%s: converting TIMESTAMPTZ values inside a struct or map to dates or wall-clock times is only done in time zone UTC; convert each field instead", x)
+				}
 			}
 			if !zoneDependent(x.X.Type(), x.T) {
 				return x
