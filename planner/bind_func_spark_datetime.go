@@ -198,11 +198,19 @@ const sparkDefaultTimePattern = "yyyy-MM-dd HH:mm:ss"
 // bindFormattedUnixtime binds Spark's from_unixtime(seconds, 'pattern'):
 // the instant formatted as date_format does, in the session zone.
 func bindFormattedUnixtime(b *binder, c *funcCall) (Expr, error) {
+	if t := c.args[0].Type(); !IsNumeric(t) && t.ID() != arrow.NULL {
+		return nil, c.mismatch() // naming both arguments
+	}
 	ts, err := bindFromUnixtime(b, &funcCall{name: c.name, pos: c.pos, args: c.args[:1], spec: c.spec})
 	if err != nil {
 		return nil, err
 	}
-	ts.(*Call).T = TypeTimestampTZ // the instant, shown in the session zone
+	call, ok := ts.(*Call)
+	if !ok {
+		return nil, c.mismatch()
+	}
+	// The same call typed as the instant, shown in the session zone.
+	ts = &Call{Fn: call.Fn, Args: call.Args, T: TypeTimestampTZ}
 	return bindTimeFormat(value.FormatSpark)(b, &funcCall{name: c.name, pos: c.pos, args: []Expr{ts, c.args[1]}, spec: c.spec})
 }
 

@@ -23,10 +23,9 @@ func bindConcatWS(_ *binder, c *funcCall) (Expr, error) {
 		if lit, isLit := a.(*Literal); isLit && lit.Value == nil {
 			continue
 		}
-		if lt, ok := a.Type().(*arrow.ListType); ok {
-			if !isString(lt.Elem()) && lt.Elem().ID() != arrow.NULL {
-				return nil, errorf(c.pos, "%s: arrays must hold strings, got %s", c.name, TypeString(lt))
-			}
+		if lt, ok := a.Type().(*arrow.ListType); ok && (isString(lt.Elem()) || lt.Elem().ID() == arrow.NULL) {
+			// Spark's: a list of strings adds its elements. Other lists
+			// are one item, their text, as in DuckDB.
 			args = append(args, castFolded(a, arrow.ListOfField(elementField(TypeVarchar))))
 			continue
 		}

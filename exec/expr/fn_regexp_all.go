@@ -15,7 +15,8 @@ import (
 // group of each match of pattern in s, in order; NULL for a match in which
 // the group took no part. Matches are Go's (RE2 syntax): an empty match
 // right after another match is not one, where DuckDB and Trino count it
-// ('a*' in 'baaa' gives ”, 'aaa' here, ”, 'aaa', ” there).
+// ('a*' in 'baaa' gives an empty string and 'aaa' here, DuckDB and Trino
+// an empty string, 'aaa' and an empty string).
 func regexpExtractAllKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	s, pattern, group := newBytesVec(ops[0]), newBytesVec(ops[1]), fixedVec[int64](ops[2])
 	validity := ev.validity(ops...)

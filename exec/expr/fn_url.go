@@ -13,10 +13,11 @@ import (
 
 // urlExtractKernel is url_extract(url, 'part'[, name]), Trino's
 // url_extract_* functions: a part of url read as a URI (RFC 3986), NULL
-// when url has no such part or is no URI. Trino reads url with Java's
-// java.net.URI and returns its raw (still %-escaped) parts; an opaque URI
-// (mailto:x) has no path or query, an authority without a numeric port no
-// host.
+// when url is no URI. Trino reads url with Java's java.net.URI: a part the
+// URI lacks is an empty string (the port, a parameter not there NULL), the path,
+// query and fragment come %-decoded, a parameter's value decoded as a form
+// value (+ is a space); an opaque URI (mailto:x) has no path or query, an
+// authority without a numeric port no host.
 func urlExtractKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Array, error) {
 	urls, part := newBytesVec(ops[0]), ops[1].lit.Value.(string)
 	var names *BytesVec
@@ -46,13 +47,16 @@ func urlExtractKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Arra
 			case "port":
 				v = u.port
 			case "path":
-				v = u.path
+				v = percentDecoded(u.path, false)
 			case "query":
-				v = u.query
+				v = percentDecoded(u.query, false)
 			case "fragment":
-				v = u.fragment
+				v = percentDecoded(u.fragment, false)
 			case "parameter":
-				v = queryParameter(u.query, names.At(i))
+				v = percentDecoded(queryParameter(u.query, names.At(i)), true)
+			}
+			if v == nil && part != "port" && part != "parameter" {
+				v = []byte{} // Trino's part of a URI that lacks it is empty
 			}
 		}
 		if v == nil {
@@ -227,8 +231,35 @@ func validScheme(s []byte) bool {
 }
 
 // queryParameter is the raw value of the first parameter called name in
-// query (name=value pairs joined by &), ” for a name without =, nil when
+// query (name=value pairs joined by &), empty for a name without =, nil when
 // there is none.
+// percentDecoded is b with each %XX replaced by its byte, and with plus
+// each + by a space; nil stays nil. parseURI has checked the escapes.
+func percentDecoded(b []byte, plus bool) []byte {
+	if b == nil || bytes.IndexByte(b, '%') < 0 && (!plus || bytes.IndexByte(b, '+') < 0) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '%' && i+2 < len(b):
+			hi, ok1 := hexDigit(b[i+1])
+			lo, ok2 := hexDigit(b[i+2])
+			if !ok1 || !ok2 {
+				out = append(out, c)
+				continue
+			}
+			out = append(out, hi<<4|lo)
+			i += 2
+		case c == '+' && plus:
+			out = append(out, ' ')
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func queryParameter(query, name []byte) []byte {
 	if query == nil {
 		return nil
