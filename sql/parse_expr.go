@@ -196,7 +196,7 @@ var otherOps = map[string]bool{"||": true, "->>": true, "&": true, "|": true, "<
 // comparison and addition, as PostgreSQL's operators do.
 func (p *parser) concat() Expr {
 	x := p.additive()
-	for t := p.tok(); t.kind == tokOp && otherOps[t.text]; t = p.tok() {
+	for p.tok().kind == tokOp && otherOps[p.tok().text] {
 		t := p.advance()
 		x = &BinaryExpr{Op: t.text, L: x, R: p.additive(), Pos: t.pos}
 	}
