@@ -21,8 +21,10 @@ func bindTimezone(_ *binder, c *funcCall) (Expr, error) {
 	switch {
 	case lit.Value == nil && isTimestampTZ(t):
 		return &Literal{T: TypeTimestamp}, nil
-	case lit.Value == nil:
+	case lit.Value == nil && (isTimestampNTZ(t) || t.ID() == arrow.DATE32 || t.ID() == arrow.NULL):
 		return &Literal{T: TypeTimestampTZ}, nil
+	case lit.Value == nil:
+		return nil, c.mismatch()
 	case t.ID() == arrow.DATE32 || t.ID() == arrow.NULL:
 		cast, err := castTo(x, TypeTimestamp)
 		if err != nil {
