@@ -5,8 +5,6 @@ import (
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
 	"github.com/lakesql/lakesql/planner"
 )
@@ -24,48 +22,32 @@ func urlExtractKernel(ev *evaluator, c *planner.Call, ops []operand) (arrow.Arra
 	if part == "parameter" {
 		names = newBytesVec(ops[2])
 	}
-	validity := ev.validity(ops...)
-	if validity != nil {
-		defer validity.Release()
-	}
-	b := array.NewStringBuilder(ev.mem)
-	defer b.Release()
-	b.Reserve(ev.n)
-	for i := 0; i < ev.n; i++ {
-		if validity != nil && !bitutil.BitIsSet(validity.Bytes(), i) {
-			b.AppendNull()
-			continue
-		}
+	return ev.nullableStringRows(ops, func(dst []byte, i int) ([]byte, bool) {
 		u, ok := parseURI(urls.At(i))
+		if !ok {
+			return dst, false
+		}
 		var v []byte
-		if ok {
-			switch part {
-			case "protocol":
-				v = u.scheme
-			case "host":
-				v = u.host
-			case "port":
-				v = u.port
-			case "path":
-				v = percentDecoded(u.path, false)
-			case "query":
-				v = percentDecoded(u.query, false)
-			case "fragment":
-				v = percentDecoded(u.fragment, false)
-			case "parameter":
-				v = percentDecoded(queryParameter(u.query, names.At(i)), true)
-			}
-			if v == nil && part != "port" && part != "parameter" {
-				v = []byte{} // Trino's part of a URI that lacks it is empty
-			}
+		switch part {
+		case "protocol":
+			v = u.scheme
+		case "host":
+			v = u.host
+		case "port":
+			v = u.port
+		case "path":
+			v = percentDecoded(u.path, false)
+		case "query":
+			v = percentDecoded(u.query, false)
+		case "fragment":
+			v = percentDecoded(u.fragment, false)
+		case "parameter":
+			v = percentDecoded(queryParameter(u.query, names.At(i)), true)
 		}
-		if v == nil {
-			b.AppendNull()
-		} else {
-			b.BinaryBuilder.Append(v)
-		}
-	}
-	return b.NewArray(), nil
+		// Trino's part of a URI that lacks it is empty; a port or a
+		// parameter that is not there is NULL.
+		return append(dst, v...), v != nil || part != "port" && part != "parameter"
+	}), nil
 }
 
 // uriParts are the raw parts of a URI; nil where it has none (an empty,
