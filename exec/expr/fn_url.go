@@ -2,6 +2,7 @@ package expr
 
 import (
 	"bytes"
+	"net/url"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -212,36 +213,27 @@ func validScheme(s []byte) bool {
 	return len(s) > 0
 }
 
+// percentDecoded is b with each %XX replaced by its byte, and with plus
+// each + by a space (a form value); nil stays nil. parseURI has checked
+// that every % starts an escape, so net/url cannot fail on it.
+func percentDecoded(b []byte, plus bool) []byte {
+	if b == nil {
+		return nil
+	}
+	unescape := url.PathUnescape
+	if plus {
+		unescape = url.QueryUnescape
+	}
+	s, err := unescape(string(b))
+	if err != nil {
+		return b
+	}
+	return []byte(s)
+}
+
 // queryParameter is the raw value of the first parameter called name in
 // query (name=value pairs joined by &), empty for a name without =, nil when
 // there is none.
-// percentDecoded is b with each %XX replaced by its byte, and with plus
-// each + by a space; nil stays nil. parseURI has checked the escapes.
-func percentDecoded(b []byte, plus bool) []byte {
-	if b == nil || bytes.IndexByte(b, '%') < 0 && (!plus || bytes.IndexByte(b, '+') < 0) {
-		return b
-	}
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '%' && i+2 < len(b):
-			hi, ok1 := hexDigit(b[i+1])
-			lo, ok2 := hexDigit(b[i+2])
-			if !ok1 || !ok2 {
-				out = append(out, c)
-				continue
-			}
-			out = append(out, hi<<4|lo)
-			i += 2
-		case c == '+' && plus:
-			out = append(out, ' ')
-		default:
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 func queryParameter(query, name []byte) []byte {
 	if query == nil {
 		return nil
