@@ -58,10 +58,7 @@ func existsJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Ex
 	if !ok {
 		return nil, nil, false
 	}
-	keys := &planner.Aggregate{Input: sub, GroupBy: inner, Names: make([]string, len(inner))}
-	for i, x := range inner {
-		keys.Names[i] = x.String()
-	}
+	keys := &planner.Aggregate{Input: sub, GroupBy: inner, Names: keyNames(inner)}
 	nl := len(input.Schema())
 	join := planner.NewJoin(sql.JoinLeft, input, keys, keyConditions(keys.Names, inner, outer, nl))
 	matched := &planner.Call{Fn: planner.FnIsNotNull, T: planner.TypeBoolean,
@@ -87,11 +84,8 @@ func lookupJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Ex
 	col := sub.Schema()[0]
 	rows := &planner.Aggregate{Input: sub, GroupBy: inner, Aggs: []*planner.AggCall{
 		{Fn: planner.AggAnyValue, Arg: &planner.ColumnRef{Index: 0, Name: col.Name, T: col.T}, T: col.T},
-		{Fn: planner.AggCount, T: planner.TypeBigint}}}
-	for _, x := range inner {
-		rows.Names = append(rows.Names, x.String())
-	}
-	rows.Names = append(rows.Names, col.Name, "rows")
+		{Fn: planner.AggCount, T: planner.TypeBigint}},
+		Names: keyNames(inner, col.Name, "rows")}
 	nl, g := len(input.Schema()), len(inner)
 	join := planner.NewJoin(sql.JoinLeft, input, rows, keyConditions(rows.Names, inner, outer, nl))
 	count := &planner.ColumnRef{Index: nl + g + 1, Name: "rows", T: planner.TypeBigint}
@@ -141,6 +135,16 @@ func replaced(e planner.Expr, sq *planner.Subquery, value planner.Expr) planner.
 		}
 		return x
 	})
+}
+
+// keyNames names the columns of an aggregate grouped by the correlated keys
+// inner: the keys by their text, then the names of its other columns.
+func keyNames(inner []planner.Expr, others ...string) []string {
+	names := make([]string, 0, len(inner)+len(others))
+	for _, x := range inner {
+		names = append(names, x.String())
+	}
+	return append(names, others...)
 }
 
 // pulledEqualities pulls a correlated subquery's conditions on the outer

@@ -34,11 +34,7 @@ func inJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Expr, 
 	value := &planner.ColumnRef{Index: 0, Name: col.Name, T: col.T}
 	g := len(inner)
 
-	pairs := &planner.Aggregate{Input: sub, GroupBy: append(append([]planner.Expr(nil), inner...), value)}
-	for _, x := range inner {
-		pairs.Names = append(pairs.Names, x.String())
-	}
-	pairs.Names = append(pairs.Names, col.Name)
+	pairs := &planner.Aggregate{Input: sub, GroupBy: append(append([]planner.Expr(nil), inner...), value), Names: keyNames(inner, col.Name)}
 	nl := len(input.Schema())
 	// x reads the outer row, the input's columns, as they are in the join.
 	equal := &planner.Call{Fn: planner.FnEq, T: planner.TypeBoolean,
@@ -48,11 +44,8 @@ func inJoinFor(input planner.Plan, e planner.Expr) (planner.Plan, planner.Expr, 
 
 	counts := &planner.Aggregate{Input: sub, GroupBy: inner, Aggs: []*planner.AggCall{
 		{Fn: planner.AggCount, T: planner.TypeBigint},
-		{Fn: planner.AggCount, Arg: value, T: planner.TypeBigint}}}
-	for _, x := range inner {
-		counts.Names = append(counts.Names, x.String())
-	}
-	counts.Names = append(counts.Names, "rows", "values")
+		{Fn: planner.AggCount, Arg: value, T: planner.TypeBigint}},
+		Names: keyNames(inner, "rows", "values")}
 	nc := nl + g + 1
 	join = planner.NewJoin(sql.JoinLeft, join, counts, keyConditions(counts.Names, inner, outer, nc))
 
